@@ -1,0 +1,61 @@
+// Bundles the extension and the CLI; type-checking is `tsc --noEmit` (npm run check-types).
+const { chmodSync, existsSync } = require('node:fs');
+const esbuild = require('esbuild');
+
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+
+/** Prints errors in the shape VS Code's `$esbuild-watch` problem matcher expects. */
+const problemMatcherPlugin = {
+  name: 'esbuild-problem-matcher',
+  setup(build) {
+    build.onStart(() => {
+      if (watch) console.log('[watch] build started');
+    });
+    build.onEnd((result) => {
+      for (const { text, location } of result.errors) {
+        console.error(`✘ [ERROR] ${text}`);
+        if (location) console.error(`    ${location.file}:${location.line}:${location.column}:`);
+      }
+      if (watch) console.log('[watch] build finished');
+    });
+  },
+};
+
+/** @type {import('esbuild').BuildOptions} */
+const common = {
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  minify: production,
+  sourcemap: !production,
+  sourcesContent: false,
+  logLevel: 'silent',
+  plugins: [problemMatcherPlugin],
+};
+
+const targets = [
+  { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
+  { ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
+];
+
+async function main() {
+  const contexts = await Promise.all(targets.map((options) => esbuild.context(options)));
+  if (watch) {
+    await Promise.all(contexts.map((ctx) => ctx.watch()));
+    return;
+  }
+  try {
+    await Promise.all(contexts.map((ctx) => ctx.rebuild()));
+    // `bin.verified-fix` points at the CLI bundle; npm links it, but a direct `./dist/cli.js` needs the bit too.
+    if (existsSync('dist/cli.js')) chmodSync('dist/cli.js', 0o755);
+  } finally {
+    await Promise.all(contexts.map((ctx) => ctx.dispose()));
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

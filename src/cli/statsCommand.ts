@@ -1,0 +1,70 @@
+// `verified-fix stats FILE.jsonl [--k 1,5,10] [--json]`: pass@k, pass^k and intervals for a results file.
+import { parseArgs } from 'node:util';
+import { UserError } from '../core/errors';
+import { readResultsFile } from '../core/resultsFile';
+import { computeSessionStats } from '../core/sessionStats';
+import type { SessionStats } from '../core/sessionStats';
+
+export const statsUsage = 'usage: verified-fix stats FILE.jsonl [--k 1,5,10] [--json]';
+
+/** Parses "1,5,10" into distinct positive integers in the given order. */
+export function parseKList(text: string, flag = '--k'): number[] {
+  const ks = text.split(',').map((part) => part.trim());
+  const values = ks.map((part) => {
+    if (!/^\d+$/.test(part) || Number(part) < 1) throw new UserError(`${flag}: "${part}" is not a positive integer (e.g. ${flag} 1,5,10)`);
+    return Number(part);
+  });
+  return [...new Set(values)];
+}
+
+function pct(x: number): string {
+  return Number.isNaN(x) ? '   n/a' : `${(100 * x).toFixed(1).padStart(5)}%`;
+}
+
+/** Renders the human-readable table. */
+export function formatStats(file: string, stats: SessionStats): string {
+  const lines = [`${file}: ${stats.tasks} tasks, ${stats.samples} samples`, '', '   k   pass@k   95% interval      pass^k   plug-in pass@k   tasks used   left out'];
+  for (const s of stats.byK) {
+    const ci = `[${pct(s.ci95[0])}, ${pct(s.ci95[1])}]`;
+    lines.push(`${String(s.k).padStart(4)}   ${pct(s.passAtK)}   ${ci}   ${pct(s.passHatK)}   ${pct(s.plugInPassAtK).padStart(14)}   ${String(s.tasksUsed).padStart(10)}   ${String(s.tasksLeftOut).padStart(8)}`);
+  }
+  lines.push('', 'pass@k and pass^k are unbiased estimates; plug-in pass@k = 1 − (1 − c/n)^k is shown for comparison only.');
+  return lines.join('\n');
+}
+
+/** The `--json` object: {"tasks", "samples", "k": {"1": {...}}}. */
+export function statsJson(stats: SessionStats): object {
+  const byK: Record<string, object> = {};
+  for (const s of stats.byK) {
+    byK[String(s.k)] = {
+      passAtK: s.passAtK,
+      passHatK: s.passHatK,
+      plugInPassAtK: s.plugInPassAtK,
+      ci95: s.ci95,
+      passHatKCi95: s.passHatKCi95,
+      tasksUsed: s.tasksUsed,
+      tasksLeftOut: s.tasksLeftOut,
+    };
+  }
+  return { tasks: stats.tasks, samples: stats.samples, k: byK };
+}
+
+export async function runStats(argv: string[], out: (text: string) => void): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    options: { k: { type: 'string', default: '1,5,10' }, json: { type: 'boolean', default: false } },
+    allowPositionals: true,
+  });
+  if (positionals.length !== 1) throw new UserError(`expected one results file\n${statsUsage}`);
+  const file = positionals[0];
+  const ks = parseKList(values.k ?? '1,5,10');
+  const tasks = await readResultsFile(file);
+  const maxN = Math.max(...tasks.map((t) => t.outcomes.length));
+  const tooBig = ks.filter((k) => k > maxN);
+  if (tooBig.length > 0) {
+    throw new UserError(`${file}: --k ${tooBig.join(',')} exceeds every task's number of samples (the most any task has is ${maxN})`);
+  }
+  const stats = computeSessionStats(tasks, ks);
+  out(values.json ? JSON.stringify(statsJson(stats)) : formatStats(file, stats));
+  return 0;
+}

@@ -1,0 +1,6 @@
+// Entry point: wires the VS Code layer together. No logic lives here.
+import type * as vscode from 'vscode';
+
+export function activate(_context: vscode.ExtensionContext): void {}
+
+export function deactivate(): void {}

@@ -1,0 +1,25 @@
+// Runs the built CLI (dist/cli.js) as a real child process.
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+
+export const cliPath = join(__dirname, '..', '..', '..', 'dist', 'cli.js');
+
+export interface CliResult {
+  readonly exitCode: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+export function runCli(args: readonly string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<CliResult> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [cliPath, ...args],
+      { cwd: options.cwd, env: options.env ?? process.env, timeout: options.timeoutMs ?? 120_000, maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        const code = error && typeof (error as { code?: unknown }).code === 'number' ? (error as { code: number }).code : error ? 99 : 0;
+        resolve({ exitCode: code, stdout, stderr });
+      },
+    );
+  });
+}
