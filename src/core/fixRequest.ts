@@ -1,0 +1,122 @@
+// The engine's contract: what one "Suggest Verified Fix" request takes, the events it streams and what it returns.
+import type { Logger } from './logger';
+import type { CandidateProvider, SampleUsage } from './providers/provider';
+
+/** Sandbox and isolation settings for the test runs of a request. */
+export interface IsolationOptions {
+  /** Folder names made available in each copy by links instead of copying (`node_modules`, `.venv`, …). */
+  readonly linkedFolders: readonly string[];
+  /** Extra glob-free path prefixes or names never copied (relative to the workspace), besides .gitignore. */
+  readonly excludes: readonly string[];
+  /** Allow network access inside the sandbox (off by default: generated code is untrusted). */
+  readonly allowNetwork: boolean;
+  /** Memory cap per test run in MiB (0 = no cap). */
+  readonly memoryMB: number;
+}
+
+export interface FixRequest {
+  /** Absolute path of the workspace root. */
+  readonly workspace: string;
+  /** The file to fix, relative to the workspace root. */
+  readonly relativePath: string;
+  /** The selection: [start, end) UTF-16 offsets into the file text (unsaved text when given). */
+  readonly start: number;
+  readonly end: number;
+  /** The editor's unsaved text of the file; when absent the file is read from disk. */
+  readonly unsavedText?: string;
+  /** VS Code language id; derived from the file extension when absent. */
+  readonly languageId?: string;
+  /** Shell command line; when absent it is detected from the workspace. */
+  readonly testCommand?: string;
+  /** n: how many candidates to ask for. */
+  readonly samples: number;
+  /** k for the statistics; 1 ≤ k ≤ samples. */
+  readonly k: number;
+  /** Per test run, in milliseconds. */
+  readonly testTimeoutMs: number;
+  /** Whole request, in milliseconds; when it passes the request ends with what has finished. */
+  readonly totalTimeoutMs: number;
+  /** Test runs at once. */
+  readonly parallel: number;
+  /** Run the unmodified code's tests too (concurrently with generation). */
+  readonly baselineCheck: boolean;
+  /** A candidate counts as verified only if it passes this many runs (≥ 1). */
+  readonly confirmRuns: number;
+  readonly isolation: IsolationOptions;
+  readonly provider: CandidateProvider;
+  readonly signal?: AbortSignal;
+  readonly logger?: Logger;
+}
+
+export type RunStatus = 'pass' | 'fail' | 'timeout' | 'error';
+
+/** The outcome of one test run. */
+export interface Verdict {
+  readonly status: RunStatus;
+  readonly durationMs: number;
+  readonly exitCode: number | null;
+  /** For `error` and `timeout`: why, in words (`memory limit`, `command not found`, `modified test files: …`). */
+  readonly reason?: string;
+  /** The last bytes of stdout and stderr interleaved as they arrived (capped). */
+  readonly output: string;
+}
+
+export interface CandidateResult {
+  /** 0-based, in the order the provider produced the samples. */
+  readonly index: number;
+  /** Replacement text for [start, end); empty for an invalid sample. */
+  readonly replacement: string;
+  readonly label?: string;
+  /** The verdict of the first run: the sample the statistics count. */
+  readonly verdict: Verdict;
+  /** When this candidate equals an earlier one after normalising whitespace, that one's index. */
+  readonly duplicateOf: number | null;
+  /** Every run of this candidate (the first, then the confirmation runs). */
+  readonly runs: readonly Verdict[];
+  /** passed every one of `confirmRuns` runs. */
+  readonly verified: boolean;
+  /** passed some runs but not all. */
+  readonly flaky: boolean;
+  /** Unified diff of the file before and after. */
+  readonly diff: string;
+  /** Lines added + removed, for ranking. */
+  readonly changeSize: number;
+  readonly usage?: SampleUsage;
+}
+
+export type FixEvent =
+  | { readonly type: 'started'; readonly testCommand: string; readonly protections: string }
+  | { readonly type: 'baseline'; readonly verdict: Verdict }
+  | { readonly type: 'generated'; readonly index: number; readonly replacement: string; readonly duplicateOf: number | null }
+  | { readonly type: 'invalid'; readonly index: number; readonly reason: string }
+  | { readonly type: 'lost'; readonly reason: string }
+  | { readonly type: 'verdict'; readonly candidate: CandidateResult }
+  | { readonly type: 'done'; readonly result: FixResult };
+
+export interface FixResult {
+  readonly relativePath: string;
+  readonly testCommand: string;
+  /** null when the baseline check was off. */
+  readonly baseline: Verdict | null;
+  /** True when the baseline passed: the tests do not catch the bug, so a pass proves little. */
+  readonly baselinePassed: boolean;
+  readonly candidates: readonly CandidateResult[];
+  /** Indices of verified candidates, best (smallest change, then fastest) first. */
+  readonly verified: readonly number[];
+  /** n (samples obtained, invalid ones included) and c (first-run passes). */
+  readonly samples: number;
+  readonly passed: number;
+  /** Samples that could not be obtained, with their reasons. */
+  readonly lost: readonly string[];
+  readonly k: number;
+  /** pass@1 and pass@k / pass^1 and pass^k for this task (k capped at n when fewer samples came). */
+  readonly passAtK: Readonly<Record<string, number>>;
+  readonly passHatK: Readonly<Record<string, number>>;
+  /** Why the request ended early, if it did (`cancelled`, `total timeout`). */
+  readonly stoppedEarly?: string;
+  readonly durationMs: number;
+  /** The file text the candidates were applied to (unsaved text when given). */
+  readonly originalText: string;
+  readonly start: number;
+  readonly end: number;
+}

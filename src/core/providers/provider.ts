@@ -1,0 +1,57 @@
+// The interface every candidate source implements: an async stream of replacement texts for one selection.
+import type { Logger } from '../logger';
+
+/** What the baseline (the unmodified code) run showed; providers may use it to aim their candidates. */
+export interface BaselineReport {
+  readonly status: 'pass' | 'fail' | 'timeout' | 'error';
+  /** Tail of stdout and stderr combined (at most a few KiB), for prompts and failure-line hints. */
+  readonly output: string;
+}
+
+/** Everything a provider may look at. Offsets are UTF-16 code-unit offsets into `fileText`. */
+export interface ProviderRequest {
+  /** Language id in VS Code's spelling: `javascript`, `typescript`, `python`, `go`, … */
+  readonly languageId: string;
+  /** Path of the file relative to the workspace root, with `/` separators. */
+  readonly relativePath: string;
+  /** The whole file as the user sees it (unsaved editor text included). */
+  readonly fileText: string;
+  /** The selection to replace: [start, end) offsets into `fileText`. */
+  readonly start: number;
+  readonly end: number;
+  /** How many candidates the request wants. A provider may yield fewer. */
+  readonly samples: number;
+  /** Settles when the baseline run ends; undefined when the baseline check is off or could not run. */
+  readonly baseline: Promise<BaselineReport | undefined>;
+  readonly signal: AbortSignal;
+  readonly logger: Logger;
+}
+
+/** Token counts and time, where the source reports them. */
+export interface SampleUsage {
+  readonly promptTokens?: number;
+  readonly completionTokens?: number;
+  readonly durationMs?: number;
+}
+
+/**
+ * One sample from a provider:
+ * - `candidate`: a replacement text for [start, end);
+ * - `invalid`: the source answered but no replacement could be taken from it (counts as a failed sample);
+ * - `lost`: the sample could not be obtained at all (a request failed); it is not counted in n.
+ */
+export type ProviderSample =
+  | { readonly kind: 'candidate'; readonly text: string; readonly label?: string; readonly usage?: SampleUsage }
+  | { readonly kind: 'invalid'; readonly reason: string; readonly raw?: string; readonly usage?: SampleUsage }
+  | { readonly kind: 'lost'; readonly reason: string };
+
+export interface CandidateProvider {
+  /** Short name for logs and results: `file`, `mutation`, `openai-compatible`, `vscode-lm`. */
+  readonly name: string;
+  /**
+   * Yields samples as they become available, so verification starts before generation ends.
+   * Must stop promptly when `request.signal` aborts. Throwing a UserError ends the request with that
+   * message (e.g. a wrong API key); other errors are reported as provider failures.
+   */
+  generate(request: ProviderRequest): AsyncIterable<ProviderSample>;
+}
