@@ -1,8 +1,9 @@
 // The headless front end: `verified-fix <command> …`. Exit codes: 0 success, 1 no passing fix, 2 bad input.
 import { UserError } from '../core/errors';
+import { fixUsage, runFixCommand } from './fixCommand';
 import { runStats, statsUsage } from './statsCommand';
 
-const usage = ['usage: verified-fix <command> [options]', '', 'commands:', `  ${statsUsage.replace('usage: ', '')}`].join('\n');
+const usage = ['usage: verified-fix <command> [options]', '', 'commands:', `  ${fixUsage.replace('usage: ', '')}`, `  ${statsUsage.replace('usage: ', '')}`].join('\n');
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -10,6 +11,8 @@ async function main(argv: string[]): Promise<number> {
   switch (command) {
     case 'stats':
       return runStats(rest, out);
+    case 'fix':
+      return runFixCommand(rest, out, (text) => process.stderr.write(`${text}\n`));
     case undefined:
     case '-h':
     case '--help':

@@ -59,6 +59,9 @@ export interface Verdict {
   readonly reason?: string;
   /** The last bytes of stdout and stderr interleaved as they arrived (capped). */
   readonly output: string;
+  /** The last bytes of each stream on its own (capped). */
+  readonly stdout: string;
+  readonly stderr: string;
 }
 
 export interface CandidateResult {
@@ -101,7 +104,7 @@ export interface FixResult {
   /** True when the baseline passed: the tests do not catch the bug, so a pass proves little. */
   readonly baselinePassed: boolean;
   readonly candidates: readonly CandidateResult[];
-  /** Indices of verified candidates, best (smallest change, then fastest) first. */
+  /** Indices of verified candidates, best (smallest change, then fastest) first; duplicates left out. */
   readonly verified: readonly number[];
   /** n (samples obtained, invalid ones included) and c (first-run passes). */
   readonly samples: number;

@@ -1,0 +1,171 @@
+// The identifier family: a variable replaced by another variable visible in the enclosing function.
+import type { Node } from 'web-tree-sitter';
+import { replacement } from './edit';
+import type { MutationEdit } from './edit';
+import type { SyntaxProfile } from './profiles';
+
+/** Receivers are variables too, but swapping `self` for a local is never the fix. */
+const neverReplaced = new Set(['self', 'cls', 'this', 'undefined', 'arguments']);
+
+/** Pattern nodes whose children are all names being declared. */
+const patternContainers = new Set([
+  'object_pattern', 'array_pattern', 'rest_pattern', 'pattern_list', 'tuple_pattern', 'list_pattern',
+  'list_splat_pattern', 'dictionary_splat_pattern', 'parenthesized_expression', 'formal_parameters', 'parameters',
+  'lambda_parameters', 'as_pattern_target',
+]);
+
+/** The names a pattern declares: `a`, `[a, b]`, `{ a, b: c = 1 }`, `(a, *b)`, `x: int = 0`. */
+function declaredNames(pattern: Node, profile: SyntaxProfile, into: Node[]): void {
+  switch (pattern.type) {
+    case profile.identifier:
+    case 'shorthand_property_identifier_pattern':
+      into.push(pattern);
+      return;
+    case 'assignment_pattern':
+    case 'object_assignment_pattern':
+    case 'typed_parameter':
+      {
+        const left = pattern.childForFieldName('left') ?? pattern.namedChildren[0];
+        if (left) declaredNames(left, profile, into);
+      }
+      return;
+    case 'required_parameter':
+    case 'optional_parameter':
+      {
+        const inner = pattern.childForFieldName('pattern');
+        if (inner) declaredNames(inner, profile, into);
+      }
+      return;
+    case 'default_parameter':
+    case 'typed_default_parameter':
+      {
+        const name = pattern.childForFieldName('name');
+        if (name) declaredNames(name, profile, into);
+      }
+      return;
+    case 'pair_pattern':
+      {
+        const value = pattern.childForFieldName('value');
+        if (value) declaredNames(value, profile, into);
+      }
+      return;
+    default:
+      if (patternContainers.has(pattern.type)) {
+        for (const child of pattern.namedChildren) if (child && child.type !== 'type_annotation') declaredNames(child, profile, into);
+      }
+  }
+}
+
+/** Variables declared directly in `scope` (not in functions nested inside it), in source order. */
+function declarationsIn(scope: Node, profile: SyntaxProfile): { names: Node[]; bindingSites: Node[] } {
+  const names: Node[] = [];
+  const bindingSites: Node[] = []; // parameters, `let x`, loop variables: replacing them there would break the code
+  const visit = (node: Node, isScope: boolean): void => {
+    if (!isScope && (profile.functions.has(node.type) || node.type === 'class_definition' || node.type === 'class_body')) return;
+    const declared: Node[] = [];
+    const binding = (field: string): void => {
+      const target = node.childForFieldName(field);
+      if (target) declaredNames(target, profile, declared);
+    };
+    switch (node.type) {
+      case 'formal_parameters':
+      case 'parameters':
+      case 'lambda_parameters':
+        declaredNames(node, profile, declared);
+        bindingSites.push(...declared);
+        break;
+      case 'arrow_function':
+        if (node.childForFieldName('parameter')) {
+          binding('parameter');
+          bindingSites.push(...declared);
+        }
+        break;
+      case 'variable_declarator':
+        binding('name');
+        bindingSites.push(...declared);
+        break;
+      case 'for_in_statement': // JS `for (const x of xs)`
+      case 'for_statement': // Python `for x in xs:`; a JS C-style loop declares through its variable_declarator
+      case 'for_in_clause': // Python comprehensions
+        binding('left');
+        bindingSites.push(...declared);
+        break;
+      case 'catch_clause':
+        binding('parameter');
+        bindingSites.push(...declared);
+        break;
+      case 'assignment':
+      case 'augmented_assignment':
+        binding('left'); // Python: assigning declares; the target stays replaceable (a wrong variable assigned)
+        break;
+      case 'named_expression':
+        binding('name');
+        break;
+      case 'as_pattern':
+        binding('alias');
+        bindingSites.push(...declared);
+        break;
+    }
+    names.push(...declared);
+    for (const child of node.namedChildren) if (child) visit(child, false);
+  };
+  visit(scope, true);
+  return { names, bindingSites };
+}
+
+/** Enclosing functions, innermost first, then the file itself. */
+function scopesAround(node: Node, profile: SyntaxProfile): Node[] {
+  const scopes: Node[] = [];
+  for (let n: Node | null = node.parent; n; n = n.parent) {
+    if (profile.functions.has(n.type) || n.parent === null) scopes.push(n);
+  }
+  return scopes;
+}
+
+/** Where an identifier is not a variable read or written: a callee, an attribute, a keyword argument's name. */
+function isVariableUse(node: Node): boolean {
+  const parent = node.parent;
+  if (!parent) return false;
+  const field = (name: string): boolean => parent.childForFieldName(name)?.startIndex === node.startIndex;
+  if ((parent.type === 'call' || parent.type === 'call_expression') && field('function')) return false;
+  if (parent.type === 'attribute' && field('attribute')) return false;
+  if (parent.type === 'keyword_argument' && field('name')) return false;
+  if (parent.type.includes('import') || parent.type.endsWith('_declaration') || parent.type.endsWith('_definition')) return false;
+  if (parent.type === 'labeled_statement' || parent.type === 'break_statement' || parent.type === 'continue_statement') return false;
+  return true;
+}
+
+/**
+ * Identifier edits for every variable use in `identifiers` (the identifier nodes inside the selection).
+ * Candidates are the variables of the innermost enclosing function first, then of the outer ones; the file's
+ * top-level variables count only for code outside any function, since module-wide names (imports, helpers)
+ * are rarely the variable that was meant.
+ */
+export function identifierEdits(identifiers: readonly Node[], profile: SyntaxProfile): MutationEdit[] {
+  const out: MutationEdit[] = [];
+  const cache = new Map<number, ReturnType<typeof declarationsIn>>();
+  const declarations = (scope: Node): ReturnType<typeof declarationsIn> => {
+    let found = cache.get(scope.id);
+    if (!found) cache.set(scope.id, (found = declarationsIn(scope, profile)));
+    return found;
+  };
+  for (const site of identifiers) {
+    const name = site.text;
+    if (neverReplaced.has(name) || !isVariableUse(site)) continue;
+    const scopes = scopesAround(site, profile);
+    const usable = scopes.length > 1 ? scopes.slice(0, -1) : scopes;
+    const visible: string[] = [];
+    let isBindingSite = false;
+    for (const scope of usable) {
+      const { names, bindingSites } = declarations(scope);
+      if (bindingSites.some((b) => b.startIndex === site.startIndex)) isBindingSite = true;
+      for (const n of names) if (!visible.includes(n.text) && !neverReplaced.has(n.text)) visible.push(n.text);
+    }
+    // Only variables we can see declared are replaced: a global or builtin (`Math`, `len`) is not a variable slip.
+    if (isBindingSite || !visible.includes(name)) continue;
+    visible
+      .filter((other) => other !== name)
+      .forEach((other, rank) => out.push(replacement(site.startIndex, site.endIndex, name, other, 'identifier', rank)));
+  }
+  return out;
+}

@@ -1,0 +1,84 @@
+// Checks a request before anything runs and gathers what every run needs; bad input becomes a UserError.
+import { readFile, stat } from 'node:fs/promises';
+import { isAbsolute, relative, resolve } from 'node:path';
+import { UserError } from './errors';
+import type { FixRequest } from './fixRequest';
+import type { Logger } from './logger';
+import { detectSandbox } from './sandbox';
+import type { SandboxCapabilities } from './sandbox';
+import { sweepOrphans } from './tempRoot';
+import { detectTestCommand } from './testCommand';
+import { languageIdOf } from './textRange';
+import { listWorkspace } from './workspaceCopy';
+import type { WorkspaceListing } from './workspaceCopy';
+
+export interface PreparedRequest {
+  readonly text: string;
+  readonly start: number;
+  readonly end: number;
+  readonly languageId: string;
+  readonly testCommand: string;
+  readonly capabilities: SandboxCapabilities;
+  readonly listing: WorkspaceListing;
+}
+
+let swept: Promise<void> | undefined;
+
+/** Decodes bytes as UTF-8, refusing files that are not (a replacement would corrupt them). */
+export function decodeUtf8(bytes: Uint8Array, name: string): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new UserError(`${name} is not UTF-8 text; Verified Fix only edits UTF-8 files`);
+  }
+}
+
+function checkNumbers(request: FixRequest): void {
+  const positive = (name: string, value: number) => {
+    if (!Number.isFinite(value) || value <= 0) throw new UserError(`${name} must be a positive number, got ${value}`);
+  };
+  if (!Number.isSafeInteger(request.samples) || request.samples < 1) throw new UserError(`samples must be a whole number ≥ 1, got ${request.samples}`);
+  if (!Number.isSafeInteger(request.k) || request.k < 1) throw new UserError(`k must be a whole number ≥ 1, got ${request.k}`);
+  if (request.k > request.samples) throw new UserError(`k (${request.k}) cannot exceed the number of samples (${request.samples})`);
+  positive('the test timeout', request.testTimeoutMs);
+  positive('the total timeout', request.totalTimeoutMs);
+  if (!Number.isSafeInteger(request.parallel) || request.parallel < 1) throw new UserError(`parallel must be a whole number ≥ 1, got ${request.parallel}`);
+  if (!Number.isSafeInteger(request.confirmRuns) || request.confirmRuns < 1) throw new UserError(`confirm runs must be a whole number ≥ 1, got ${request.confirmRuns}`);
+}
+
+export async function prepareRequest(request: FixRequest, logger: Logger): Promise<PreparedRequest> {
+  checkNumbers(request);
+  const workspaceStat = await stat(request.workspace).catch(() => undefined);
+  if (!workspaceStat?.isDirectory()) throw new UserError(`workspace folder not found: ${request.workspace}`);
+  const filePath = resolve(request.workspace, request.relativePath);
+  const rel = relative(request.workspace, filePath);
+  if (rel.startsWith('..') || isAbsolute(rel) || rel === '') throw new UserError(`${request.relativePath} is not inside the workspace ${request.workspace}`);
+  let text = request.unsavedText;
+  if (text === undefined) {
+    const bytes = await readFile(filePath).catch((error: NodeJS.ErrnoException) => {
+      throw new UserError(error.code === 'ENOENT' ? `file not found: ${request.relativePath} (in ${request.workspace})` : `cannot read ${request.relativePath}: ${error.code}`);
+    });
+    text = decodeUtf8(bytes, request.relativePath);
+  }
+  if (!(Number.isSafeInteger(request.start) && Number.isSafeInteger(request.end) && request.start >= 0 && request.start <= request.end && request.end <= text.length)) {
+    throw new UserError(`the selection ${request.start}..${request.end} is outside ${request.relativePath} (${text.length} characters)`);
+  }
+  const testCommand = request.testCommand?.trim() || detectTestCommand(request.workspace);
+  swept ??= sweepOrphans().then((n) => {
+    if (n > 0) logger.info(`removed ${n} temp folder(s) left by an earlier process`);
+  });
+  const [capabilities, listing] = await Promise.all([
+    detectSandbox(logger),
+    listWorkspace(request.workspace, request.isolation.linkedFolders, request.isolation.excludes),
+    swept,
+  ]);
+  return {
+    text,
+    start: request.start,
+    end: request.end,
+    languageId: request.languageId ?? languageIdOf(request.relativePath),
+    testCommand,
+    capabilities,
+    listing,
+  };
+}

@@ -1,0 +1,64 @@
+// The one temp root every copy lives under, one folder per live process, and the sweep of dead ones.
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** `<tmp>/verified-fix`, overridable (tests point it at a folder of their own). */
+export function tempRootPath(env: NodeJS.ProcessEnv = process.env): string {
+  return env.VERIFIED_FIX_TMPDIR || join(tmpdir(), 'verified-fix');
+}
+
+const HALF_MADE_GRACE_MS = 60_000;
+
+interface OwnerRecord {
+  readonly pid: number;
+  readonly startedAt: string;
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Removes the folders of processes that are gone (a crash, a killed window): their copies were never cleaned.
+ * Returns how many were removed.
+ */
+export async function sweepOrphans(root = tempRootPath()): Promise<number> {
+  let entries: string[];
+  try {
+    entries = await readdir(root);
+  } catch {
+    return 0;
+  }
+  let removed = 0;
+  for (const name of entries) {
+    const dir = join(root, name);
+    let owner: OwnerRecord | undefined;
+    try {
+      owner = JSON.parse(await readFile(join(dir, 'owner.json'), 'utf8')) as OwnerRecord;
+    } catch {
+      // Without a readable owner the folder is half-made: by a crash, or by a process starting right now.
+      const age = await stat(dir).then((s) => Date.now() - s.mtimeMs, () => Infinity);
+      if (age < HALF_MADE_GRACE_MS) continue;
+    }
+    if (owner && owner.pid !== process.pid && isAlive(owner.pid)) continue;
+    if (owner?.pid === process.pid) continue;
+    await rm(dir, { recursive: true, force: true, maxRetries: 3 });
+    removed++;
+  }
+  return removed;
+}
+
+/** A folder under the temp root owned by this process, for one request's copies. */
+export async function createRequestFolder(root = tempRootPath()): Promise<string> {
+  await mkdir(root, { recursive: true, mode: 0o700 });
+  const dir = await mkdtemp(join(root, `p${process.pid}-`));
+  const owner: OwnerRecord = { pid: process.pid, startedAt: new Date().toISOString() };
+  await writeFile(join(dir, 'owner.json'), JSON.stringify(owner));
+  return dir;
+}

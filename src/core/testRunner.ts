@@ -1,0 +1,122 @@
+// Runs one test command in one copy: contained, time-limited, output capped, and always settled with a verdict.
+import { execa } from 'execa';
+import treeKill from 'tree-kill';
+import type { RunStatus, Verdict } from './fixRequest';
+import { OutputTail } from './outputTail';
+import { runEnvironment, sandboxedCommand } from './sandbox';
+import type { SandboxCapabilities } from './sandbox';
+
+/** Bytes kept of each stream (and of the two interleaved). */
+export const OUTPUT_TAIL_BYTES = 64 * 1024;
+/** After the main process exits, how long grandchildren may keep the pipes open before they are cut. */
+const PIPE_GRACE_MS = 250;
+
+export interface TestRunOptions {
+  readonly command: string;
+  readonly cwd: string;
+  readonly timeoutMs: number;
+  readonly signal?: AbortSignal;
+  readonly capabilities: SandboxCapabilities;
+  readonly allowNetwork: boolean;
+  readonly memoryMB: number;
+  readonly env?: NodeJS.ProcessEnv;
+}
+
+const memoryExhausted = /JavaScript heap out of memory|Allocation failed|MemoryError|Cannot allocate memory|std::bad_alloc|out of memory/i;
+
+function killTree(pid: number): void {
+  // The group kill reaches children that left the tree walk's view; tree-kill reaches those that left the group.
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // the group is already gone
+  }
+  treeKill(pid, 'SIGKILL', () => undefined);
+}
+
+/** Runs the command and resolves with its verdict; never rejects. */
+export async function runTestCommand(options: TestRunOptions): Promise<Verdict> {
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  const { file, args } = sandboxedCommand(options.capabilities, options.command, {
+    copyDir: options.cwd,
+    allowNetwork: options.allowNetwork,
+    memoryMB: options.memoryMB,
+  });
+  const stdout = new OutputTail(OUTPUT_TAIL_BYTES);
+  const stderr = new OutputTail(OUTPUT_TAIL_BYTES);
+  const both = new OutputTail(OUTPUT_TAIL_BYTES);
+  const verdict = (status: RunStatus, exitCode: number | null, reason?: string): Verdict => ({
+    status,
+    exitCode,
+    durationMs: elapsed(),
+    ...(reason ? { reason } : {}),
+    output: both.toString(),
+    stdout: stdout.toString(),
+    stderr: stderr.toString(),
+  });
+
+  if (options.signal?.aborted) return verdict('error', null, 'cancelled');
+  let subprocess: ReturnType<typeof execa>;
+  try {
+    subprocess = execa(file, args, {
+      cwd: options.cwd,
+      env: runEnvironment(options.env ?? process.env, options.capabilities),
+      extendEnv: false,
+      stdin: 'ignore',
+      buffer: false,
+      reject: false,
+      detached: process.platform !== 'win32',
+      cleanup: true,
+      windowsHide: true,
+    });
+  } catch (error) {
+    return verdict('error', null, `could not start: ${(error as Error).message}`);
+  }
+  // The promise may only settle once grandchildren close the pipes; we settle on our own terms below.
+  subprocess.catch(() => undefined);
+  subprocess.stdout?.on('data', (chunk: Buffer) => {
+    stdout.append(chunk);
+    both.append(chunk);
+  });
+  subprocess.stderr?.on('data', (chunk: Buffer) => {
+    stderr.append(chunk);
+    both.append(chunk);
+  });
+
+  let ended: 'timeout' | 'cancelled' | undefined;
+  const stop = (why: 'timeout' | 'cancelled') => {
+    if (ended) return;
+    ended = why;
+    if (subprocess.pid !== undefined) killTree(subprocess.pid);
+  };
+  const timer = setTimeout(() => stop('timeout'), options.timeoutMs);
+  const onAbort = () => stop('cancelled');
+  options.signal?.addEventListener('abort', onAbort, { once: true });
+
+  const exit = await new Promise<{ code: number | null; spawnError?: Error }>((resolve) => {
+    subprocess.once('error', (error) => resolve({ code: null, spawnError: error }));
+    subprocess.once('exit', (code) => resolve({ code }));
+  });
+  clearTimeout(timer);
+  options.signal?.removeEventListener('abort', onAbort);
+  // Whatever the main process left behind (daemons, orphans in its group) ends with the run.
+  if (subprocess.pid !== undefined) killTree(subprocess.pid);
+  await Promise.race([
+    Promise.all([subprocess.stdout, subprocess.stderr].map((s) => (s && !s.closed ? new Promise((r) => s.once('close', r)) : undefined))),
+    new Promise((r) => setTimeout(r, PIPE_GRACE_MS)),
+  ]);
+  subprocess.stdout?.destroy();
+  subprocess.stderr?.destroy();
+
+  if (exit.spawnError) return verdict('error', null, `could not start ${file}: ${exit.spawnError.message}`);
+  if (ended === 'timeout') return verdict('timeout', exit.code, `timed out after ${(options.timeoutMs / 1000).toFixed(1)} s`);
+  if (ended === 'cancelled') return verdict('error', exit.code, 'cancelled');
+  if (exit.code === 0) return verdict('pass', 0);
+  const output = both.toString();
+  if (options.memoryMB > 0 && memoryExhausted.test(output)) return verdict('error', exit.code, `memory limit (${options.memoryMB} MiB)`);
+  if (exit.code === 127 && /not found/i.test(output)) {
+    return verdict('error', 127, `command not found: ${output.trim().split('\n').pop()?.slice(0, 200)}`);
+  }
+  return verdict('fail', exit.code);
+}

@@ -1,0 +1,167 @@
+// Isolated copies of a workspace: the files git sees (or a .gitignore-aware walk), dependency folders linked.
+import { execFile } from 'node:child_process';
+import { constants } from 'node:fs';
+import { copyFile, lstat, mkdir, mkdtemp, readdir, readFile, readlink, realpath, rm, symlink, cp } from 'node:fs/promises';
+import { dirname, isAbsolute, join, relative } from 'node:path';
+import ignore from 'ignore';
+import pLimit from 'p-limit';
+
+/** What is copied and linked for every candidate of one request; listed once per request. */
+export interface WorkspaceListing {
+  readonly workspace: string;
+  /** Files (and symlinks) to copy, relative, `/`-separated. */
+  readonly files: readonly string[];
+  /** Dependency folders to link instead of copying, relative (e.g. `node_modules`, `packages/a/node_modules`). */
+  readonly linkedFolders: readonly string[];
+  readonly source: 'git' | 'walk';
+}
+
+const ALWAYS_EXCLUDED = ['.git'];
+const COPY_CONCURRENCY = 32;
+
+function git(cwd: string, args: string[]): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    execFile('git', args, { cwd, maxBuffer: 256 * 1024 * 1024, encoding: 'utf8' }, (error, stdout) => resolve(error ? undefined : stdout));
+  });
+}
+
+function isExcluded(path: string, names: ReadonlySet<string>, prefixes: readonly string[]): boolean {
+  const parts = path.split('/');
+  if (parts.some((p) => names.has(p))) return true;
+  return prefixes.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
+}
+
+async function walk(workspace: string, skip: ReadonlySet<string>): Promise<string[]> {
+  const files: string[] = [];
+  const matchers: Array<{ base: string; ig: ReturnType<typeof ignore> }> = [];
+  async function visit(dir: string): Promise<void> {
+    let pushed = false;
+    try {
+      matchers.push({ base: dir, ig: ignore().add(await readFile(join(workspace, dir, '.gitignore'), 'utf8')) });
+      pushed = true;
+    } catch {
+      // no .gitignore here
+    }
+    for (const entry of await readdir(join(workspace, dir), { withFileTypes: true })) {
+      if (skip.has(entry.name)) continue;
+      const rel = dir ? `${dir}/${entry.name}` : entry.name;
+      const isDir = entry.isDirectory();
+      const ignored = matchers.some(({ base, ig }) => {
+        const inBase = base ? rel.slice(base.length + 1) : rel;
+        return ig.ignores(isDir ? `${inBase}/` : inBase);
+      });
+      if (ignored) continue;
+      if (isDir) await visit(rel);
+      else files.push(rel);
+    }
+    if (pushed) matchers.pop();
+  }
+  await visit('');
+  return files;
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await lstat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Lists what each copy holds. In a git work tree: `git ls-files --cached --others --exclude-standard`
+ * (uncommitted and untracked work included, ignored files not). Elsewhere: a walk honouring .gitignore files.
+ * Dependency folders named in `linkedNames` are found next to the root and next to every listed folder.
+ */
+export async function listWorkspace(workspace: string, linkedNames: readonly string[], excludes: readonly string[]): Promise<WorkspaceListing> {
+  const names = new Set([...ALWAYS_EXCLUDED, ...linkedNames]);
+  const prefixes = excludes.map((e) => e.replace(/\\/g, '/').replace(/^\.\/|\/+$/g, '')).filter(Boolean);
+  const listed = await git(workspace, ['ls-files', '-z', '--cached', '--others', '--exclude-standard']);
+  const source = listed === undefined ? 'walk' : 'git';
+  const all = listed === undefined ? await walk(workspace, names) : [...new Set(listed.split('\0').filter(Boolean))];
+  const files = all.filter((f) => !isExcluded(f, names, prefixes));
+  const folders = new Set(['']);
+  for (const f of files) for (let d = dirname(f); d !== '.' && !folders.has(d); d = dirname(d)) folders.add(d);
+  const linkedFolders: string[] = [];
+  for (const folder of folders) {
+    for (const name of linkedNames) {
+      const rel = folder ? `${folder}/${name}` : name;
+      if (!isExcluded(rel, new Set(ALWAYS_EXCLUDED), prefixes) && (await exists(join(workspace, rel)))) linkedFolders.push(rel);
+    }
+  }
+  return { workspace, files, linkedFolders: linkedFolders.sort(), source };
+}
+
+function inside(parent: string, child: string): boolean {
+  const rel = relative(parent, child);
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
+}
+
+/**
+ * Links a dependency folder as a real folder of per-entry links, so tools that write into it (vitest's
+ * `node_modules/.vite`) write into the copy. Entries that link back into the workspace's own sources
+ * (monorepo packages) are redirected to the same place in the copy.
+ */
+async function linkFolder(listing: WorkspaceListing, copyDir: string, rel: string): Promise<void> {
+  const source = join(listing.workspace, rel);
+  const target = join(copyDir, rel);
+  await mkdir(target, { recursive: true });
+  const realWorkspace = await realpath(listing.workspace);
+  const entries = await readdir(source, { withFileTypes: true });
+  const type = process.platform === 'win32' ? 'junction' : undefined;
+  await Promise.all(
+    entries.map(async (entry) => {
+      let to = join(source, entry.name);
+      if (entry.isSymbolicLink()) {
+        const resolved = await realpath(to).catch(() => undefined);
+        const linkedElsewhere = listing.linkedFolders.some((f) => resolved && inside(join(realWorkspace, f), resolved));
+        if (resolved && inside(realWorkspace, resolved) && !linkedElsewhere) to = join(copyDir, relative(realWorkspace, resolved));
+      }
+      await symlink(to, join(target, entry.name), type);
+    }),
+  );
+}
+
+async function copyEntry(workspace: string, copyDir: string, rel: string): Promise<void> {
+  const from = join(workspace, rel);
+  const to = join(copyDir, rel);
+  let stats;
+  try {
+    stats = await lstat(from);
+  } catch {
+    return; // listed by git but deleted in the work tree: the copy mirrors the work tree
+  }
+  if (stats.isSymbolicLink()) await symlink(await readlink(from), to);
+  else if (stats.isDirectory()) await cp(from, to, { recursive: true, verbatimSymlinks: true }); // a submodule
+  else await copyFile(from, to, constants.COPYFILE_FICLONE);
+}
+
+/** Creates a copy under `parentDir` and returns its path. On failure the partial copy is removed. */
+export async function createCopy(listing: WorkspaceListing, parentDir: string, prefix: string): Promise<string> {
+  const copyDir = await mkdtemp(join(parentDir, `${prefix}-`));
+  try {
+    const dirs = new Set<string>();
+    for (const f of listing.files) dirs.add(dirname(f));
+    for (const d of [...dirs].sort()) if (d !== '.') await mkdir(join(copyDir, d), { recursive: true });
+    const limit = pLimit(COPY_CONCURRENCY);
+    await Promise.all(listing.files.map((f) => limit(() => copyEntry(listing.workspace, copyDir, f))));
+    for (const folder of listing.linkedFolders) await linkFolder(listing, copyDir, folder);
+    return copyDir;
+  } catch (error) {
+    await removeCopy(copyDir);
+    throw error;
+  }
+}
+
+/** Removes a copy; links are removed, never followed. */
+export async function removeCopy(copyDir: string): Promise<void> {
+  await rm(copyDir, { recursive: true, force: true, maxRetries: 3 });
+}
+
+/** The copy's path for a workspace-relative path, refusing paths that escape the copy. */
+export function pathInCopy(copyDir: string, rel: string): string {
+  const full = join(copyDir, rel);
+  if (!inside(copyDir, full)) throw new Error(`path escapes the copy: ${rel}`);
+  return full;
+}
