@@ -2,7 +2,7 @@
 import { UserError } from '../errors';
 import type { Logger } from '../logger';
 import type { ChatMessage } from './prompt';
-import { backoffMs, isRetryableStatus, retryAfterMs, sleep } from './retryPolicy';
+import { backoffMs, deadline, isRetryableStatus, retryAfterMs, sleep } from './retryPolicy';
 import { sseData } from './sse';
 
 /** Connection and retry settings for one endpoint. */
@@ -98,8 +98,8 @@ export async function requestCompletion(
 
   for (let attempt = 0; ; attempt++) {
     signal.throwIfAborted();
-    const timeout = AbortSignal.timeout(settings.requestTimeoutMs);
-    const both = AbortSignal.any([signal, timeout]);
+    const timeout = deadline(settings.requestTimeoutMs);
+    const both = AbortSignal.any([signal, timeout.signal]);
     settings.logger.trace(
       `POST ${url} model=${settings.model} n=${n ?? 1} stream=${settings.stream} attempt=${attempt + 1} ` +
         `authorization=${settings.apiKey ? 'Bearer [redacted]' : 'none'} bytes=${body.length}`,
@@ -124,12 +124,14 @@ export async function requestCompletion(
       if (signal.aborted) throw signal.reason;
       // A malformed answer would most likely come back malformed again: lose the sample, do not retry.
       if (error instanceof BadAnswer) return { lost: redact(error.message) };
-      if (timeout.aborted) problem = `no complete answer within ${settings.requestTimeoutMs} ms`;
+      if (timeout.signal.aborted) problem = `no complete answer within ${settings.requestTimeoutMs} ms`;
       else {
         const code = networkCode(error);
         refused = code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN';
         problem = redact(`cannot reach ${url}: ${code ?? (error as Error).message}`);
       }
+    } finally {
+      timeout.clear();
     }
     if (attempt >= settings.maxRetries) {
       if (refused) {

@@ -44,3 +44,13 @@ export function sleep(ms: number, signal: AbortSignal): Promise<void> {
     signal.addEventListener('abort', onAbort, { once: true });
   });
 }
+
+/**
+ * A signal that aborts after `ms` with a TimeoutError. Unlike `AbortSignal.timeout` its timer keeps the process
+ * alive, so a request waiting on nothing but the timeout still ends; call `clear()` when the request is done.
+ */
+export function deadline(ms: number): { readonly signal: AbortSignal; clear(): void } {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new DOMException(`timed out after ${ms} ms`, 'TimeoutError')), ms);
+  return { signal: controller.signal, clear: () => clearTimeout(timer) };
+}
