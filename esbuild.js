@@ -40,7 +40,21 @@ const targets = [
   { ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
 ];
 
+// The mutation provider's parser is WebAssembly loaded at run time: the bundles find these copies in dist/grammars
+// (src/core/mutation/grammars.ts lists the same files).
+const wasmFiles = [
+  'web-tree-sitter/tree-sitter.wasm',
+  ...['javascript', 'typescript', 'tsx', 'python'].map((g) => `@vscode/tree-sitter-wasm/wasm/tree-sitter-${g}.wasm`),
+];
+function copyGrammars() {
+  const { copyFileSync, mkdirSync } = require('node:fs');
+  const { basename } = require('node:path');
+  mkdirSync('dist/grammars', { recursive: true });
+  for (const file of wasmFiles) copyFileSync(require.resolve(file), `dist/grammars/${basename(file)}`);
+}
+
 async function main() {
+  copyGrammars();
   const contexts = await Promise.all(targets.map((options) => esbuild.context(options)));
   if (watch) {
     await Promise.all(contexts.map((ctx) => ctx.watch()));

@@ -1,7 +1,12 @@
 // Finds and loads the tree-sitter runtime and grammar .wasm files, once per process, for the mutation generator.
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { Language, Parser } from 'web-tree-sitter';
+import type * as TreeSitter from 'web-tree-sitter';
+
+// An `import` statement makes esbuild take web-tree-sitter's ES module build even for a CommonJS bundle, and that
+// build needs `import.meta.url`, which CommonJS bundles lack; `require` selects the package's CommonJS build.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { Language, Parser } = require('web-tree-sitter') as typeof TreeSitter;
 
 /** The grammar families the mutation generator knows; each has its own node-type profile. */
 export type GrammarName = 'javascript' | 'typescript' | 'tsx' | 'python';
@@ -47,8 +52,8 @@ export function locateWasm(fileName: string, from: string = __dirname): string {
 }
 
 let runtimeReady: Promise<void> | undefined;
-const languages = new Map<GrammarName, Promise<Language>>();
-const parsers = new Map<GrammarName, Parser>();
+const languages = new Map<GrammarName, Promise<TreeSitter.Language>>();
+const parsers = new Map<GrammarName, TreeSitter.Parser>();
 
 /** Starts the WebAssembly runtime once; later calls share the same promise. */
 function initRuntime(): Promise<void> {
@@ -64,7 +69,7 @@ function initRuntime(): Promise<void> {
  * milliseconds, a parse of a small file well under one. Callers must not keep it across awaits they do not own,
  * since it is shared (parsing is synchronous, so interleaving between awaits is safe).
  */
-export async function parserFor(grammar: GrammarName): Promise<Parser> {
+export async function parserFor(grammar: GrammarName): Promise<TreeSitter.Parser> {
   const existing = parsers.get(grammar);
   if (existing) return existing;
   await initRuntime();

@@ -34,7 +34,8 @@ export function operatorEditsAt(node: Node, ctx: EditContext): MutationEdit[] {
   for (const [type, field] of profile.conditions) {
     if (node.type !== type) continue;
     const condition = typeof field === 'number' ? node.namedChildren[field] : node.childForFieldName(field);
-    if (condition) negationEdit(condition, ctx, 0, out);
+    // A flipped condition is a rarer fix than a changed operator at the same site, hence rank 2.
+    if (condition) negationEdit(condition, ctx, 2, out);
   }
   if ((node.type === 'true' || node.type === 'false') && profile.booleans[node.text]) {
     out.push(replacement(node.startIndex, node.endIndex, node.text, profile.booleans[node.text], 'boolean-literal', 0));
@@ -86,14 +87,14 @@ function binaryEdits(node: Node, ctx: EditContext, out: MutationEdit[]): void {
   if (Object.hasOwn(profile.relational, key)) {
     tokenEdits(op, key, profile.relational, 'relational', out);
     out.push(swapEdit(left, right, ctx, 0, `the sides of ${quote(key)},`));
-    offsetEdits(left, ctx, out);
+    // Only the bound: `i + 1 < n` says the same as `i < n - 1`, and an equivalent twin only dilutes the samples.
     offsetEdits(right, ctx, out);
   }
   if (Object.hasOwn(profile.arithmetic, key)) tokenEdits(op, key, profile.arithmetic, 'arithmetic', out);
   if (Object.hasOwn(profile.logical, key)) {
     tokenEdits(op, key, profile.logical, 'logical', out);
-    negationEdit(left, ctx, 1, out);
-    negationEdit(right, ctx, 1, out);
+    negationEdit(left, ctx, 2, out);
+    negationEdit(right, ctx, 2, out);
   }
   if (profile.nonCommutative.has(key)) out.push(swapEdit(left, right, ctx, 0, `the operands of ${quote(key)},`));
   // `n - 1` → `n`: the off-by-one fix that deletes an adjustment rather than adding one.
@@ -111,7 +112,8 @@ function comparisonEdits(node: Node, ctx: EditContext, out: MutationEdit[]): voi
   });
   const operands = node.namedChildren.filter((n): n is Node => n !== null && n.type !== 'comment');
   if (operands.length === 2) out.push(swapEdit(operands[0], operands[1], ctx, 0, 'the sides of the comparison'));
-  for (const operand of operands) offsetEdits(operand, ctx, out);
+  const ordered = node.children.some((c, i) => c !== null && node.fieldNameForChild(i) === 'operators' && /^[<>=!]/.test(c.type));
+  if (ordered) for (const operand of operands.slice(1)) offsetEdits(operand, ctx, out);
 }
 
 /** Adds a negation to a condition; the parentheses of a JS `if (…)` stay where they are. */

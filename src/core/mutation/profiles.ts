@@ -107,7 +107,6 @@ const javascript: SyntaxProfile = {
     ['if_statement', 'condition'],
     ['while_statement', 'condition'],
     ['do_statement', 'condition'],
-    ['for_statement', 'condition'],
     ['ternary_expression', 'condition'],
   ],
   booleans: { true: 'false', false: 'true' },

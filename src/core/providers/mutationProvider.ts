@@ -1,0 +1,72 @@
+// The `mutation` provider: offline single-edit repair candidates (`<`→`<=`, `i`→`i + 1`, swapped arguments, …).
+import { UserError } from '../errors';
+import { failureLines } from '../mutation/failureLines';
+import { generateMutants } from '../mutation/generator';
+import type { MutationStats } from '../mutation/generator';
+import type { BaselineReport, CandidateProvider, ProviderRequest, ProviderSample } from './provider';
+
+/** Options for `createMutationProvider`; all optional. */
+export interface MutationProviderOptions {
+  /** Called once per request with the counts, after generation and before the first candidate is yielded. */
+  readonly onStats?: (stats: MutationStats) => void;
+}
+
+/** A `CandidateProvider` that also tells what its last request generated. */
+export interface MutationProvider extends CandidateProvider {
+  /** Counts of the most recent request (candidates, dropped as unparsable, duplicates), or undefined before one. */
+  lastStats(): MutationStats | undefined;
+}
+
+/** Waits for the baseline, but gives up at once when the request is cancelled. */
+function baselineOrAbort(request: ProviderRequest): Promise<BaselineReport | undefined> {
+  if (request.signal.aborted) return Promise.resolve(undefined);
+  return new Promise((resolve) => {
+    const onAbort = (): void => resolve(undefined);
+    request.signal.addEventListener('abort', onAbort, { once: true });
+    request.baseline.then(
+      (report) => resolve(report),
+      () => resolve(undefined), // a baseline that could not run only costs the line hints
+    ).finally(() => request.signal.removeEventListener('abort', onAbort));
+  });
+}
+
+/**
+ * Creates the `mutation` provider. It waits for the baseline run first: the lines its failure output points at
+ * decide which mutants come first, and a deterministic order is worth more than starting a test run earlier.
+ */
+export function createMutationProvider(options: MutationProviderOptions = {}): MutationProvider {
+  let last: MutationStats | undefined;
+  return {
+    name: 'mutation',
+    lastStats: () => last,
+    async *generate(request: ProviderRequest): AsyncGenerator<ProviderSample> {
+      const baseline = await baselineOrAbort(request);
+      if (request.signal.aborted) return;
+      const hintLines = baseline && baseline.status !== 'pass' ? failureLines(baseline.output, request.relativePath) : [];
+      const { mutants, stats } = await generateMutants({
+        languageId: request.languageId,
+        fileText: request.fileText,
+        start: request.start,
+        end: request.end,
+        hintLines,
+      });
+      last = stats;
+      options.onStats?.(stats);
+      if (!stats.supported) {
+        throw new UserError(
+          `The mutation provider has no parser for '${request.languageId}'; it supports JavaScript, TypeScript and Python.`,
+        );
+      }
+      const hinted = hintLines.length > 0 ? `; failure output points at line${hintLines.length > 1 ? 's' : ''} ${hintLines.join(', ')}` : '';
+      request.logger.info(
+        `mutation: ${stats.candidates} candidates from ${stats.generated} edits ` +
+          `(${stats.unparsable} dropped as unparsable, ${stats.duplicates} duplicates) in ${stats.durationMs.toFixed(0)} ms${hinted}; ` +
+          `trying the first ${Math.min(request.samples, stats.candidates)}`,
+      );
+      for (const mutant of mutants.slice(0, request.samples)) {
+        if (request.signal.aborted) return;
+        yield { kind: 'candidate', text: mutant.text, label: mutant.label };
+      }
+    },
+  };
+}
