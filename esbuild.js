@@ -4,6 +4,9 @@ const esbuild = require('esbuild');
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
+// Unit tests and the benchmark are bundled too: execa and its dependencies are ESM-only, which CommonJS
+// loaders (and TypeScript loaders running as CommonJS) cannot require, while esbuild resolves them.
+const tests = process.argv.includes('--tests');
 
 /** Prints errors in the shape VS Code's `$esbuild-watch` problem matcher expects. */
 const problemMatcherPlugin = {
@@ -39,6 +42,19 @@ const targets = [
   { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
   { ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
 ];
+if (tests) {
+  const { readdirSync } = require('node:fs');
+  const unit = readdirSync('test/unit').filter((f) => f.endsWith('.test.ts')).map((f) => `test/unit/${f}`);
+  targets.push({
+    ...common,
+    entryPoints: [...unit, 'bench/bench.ts'],
+    outdir: 'out',
+    outbase: '.',
+    sourcemap: 'inline',
+    // Tools the tests drive as they are; bundling them would only slow the build.
+    external: ['eslint', 'typescript', 'typescript-eslint', 'esbuild', 'playwright-core', 'mocha', '@vscode/test-electron'],
+  });
+}
 
 // The mutation provider's parser is WebAssembly loaded at run time: the bundles find these copies in dist/grammars
 // (src/core/mutation/grammars.ts lists the same files).

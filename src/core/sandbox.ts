@@ -80,7 +80,13 @@ export function describeProtections(capabilities: SandboxCapabilities, options: 
 
 /** Environment for every run: CI mode, no prompts, caches kept inside the sandbox's writable places. */
 export function runEnvironment(base: NodeJS.ProcessEnv, capabilities: SandboxCapabilities): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...base, CI: 'true', FORCE_COLOR: '0', NO_COLOR: '1', npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' };
+  const env: NodeJS.ProcessEnv = { ...base };
+  // Variables of the process we run in that would change how the tests behave: node's test runner treats
+  // itself as a child reporting to a parent when NODE_TEST_CONTEXT is set (and then always exits 0), and
+  // VS Code's debugger injects itself through NODE_OPTIONS.
+  for (const name of ['NODE_TEST_CONTEXT', 'ELECTRON_RUN_AS_NODE', 'VSCODE_INSPECTOR_OPTIONS']) delete env[name];
+  if (/js-debug|bootloader/.test(env.NODE_OPTIONS ?? '')) delete env.NODE_OPTIONS;
+  Object.assign(env, { CI: 'true', FORCE_COLOR: '0', NO_COLOR: '1', npm_config_update_notifier: 'false', npm_config_fund: 'false', npm_config_audit: 'false' });
   if (capabilities.kind === 'bwrap') {
     // Home is read-only inside the sandbox: tools that cache or log under it get the private /tmp instead.
     env.npm_config_cache = '/tmp/.npm';

@@ -24,14 +24,27 @@ export interface TestRunOptions {
 
 const memoryExhausted = /JavaScript heap out of memory|Allocation failed|MemoryError|Cannot allocate memory|std::bad_alloc|out of memory/i;
 
-function killTree(pid: number): void {
-  // The group kill reaches children that left the tree walk's view; tree-kill reaches those that left the group.
-  try {
-    process.kill(-pid, 'SIGKILL');
-  } catch {
-    // the group is already gone
-  }
-  treeKill(pid, 'SIGKILL', () => undefined);
+/**
+ * SIGKILLs the tree, then the process group. The tree walk goes first, while the parents still link the
+ * children (setsid children left the group but are still in the tree); the group kill then reaches those the
+ * walk missed. Inside a PID namespace killing the wrapper alone is enough; this is harmless there.
+ */
+function killTree(pid: number): Promise<void> {
+  return new Promise((resolve) => {
+    const killGroup = () => {
+      try {
+        process.kill(-pid, 'SIGKILL');
+      } catch {
+        // the group is already gone
+      }
+      resolve();
+    };
+    const fallback = setTimeout(killGroup, 1000);
+    treeKill(pid, 'SIGKILL', () => {
+      clearTimeout(fallback);
+      killGroup();
+    });
+  });
 }
 
 /** Runs the command and resolves with its verdict; never rejects. */
@@ -88,7 +101,7 @@ export async function runTestCommand(options: TestRunOptions): Promise<Verdict> 
   const stop = (why: 'timeout' | 'cancelled') => {
     if (ended) return;
     ended = why;
-    if (subprocess.pid !== undefined) killTree(subprocess.pid);
+    if (subprocess.pid !== undefined) void killTree(subprocess.pid);
   };
   const timer = setTimeout(() => stop('timeout'), options.timeoutMs);
   const onAbort = () => stop('cancelled');
@@ -101,7 +114,7 @@ export async function runTestCommand(options: TestRunOptions): Promise<Verdict> 
   clearTimeout(timer);
   options.signal?.removeEventListener('abort', onAbort);
   // Whatever the main process left behind (daemons, orphans in its group) ends with the run.
-  if (subprocess.pid !== undefined) killTree(subprocess.pid);
+  if (subprocess.pid !== undefined) await killTree(subprocess.pid);
   await Promise.race([
     Promise.all([subprocess.stdout, subprocess.stderr].map((s) => (s && !s.closed ? new Promise((r) => s.once('close', r)) : undefined))),
     new Promise((r) => setTimeout(r, PIPE_GRACE_MS)),

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { runCli } from './helpers/cli';
+import { repoRoot } from './helpers/paths';
 
 const dir = mkdtempSync(join(tmpdir(), 'vf-stats-test-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -33,7 +34,7 @@ describe('verified-fix stats', () => {
   });
 
   it('prints a readable table by default on the bundled sample', async () => {
-    const r = await runCli(['stats', 'examples/sample_results.jsonl', '--k', '1,5,10']);
+    const r = await runCli(['stats', join(repoRoot, 'examples', 'sample_results.jsonl'), '--k', '1,5,10']);
     assert.equal(r.exitCode, 0, r.stderr);
     assert.match(r.stdout, /24 tasks, 212 samples/);
     assert.match(r.stdout, /pass\^k/);

@@ -3,8 +3,9 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { ESLint } from 'eslint';
+import { repoRoot } from './helpers/paths';
 
-const root = join(__dirname, '..', '..');
+const root = repoRoot;
 
 describe('layering lint rule', () => {
   const eslint = new ESLint({ cwd: root });

@@ -1,8 +1,8 @@
 // Runs the built CLI (dist/cli.js) as a real child process.
 import { execFile } from 'node:child_process';
-import { join } from 'node:path';
+import { cliPath } from './paths';
 
-export const cliPath = join(__dirname, '..', '..', '..', 'dist', 'cli.js');
+export { cliPath };
 
 export interface CliResult {
   readonly exitCode: number;

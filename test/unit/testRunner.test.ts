@@ -1,0 +1,102 @@
+// The test runner against real hostile processes: every containment kind settles; namespaces leave no survivor.
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { detectSandbox } from '../../src/core/sandbox';
+import type { ContainmentKind, SandboxCapabilities } from '../../src/core/sandbox';
+import { OUTPUT_TAIL_BYTES, runTestCommand } from '../../src/core/testRunner';
+import { fixturesDir } from './helpers/paths';
+import { killMarked, newMarker, waitForNoSurvivors } from './helpers/processes';
+import { makeWorkspace, remove } from './helpers/workspace';
+
+const fixtures = join(fixturesDir, 'runner');
+const cwd = makeWorkspace({ 'README.md': 'scratch\n' });
+after(() => remove(cwd));
+
+async function kinds(): Promise<ContainmentKind[]> {
+  const detected = await detectSandbox();
+  const all: ContainmentKind[] = ['process-group'];
+  if (detected.kind === 'bwrap') all.unshift('bwrap', 'unshare');
+  if (detected.kind === 'unshare') all.unshift('unshare');
+  return all;
+}
+
+const run = (capabilities: SandboxCapabilities, command: string, timeoutMs = 10_000, signal?: AbortSignal) =>
+  runTestCommand({ command, cwd, timeoutMs, capabilities, allowNetwork: false, memoryMB: 0, ...(signal ? { signal } : {}) });
+
+describe('runTestCommand', async () => {
+  const prlimit = (await detectSandbox()).prlimit;
+  for (const kind of await kinds()) {
+    const caps: SandboxCapabilities = { kind, prlimit };
+    describe(`under ${kind}`, () => {
+      it('passes on exit 0 and fails on non-zero, with output', async () => {
+        const pass = await run(caps, 'echo hello; echo oops >&2');
+        assert.equal(pass.status, 'pass');
+        assert.match(pass.stdout, /hello/);
+        assert.match(pass.stderr, /oops/);
+        const fail = await run(caps, 'echo broken; exit 4');
+        assert.equal(fail.status, 'fail');
+        assert.equal(fail.exitCode, 4);
+      });
+
+      it('reports a command that does not exist as an error', async () => {
+        const verdict = await run(caps, 'definitely-not-a-command-vf --flag');
+        assert.equal(verdict.status, 'error');
+        assert.match(verdict.reason ?? '', /command not found/);
+      });
+
+      it('times out a hostile 9-process tree and the promise settles', async () => {
+        const marker = newMarker();
+        try {
+          const t0 = Date.now();
+          const verdict = await run(caps, `sh ${join(fixtures, 'hostile.sh')} ${marker}`, 1500);
+          assert.equal(verdict.status, 'timeout');
+          assert.ok(Date.now() - t0 < 8000, 'the run settled soon after its timeout');
+          const survivors = await waitForNoSurvivors(marker);
+          if (kind === 'process-group') {
+            // Without a PID namespace a double-forked setsid orphan can escape; the namespaces must not leak.
+            assert.ok(survivors.length <= 2, `survivors: ${survivors.join(' ')}`);
+          } else {
+            assert.deepEqual(survivors, [], 'no process survives');
+          }
+        } finally {
+          killMarked(marker);
+        }
+      });
+
+      it('cancel ends the run at once', async () => {
+        const marker = newMarker();
+        try {
+          const controller = new AbortController();
+          setTimeout(() => controller.abort(), 400);
+          const verdict = await run(caps, `sh ${join(fixtures, 'hostile.sh')} ${marker}`, 60_000, controller.signal);
+          assert.equal(verdict.status, 'error');
+          assert.equal(verdict.reason, 'cancelled');
+          if (kind !== 'process-group') assert.deepEqual(await waitForNoSurvivors(marker), []);
+        } finally {
+          killMarked(marker);
+        }
+      });
+
+      it('settles when the main process exits before a daemon holding stdout', async () => {
+        const marker = newMarker();
+        try {
+          const verdict = await run(caps, `sh ${join(fixtures, 'daemon.sh')} ${marker}`);
+          assert.equal(verdict.status, 'pass');
+          assert.match(verdict.stdout, /started daemon/);
+          if (kind !== 'process-group') assert.deepEqual(await waitForNoSurvivors(marker), []);
+        } finally {
+          killMarked(marker);
+        }
+      });
+    });
+  }
+
+  it('keeps only the last 64 KiB of a flood', async () => {
+    const verdict = await run(await detectSandbox(), `sh ${join(fixtures, 'flood.sh')} 64`, 60_000);
+    assert.equal(verdict.status, 'fail');
+    assert.ok(verdict.stdout.length <= OUTPUT_TAIL_BYTES + 100, `stdout tail ${verdict.stdout.length}`);
+    assert.match(verdict.stdout, /earlier bytes dropped/);
+    assert.match(verdict.stderr, /flood ends/);
+  });
+});
