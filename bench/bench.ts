@@ -1,6 +1,8 @@
 // `npm run bench`: prints timings as ratios against a baseline measured in the same run. Never asserts.
 import { computeSessionStats } from '../src/core/sessionStats';
 import type { SampleOutcome } from '../src/core/sessionStats';
+import { generateMutants } from '../src/core/mutation/generator';
+import { parserFor } from '../src/core/mutation/grammars';
 
 function time(fn: () => void): number {
   const start = process.hrtime.bigint();
@@ -23,3 +25,53 @@ function benchStatistics(): void {
 }
 
 benchStatistics();
+
+/** A 200-line JavaScript file of small loop-and-branch functions, the kind of code the mutation provider repairs. */
+function syntheticSource(): string {
+  const fn = (i: number) => [
+    `function score${i}(items, limit, weight) {`,
+    '  let total = 0; // running sum, never below 0',
+    '  for (let i = 0; i < items.length; i++) {',
+    `    if (items[i].value > limit && items[i].tag !== "skip-${i}") total += items[i].value * weight;`,
+    '    else total = Math.max(total - 1, 0);',
+    '  }',
+    '  return total >= limit ? clamp(total, limit) : total % 2;',
+    '}',
+    '',
+    '',
+  ];
+  return Array.from({ length: 20 }, (_, i) => fn(i)).flat().join('\n');
+}
+
+async function benchMutation(): Promise<void> {
+  const fileText = syntheticSource();
+  const lines = fileText.split('\n');
+  const start = lines.slice(0, 80).join('\n').length + 1; // lines 81–120: a 40-line selection
+  const end = start + lines.slice(80, 120).join('\n').length;
+  const input = { languageId: 'javascript', fileText, start, end };
+  const coldStart = process.hrtime.bigint();
+  await generateMutants(input); // loads the WebAssembly runtime and the grammar
+  const cold = Number(process.hrtime.bigint() - coldStart) / 1e6;
+  const parser = await parserFor('javascript');
+  const median = (xs: number[]) => xs.sort((a, b) => a - b)[xs.length >> 1];
+  // Baseline: one plain parse of the same file (what any syntax-aware tool pays at least once).
+  const parses = Array.from({ length: 21 }, () => time(() => parser.parse(fileText)?.delete()));
+  const runs: number[] = [];
+  let last = await generateMutants(input);
+  for (let r = 0; r < 11; r++) {
+    const t0 = process.hrtime.bigint();
+    last = await generateMutants(input);
+    runs.push(Number(process.hrtime.bigint() - t0) / 1e6);
+  }
+  const generation = median(runs);
+  const parse = median(parses);
+  const { stats } = last;
+  console.log(`mutation: ${stats.candidates} candidates (${stats.generated} edits, ${stats.unparsable} dropped as unparsable, ` +
+    `${stats.duplicates} duplicates) for a 40-line selection of a ${lines.length}-line file: ${generation.toFixed(1)} ms ` +
+    `(${(generation / parse).toFixed(1)}× one plain parse of the file, ${parse.toFixed(2)} ms; first call with parser start-up ${cold.toFixed(0)} ms)`);
+}
+
+benchMutation().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});
