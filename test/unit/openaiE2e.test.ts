@@ -1,0 +1,102 @@
+// `verified-fix fix --provider openai-compatible` end to end: the built CLI, a loopback model server, real tests.
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import type { TestContext } from 'node:test';
+import { after, before, describe, it } from 'node:test';
+import type { FakeOpenAiServer } from './helpers/fakeOpenAiServer';
+import { inTurn, startFakeOpenAiServer } from './helpers/fakeOpenAiServer';
+import type { CliResult } from './helpers/cli';
+import { runCli } from './helpers/cli';
+
+const fixture = join(__dirname, '..', 'fixtures', 'openai-ws');
+const KEY = 'sk-e2e-SECRET-777';
+// Line 7 of clamp.js returns `low` where it should return `high`.
+const fixed = '```javascript\n  if (value > high) return high;\n```';
+const proseWrapped = 'The upper bound is wrong. Here is the fix:\n```js\nif (value > high) return high;\n```\nNow values above the range become high.';
+const wrong = '```js\nif (value > high) return value;\n```';
+const garbage = 'I am not able to determine the intent of this function.';
+
+let server: FakeOpenAiServer;
+before(async () => {
+  server = await startFakeOpenAiServer(inTurn({ kind: 'answer', contents: [fixed] }));
+});
+after(() => server.close());
+
+function fix(extra: string[] = []): Promise<CliResult> {
+  const args = ['fix', '--workspace', fixture, '--file', 'clamp.js', '--lines', '7-7', '--provider', 'openai-compatible'];
+  args.push('--endpoint', server.endpoint, '--model', 'm', '--samples', '4', '--k', '2', '--parallel', '2', '--json', ...extra);
+  // Without NODE_TEST_CONTEXT: a `node --test` started under this test runner would report to it and exit 0.
+  const env: NodeJS.ProcessEnv = { ...process.env, VERIFIED_FIX_API_KEY: KEY, OPENAI_API_KEY: '' };
+  delete env.NODE_TEST_CONTEXT;
+  return runCli(args, { env, timeoutMs: 120_000 });
+}
+
+/** Until the lead wires the flags into `fix`, say so instead of failing everyone's test run. */
+function skipIfNotWired(t: TestContext, r: CliResult): boolean {
+  if (r.exitCode === 2 && /unknown provider|Unknown option '--(endpoint|model)'/.test(r.stderr)) {
+    t.skip(`fix does not take --provider openai-compatible yet: ${r.stderr.trim()}`);
+    return true;
+  }
+  return false;
+}
+
+describe('verified-fix fix --provider openai-compatible', () => {
+  it('gets candidates from the model, verifies them with the tests and reports the rest', async (t) => {
+    server.requests.length = 0;
+    server.script = inTurn({ kind: 'answer', contents: [fixed, proseWrapped, wrong, garbage], usage: { prompt_tokens: 400, completion_tokens: 80 } });
+    const r = await fix();
+    if (skipIfNotWired(t, r)) return;
+    assert.equal(r.exitCode, 0, r.stderr);
+    const json = JSON.parse(r.stdout);
+    assert.equal(json.samples, 4, 'the invalid answer counts as a failed sample');
+    assert.equal(json.passed, 2);
+    // The prose-wrapped answer is the same fix: it passes too but is listed once.
+    assert.deepEqual(json.verified, [0]);
+    assert.equal(json.candidates[0].replacement, '  if (value > high) return high;');
+    assert.equal(json.candidates[1].duplicateOf, 0);
+    assert.match(json.candidates[3].reason, /no code/);
+    assert.deepEqual(json.lost, []);
+
+    const [sent] = server.requests;
+    assert.equal(sent.headers.authorization, `Bearer ${KEY}`);
+    assert.equal(sent.body.n, 4);
+    const prompt = sent.body.messages.map((m: { content: string }) => m.content).join('\n');
+    assert.match(prompt, /<<<SELECTION>>> {2}if \(value > high\) return low;<<<END SELECTION>>>/);
+    assert.match(prompt, /clamp keeps values inside the range/, 'the failing baseline output is in the prompt');
+    assert.ok(!r.stdout.includes(KEY) && !r.stderr.includes(KEY));
+  });
+
+  it('counts lost samples when the server fails some requests', async (t) => {
+    server.requests.length = 0;
+    // The first request (n=4) gets one choice, like Ollama; of the three single requests after it the last fails for good.
+    server.script = (req) => (req.index >= 3 ? { kind: 'status', status: 500 } : { kind: 'answer', contents: [fixed], ignoreN: true });
+    const r = await fix();
+    if (skipIfNotWired(t, r)) return;
+    assert.equal(r.exitCode, 0, r.stderr);
+    const json = JSON.parse(r.stdout);
+    assert.equal(json.samples, 3, 'n counts only the samples obtained');
+    assert.equal(json.lost.length, 1);
+    assert.match(json.lost[0], /HTTP 500/);
+    assert.equal(json.passed, 3);
+    assert.deepEqual(json.verified, [0], 'the same fix three times is listed once');
+  });
+
+  it('exits with 2 and names the key on 401', async (t) => {
+    server.requests.length = 0;
+    server.script = inTurn({ kind: 'status', status: 401, body: { error: { message: `Incorrect API key provided: ${KEY}` } } });
+    const r = await fix();
+    if (skipIfNotWired(t, r)) return;
+    assert.equal(r.exitCode, 2, r.stderr);
+    assert.match(r.stderr, /rejected the API key \(HTTP 401\).*VERIFIED_FIX_API_KEY/);
+    assert.ok(!r.stderr.includes(KEY), 'the key is not echoed');
+    assert.doesNotMatch(r.stderr, /internal error|\n\s+at /, 'no stack trace');
+  });
+
+  it('exits with 2 and names the model on 404', async (t) => {
+    server.script = inTurn({ kind: 'status', status: 404, body: { error: { message: 'model "m" not found' } } });
+    const r = await fix();
+    if (skipIfNotWired(t, r)) return;
+    assert.equal(r.exitCode, 2, r.stderr);
+    assert.match(r.stderr, /Model "m" was not found/);
+  });
+});
