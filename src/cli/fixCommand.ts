@@ -12,7 +12,8 @@ import { lineRangeToOffsets } from '../core/textRange';
 import { createProviderFromFlags, providerOptions } from './providerFromFlags';
 
 export const fixUsage =
-  'usage: verified-fix fix --workspace DIR --file REL --lines A-B [--provider file|mutation|openai-compatible] [--candidates FILE.json] ' +
+  'usage: verified-fix fix --workspace DIR --file REL --lines A-B [--provider mutation|file|openai-compatible] [--candidates FILE.json] ' +
+  '[--endpoint URL --model NAME [--temperature T] [--stream]] ' +
   '[--samples N] [--k K] [--test "CMD"] [--timeout SEC] [--total-timeout SEC] [--parallel P] [--confirm-runs R] [--no-baseline] ' +
   '[--allow-network] [--memory-mb MB] [--link node_modules,.venv] [--exclude DIR,…] [--json] [--verbose]';
 
@@ -135,7 +136,7 @@ export async function runFixCommand(argv: string[], out: (text: string) => void,
     warn: (m) => err(`verified-fix: warning: ${m}`),
     error: (m) => values.verbose && err(`verified-fix: ${m instanceof Error ? m.stack : m}`),
   };
-  const { provider, defaultSamples } = await createProviderFromFlags(values);
+  const { provider, defaultSamples } = await createProviderFromFlags(values, (line) => err(`verified-fix: ${line}`));
   const samples = int('--samples', values.samples, defaultSamples);
   const k = int('--k', values.k, Math.min(5, samples));
   const bytes = await readFile(resolve(workspace, values.file)).catch((error: NodeJS.ErrnoException) => {

@@ -20,6 +20,7 @@ export function checkCounts(n: number, c: number, k: number): void {
 export function passAtK(n: number, c: number, k: number): number {
   checkCounts(n, c, k);
   if (n - c < k) return 1;
+  if (k === 1) return c / n; // the product's value, without its rounding error
   let allFail = 1;
   for (let i = n - c + 1; i <= n; i++) allFail *= 1 - k / i;
   return 1 - allFail;
