@@ -69,7 +69,9 @@ describe('verified-fix fix --provider openai-compatible', () => {
   it('counts lost samples when the server fails some requests', async (t) => {
     server.requests.length = 0;
     // The first request (n=4) gets one choice, like Ollama; of the three single requests after it the last fails for good.
-    server.script = (req) => (req.index >= 3 ? { kind: 'status', status: 500 } : { kind: 'answer', contents: [fixed], ignoreN: true });
+    // Retry-After: 0 keeps the CLI's retries of that request from slowing the test down.
+    server.script = (req) =>
+      req.index >= 3 ? { kind: 'status', status: 500, headers: { 'retry-after': '0' } } : { kind: 'answer', contents: [fixed], ignoreN: true };
     const r = await fix();
     if (skipIfNotWired(t, r)) return;
     assert.equal(r.exitCode, 0, r.stderr);
