@@ -6,6 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { runFix } from '../core/engine';
 import { UserError } from '../core/errors';
 import type { CandidateResult, FixEvent, FixResult } from '../core/fixRequest';
+import { DEFAULT_LINKED_FOLDERS } from '../core/fixRequest';
 import type { Logger } from '../core/logger';
 import { decodeUtf8 } from '../core/requestCheck';
 import { lineRangeToOffsets } from '../core/textRange';
@@ -16,9 +17,6 @@ export const fixUsage =
   '[--endpoint URL --model NAME [--temperature T] [--stream]] ' +
   '[--samples N] [--k K] [--test "CMD"] [--timeout SEC] [--total-timeout SEC] [--parallel P] [--confirm-runs R] [--no-baseline] ' +
   '[--allow-network] [--memory-mb MB] [--link node_modules,.venv] [--exclude DIR,…] [--json] [--verbose]';
-
-/** Folders linked into every copy unless `--link` says otherwise. */
-export const DEFAULT_LINKED_FOLDERS = ['node_modules', '.venv', 'venv', 'env', '.tox', 'vendor', 'target'];
 
 function int(flag: string, text: string | undefined, fallback: number): number {
   if (text === undefined) return fallback;

@@ -14,6 +14,9 @@ export interface IsolationOptions {
   readonly memoryMB: number;
 }
 
+/** Folders linked into every copy by default: dependency folders too big to copy and never edited by a fix. */
+export const DEFAULT_LINKED_FOLDERS: readonly string[] = ['node_modules', '.venv', 'venv', 'env', '.tox', 'vendor', 'target'];
+
 export interface FixRequest {
   /** Absolute path of the workspace root. */
   readonly workspace: string;
