@@ -277,6 +277,36 @@ describe('openai-compatible provider', () => {
     });
   }
 
+  it('aborts the other requests when the consumer stops early', async () => {
+    server.requests.length = 0;
+    server.script = (r) => (r.index === 0 ? { kind: 'answer', contents: [good] } : { kind: 'hang' });
+    for await (const sample of provider({ useN: false, maxConcurrentRequests: 3 }).generate(request(3))) {
+      assert.equal(sample.kind, 'candidate');
+      break;
+    }
+    await Promise.all(server.requests.map((r) => r.settled));
+    assert.equal(server.requests.filter((r) => r.closedEarlyAt !== undefined).length, 2);
+  });
+
+  it('reads a hand-written SSE stream with CRLF lines, comments and no final blank line', async () => {
+    const chunk = (content: string) => `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content } }] })}\r\n\r\n`;
+    const body = `: keep-alive\r\n\r\n${chunk('```js\nreturn ')}${chunk('a + b;\n```')}data: [DONE]`;
+    reset({ kind: 'raw', contentType: 'text/event-stream', body });
+    const samples = await collect(provider({ stream: true }).generate(request(1)));
+    assert.deepEqual(samples, [{ kind: 'candidate', text: 'return a + b;', usage: { promptTokens: undefined, completionTokens: undefined, durationMs: (samples[0] as { usage: { durationMs: number } }).usage.durationMs } }]);
+  });
+
+  it('loses the sample when the stream reports an error or the body is not JSON', async () => {
+    reset({ kind: 'raw', contentType: 'text/event-stream', body: 'data: {"error":{"message":"model crashed"}}\n\n' });
+    const [a] = await collect(provider({ stream: true }).generate(request(1)));
+    assert.deepEqual(a, { kind: 'lost', reason: 'the server reported an error: model crashed' });
+    reset({ kind: 'raw', contentType: 'application/json', body: 'oops' });
+    const [b] = await collect(provider().generate(request(1)));
+    assert.ok(b.kind === 'lost');
+    assert.match(b.reason, /not chat-completions JSON: "oops"/);
+    assert.equal(server.requests.length, 1, 'a malformed answer is not retried');
+  });
+
   it('rejects a bad endpoint or an empty model at once', () => {
     assert.throws(() => provider({ endpoint: 'localhost:11434' }), /must start with http/);
     assert.throws(() => provider({ endpoint: 'not a url' }), /not a URL/);
