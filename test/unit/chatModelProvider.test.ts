@@ -121,7 +121,7 @@ describe('chat-model provider', () => {
     const abortedAt = Date.now();
     controller.abort();
     assert.equal((await run).length, 0);
-    assert.ok(Date.now() - abortedAt < 200);
+    assert.ok(Date.now() - abortedAt < 1_000, 'ends promptly');
     assert.deepEqual(fake.aborted.sort(), [0, 1]);
     assert.equal(fake.sent.length, 2, 'no new request after cancel');
   });

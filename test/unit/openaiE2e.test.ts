@@ -7,8 +7,9 @@ import type { FakeOpenAiServer } from './helpers/fakeOpenAiServer';
 import { inTurn, startFakeOpenAiServer } from './helpers/fakeOpenAiServer';
 import type { CliResult } from './helpers/cli';
 import { runCli } from './helpers/cli';
+import { fixturesDir } from './helpers/paths';
 
-const fixture = join(__dirname, '..', 'fixtures', 'openai-ws');
+const fixture = join(fixturesDir, 'openai-ws');
 const KEY = 'sk-e2e-SECRET-777';
 // Line 7 of clamp.js returns `low` where it should return `high`.
 const fixed = '```javascript\n  if (value > high) return high;\n```';
