@@ -3,6 +3,7 @@ import { computeSessionStats } from '../src/core/sessionStats';
 import type { SampleOutcome } from '../src/core/sessionStats';
 import { generateMutants } from '../src/core/mutation/generator';
 import { parserFor } from '../src/core/mutation/grammars';
+import { benchEngine } from './engineBench';
 
 function time(fn: () => void): number {
   const start = process.hrtime.bigint();
@@ -24,7 +25,6 @@ function benchStatistics(): void {
     `(${(stats / baseline).toFixed(2)}× a 2,000-fold scan of the samples, ${baseline.toFixed(1)} ms)`);
 }
 
-benchStatistics();
 
 /** A 200-line JavaScript file of small loop-and-branch functions, the kind of code the mutation provider repairs. */
 function syntheticSource(): string {
@@ -71,7 +71,13 @@ async function benchMutation(): Promise<void> {
     `(${(generation / parse).toFixed(1)}× one plain parse of the file, ${parse.toFixed(2)} ms; first call with parser start-up ${cold.toFixed(0)} ms)`);
 }
 
-benchMutation().catch((error: unknown) => {
+async function main(): Promise<void> {
+  benchStatistics();
+  await benchMutation();
+  await benchEngine();
+}
+
+main().catch((error: unknown) => {
   console.error(error);
   process.exitCode = 1;
 });
