@@ -81,9 +81,10 @@ describe('parseAnswer fits the code to the selection', () => {
     assert.equal(parse(file, '```python\nfor x in xs:\n    if x:\n        print(x)\n```'), '    for x in xs:\n        if x:\n            print(x)\n');
   });
 
-  it('converts spaces to the tabs the file uses', () => {
+  it('converts spaces to the tabs the file uses, whatever the model\'s step', () => {
     const file = 'function f() {\n[\tif (x) {\n\t\ty();\n\t}\n]}\n';
     assert.equal(parse(file, '```js\nif (x) {\n    z();\n}\n```'), '\tif (x) {\n\t\tz();\n\t}\n');
+    assert.equal(parse(file, '```js\nif (x) {\n  if (y) {\n    z();\n  }\n}\n```'), '\tif (x) {\n\t\tif (y) {\n\t\t\tz();\n\t\t}\n\t}\n', 'two-space steps');
   });
 
   it('uses the file line endings', () => {

@@ -150,7 +150,11 @@ export function fitToSelection(code: string, context: AnswerContext): string {
   const unit = indentUnit(fileText);
 
   const common = Math.min(...lines.filter((l) => l.trim() !== '').map((l) => /^[ \t]*/.exec(l)![0].length));
-  lines = lines.map((l) => (l.trim() === '' ? '' : convertIndent(l.slice(Number.isFinite(common) ? common : 0), unit)));
+  lines = lines.map((l) => (l.trim() === '' ? '' : l.slice(Number.isFinite(common) ? common : 0)));
+  // The model's own step (2 or 4 spaces, say) is its smallest indentation once the common part is gone.
+  const steps = lines.map((l) => /^ */.exec(l)![0].length).filter((n) => n > 0);
+  const modelStep = steps.length > 0 ? Math.min(...steps) : 4;
+  lines = lines.map((l) => (l === '' ? '' : convertIndent(l, unit, modelStep)));
   lines = lines.map((l, i) => (l === '' ? '' : i === 0 && before !== '' ? l : target + l));
 
   let text = lines.join(eol);
@@ -175,12 +179,15 @@ function indentUnit(fileText: string): string {
   return ' '.repeat(Number.isFinite(smallest) ? Math.min(smallest, 8) : 4);
 }
 
-/** Rewrites a line's leading whitespace in the file's unit when the model used the other kind (tabs vs spaces). */
-function convertIndent(line: string, unit: string): string {
+/**
+ * Rewrites a line's leading whitespace in the file's unit when the model used the other kind (tabs vs spaces);
+ * `modelStep` is how many spaces make one level in the model's answer.
+ */
+function convertIndent(line: string, unit: string, modelStep: number): string {
   const lead = /^[ \t]*/.exec(line)![0];
   if (lead === '') return line;
   const rest = line.slice(lead.length);
-  if (unit === '\t' && !lead.includes('\t')) return '\t'.repeat(Math.floor(lead.length / 4)) + ' '.repeat(lead.length % 4) + rest;
+  if (unit === '\t' && !lead.includes('\t')) return '\t'.repeat(Math.floor(lead.length / modelStep)) + ' '.repeat(lead.length % modelStep) + rest;
   if (unit !== '\t' && lead.includes('\t')) return lead.replace(/\t/g, unit) + rest;
   return line;
 }
