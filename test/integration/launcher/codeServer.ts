@@ -93,6 +93,11 @@ export interface CodeServerOptions {
   readonly extensionsDir?: string;
   /** `.vsix` files installed (`code-server --install-extension`) before the server starts. */
   readonly installExtensions?: readonly string[];
+  /**
+   * User settings written to `<userDataDir>/User/settings.json` before the start, over {@link quietSettings};
+   * `null` writes nothing.
+   */
+  readonly settings?: Record<string, unknown> | null;
   /** Milliseconds to wait for `/healthz`. */
   readonly startTimeoutMs?: number;
 }
@@ -112,6 +117,24 @@ export interface CodeServer {
   logTail(lines?: number): string;
   stop(): Promise<void>;
 }
+
+/**
+ * Settings for a test profile: no welcome page or walkthrough taking the focus, no update or telemetry
+ * traffic, no git scanning of the workspace copy.
+ */
+export const quietSettings: Readonly<Record<string, unknown>> = {
+  'workbench.startupEditor': 'none',
+  'workbench.welcomePage.walkthroughs.openOnInstall': false,
+  'workbench.tips.enabled': false,
+  'workbench.enableExperiments': false,
+  'telemetry.telemetryLevel': 'off',
+  'update.mode': 'none',
+  'extensions.autoCheckUpdates': false,
+  'extensions.autoUpdate': false,
+  'extensions.ignoreRecommendations': true,
+  'git.enabled': false,
+  'security.workspace.trust.enabled': false,
+};
 
 /** Process groups still running, killed synchronously if this process exits without stopping them. */
 const liveGroups = new Set<number>();
@@ -158,6 +181,10 @@ export async function startCodeServer(options: CodeServerOptions = {}): Promise<
     const extensionsDir = options.extensionsDir ?? join(scratch, 'extensions');
     mkdirSync(userDataDir, { recursive: true });
     mkdirSync(extensionsDir, { recursive: true });
+    if (options.settings !== null) {
+      mkdirSync(join(userDataDir, 'User'), { recursive: true });
+      writeFileSync(join(userDataDir, 'User', 'settings.json'), JSON.stringify({ ...quietSettings, ...options.settings }, null, 2));
+    }
     const profile = [`--user-data-dir=${userDataDir}`, `--extensions-dir=${extensionsDir}`];
     for (const vsix of options.installExtensions ?? []) {
       const r = spawnSync(bin, [...profile, '--install-extension', vsix, '--force'], { env, encoding: 'utf8', timeout: 120_000 });

@@ -1,0 +1,214 @@
+// Drives a real VS Code workbench (code-server in headless Chromium) as a user would, for the UI tests.
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { Locator, Page } from 'playwright-core';
+import { openBrowser, type Browser } from '../integration/launcher/browser';
+import { startCodeServer, type CodeServer } from '../integration/launcher/codeServer';
+
+export const repoRoot = resolve(__dirname, '..', '..');
+/** Where screenshots go (git-ignored). */
+export const outputDir = join(repoRoot, 'test-output');
+const fixture = join(repoRoot, 'test', 'fixtures', 'integration-ws');
+
+/** Every wait allows this long: the workbench and extension host are slow to start on a loaded 2-core machine. */
+export const uiTimeoutMs = 60_000;
+
+export interface WorkbenchOptions {
+  /** The `.vsix` installed into code-server; default `verified-fix.vsix` at the root (`npm run package`). */
+  readonly vsix?: string;
+}
+
+/** A status bar item as the user sees it. */
+export interface StatusBarItem {
+  readonly id: string;
+  readonly text: string;
+  readonly ariaLabel: string;
+}
+
+/** One code-server with the packaged extension installed, one browser page on a fresh copy of the fixture. */
+export class Workbench {
+  private constructor(
+    readonly page: Page,
+    readonly workspace: string,
+    private readonly server: CodeServer,
+    private readonly browser: Browser,
+  ) {}
+
+  /** Installs the `.vsix`, starts code-server on a copy of the fixture workspace and waits for the workbench. */
+  static async start(options: WorkbenchOptions = {}): Promise<Workbench> {
+    const vsix = options.vsix ?? process.env.VERIFIED_FIX_VSIX ?? join(repoRoot, 'verified-fix.vsix');
+    if (!existsSync(vsix)) throw new Error(`${vsix} is missing: run npm run package (npm run test:ui does).`);
+    const workspace = join(mkdtempSync(join(tmpdir(), 'vf-ui-')), 'integration-ws');
+    cpSync(fixture, workspace, { recursive: true });
+    let server: CodeServer | undefined;
+    let browser: Browser | undefined;
+    try {
+      server = await startCodeServer({ folder: workspace, installExtensions: [vsix] });
+      browser = await openBrowser();
+      const workbench = new Workbench(browser.page, workspace, server, browser);
+      await workbench.open();
+      return workbench;
+    } catch (error) {
+      await browser?.close();
+      await server?.stop();
+      rmSync(join(workspace, '..'), { recursive: true, force: true });
+      throw error;
+    }
+  }
+
+  private async open(): Promise<void> {
+    await this.page.goto(`${this.server.url}/?folder=${encodeURIComponent(this.workspace)}`, { timeout: uiTimeoutMs });
+    await this.page.locator('.monaco-workbench').waitFor({ timeout: uiTimeoutMs });
+    await this.page.locator('.part.statusbar').waitFor({ timeout: uiTimeoutMs });
+    // The explorer lists the workspace once the remote file system answers.
+    await this.page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'sum.js' }).first().waitFor({ timeout: uiTimeoutMs });
+  }
+
+  /** Ctrl+P, type the file name, Enter; waits until its editor tab is active. */
+  async openFile(name: string): Promise<void> {
+    // Quick open's file search can miss its first query while the remote side is still starting on a
+    // loaded machine; the user would just type again, and so does this.
+    await retry(3, async () => {
+      await this.focusWorkbench();
+      await this.page.keyboard.press('Control+P');
+      const input = this.page.locator('.quick-input-widget input');
+      await input.waitFor({ timeout: uiTimeoutMs });
+      await input.fill(name);
+      await this.page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor({ timeout: uiTimeoutMs / 3 });
+    });
+    await this.page.keyboard.press('Enter');
+    await this.activeTab(name).waitFor({ timeout: uiTimeoutMs });
+    await this.editor().locator('.view-lines').waitFor({ timeout: uiTimeoutMs });
+  }
+
+  /** The active editor tab, optionally only if its label contains `name`. */
+  activeTab(name?: string): Locator {
+    const tab = this.page.locator('.tabs-container .tab.active');
+    return name ? tab.filter({ hasText: name }) : tab;
+  }
+
+  /** The active text editor. */
+  editor(): Locator {
+    return this.page.locator('.editor-group-container.active .monaco-editor').first();
+  }
+
+  /** The text of the active editor's visible lines, top to bottom. */
+  async visibleText(): Promise<string> {
+    const lines = await this.editor()
+      .locator('.view-lines .view-line')
+      .evaluateAll((els) =>
+        els
+          .map((el) => ({
+            // Monaco positions lines absolutely and reuses their elements, so DOM order is not line order.
+            top: parseFloat((el as unknown as { style: { top: string } }).style.top) || 0,
+            text: (el.textContent ?? '').replace(/\u00a0/g, ' '),
+          }))
+          .sort((a, b) => a.top - b.top)
+          .map((l) => l.text),
+      );
+    return lines.join('\n');
+  }
+
+  /** Moves to line `line` (1-based) with Ctrl+G and selects it from its first character to its end. */
+  async selectLine(line: number): Promise<void> {
+    await this.editor().locator('.view-lines').click();
+    await this.page.keyboard.press('Control+G');
+    const input = this.page.locator('.quick-input-widget input');
+    await input.waitFor({ timeout: uiTimeoutMs });
+    await input.fill(`:${line}`);
+    await this.page.keyboard.press('Enter');
+    await input.waitFor({ state: 'hidden', timeout: uiTimeoutMs });
+    await this.page.keyboard.press('Home'); // to the first non-blank character
+    await this.page.keyboard.press('Shift+End');
+    await this.editor().locator('.selected-text').first().waitFor({ timeout: uiTimeoutMs });
+  }
+
+  /** Right-clicks the selection (or the cursor) in the active editor and chooses `entry` from the context menu. */
+  async contextMenu(entry: string | RegExp): Promise<void> {
+    const selection = this.editor().locator('.selected-text').first();
+    const target = (await selection.count()) > 0 ? selection : this.editor().locator('.cursor').first();
+    const box = await target.boundingBox();
+    if (!box) throw new Error('nothing to right-click: no selection or cursor in the active editor');
+    await this.page.mouse.click(box.x + box.width / 2, box.y + box.height / 2, { button: 'right' });
+    const item = this.page.locator('.context-view .action-label', { hasText: entry }).first();
+    await item.waitFor({ timeout: uiTimeoutMs });
+    await item.click();
+  }
+
+  /** The labels of the context menu's entries at the selection, then closes the menu (Escape). */
+  async contextMenuEntries(): Promise<string[]> {
+    const selection = this.editor().locator('.selected-text').first();
+    const box = await selection.boundingBox();
+    if (!box) throw new Error('no selection to right-click');
+    await this.page.mouse.click(box.x + box.width / 2, box.y + box.height / 2, { button: 'right' });
+    const labels = this.page.locator('.context-view .action-label');
+    await labels.first().waitFor({ timeout: uiTimeoutMs });
+    const texts = (await labels.allTextContents()).map((t) => t.trim()).filter(Boolean);
+    await this.page.keyboard.press('Escape');
+    return texts;
+  }
+
+  /** F1, type the command's title, Enter on the first entry whose label contains it. */
+  async runCommand(title: string): Promise<void> {
+    const input = this.page.locator('.quick-input-widget input');
+    await retry(2, async () => {
+      await this.focusWorkbench();
+      await this.page.keyboard.press('F1');
+      await input.waitFor({ timeout: uiTimeoutMs });
+      await input.fill(`>${title}`);
+      await this.page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor({ timeout: uiTimeoutMs / 2 });
+    });
+    // Enter runs the highlighted entry, which is the best match, not necessarily the exact title.
+    await this.page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().click();
+    await input.waitFor({ state: 'hidden', timeout: uiTimeoutMs });
+  }
+
+  /** The status bar items currently shown, left to right. */
+  async statusBarItems(): Promise<StatusBarItem[]> {
+    return this.page.locator('.part.statusbar .statusbar-item').evaluateAll((els) =>
+      els.map((el) => ({
+        id: el.id,
+        text: (el.textContent ?? '').trim(),
+        ariaLabel: el.querySelector('[aria-label]')?.getAttribute('aria-label') ?? el.getAttribute('aria-label') ?? '',
+      })),
+    );
+  }
+
+  /** The texts of the notification toasts on screen. */
+  async notifications(): Promise<string[]> {
+    const toasts = this.page.locator('.notifications-toasts .notification-toast .notification-list-item-message');
+    return (await toasts.allTextContents()).map((t) => t.trim());
+  }
+
+  /** Saves a PNG of the whole window to test-output/<name>.png and returns its path. */
+  async screenshot(name: string): Promise<string> {
+    mkdirSync(outputDir, { recursive: true });
+    const path = join(outputDir, `${name}.png`);
+    await this.page.screenshot({ path });
+    return path;
+  }
+
+  /** Closes the browser, stops code-server's whole process group and removes the workspace copy. */
+  async close(): Promise<void> {
+    await this.browser.close();
+    await this.server.stop();
+    rmSync(join(this.workspace, '..'), { recursive: true, force: true, maxRetries: 3 });
+  }
+
+  /** Keyboard shortcuts go to the focused element; make it the workbench, not a leftover input. */
+  private async focusWorkbench(): Promise<void> {
+    await this.page.keyboard.press('Escape');
+  }
+}
+
+/** Runs `step` up to `times` times, rethrowing the last failure. */
+async function retry(times: number, step: () => Promise<void>): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await step();
+    } catch (error) {
+      if (attempt >= times) throw error;
+    }
+  }
+}
