@@ -5,7 +5,7 @@ import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { runTests } from '@vscode/test-electron';
-import { findCodeServer, MissingToolError } from './launcher/codeServer';
+import { findCodeServer, MissingToolError, requireCodeServer } from './launcher/codeServer';
 
 const root = resolve(__dirname, '..', '..');
 const launcher = join(__dirname, 'launcher', 'code-server-launcher');
@@ -18,7 +18,7 @@ function chooseVscode(): { kind: 'code-server' | 'desktop'; executable?: string 
   if (wanted === 'desktop') return { kind: 'desktop' };
   const codeServer = findCodeServer();
   if (codeServer) return { kind: 'code-server', executable: launcher };
-  if (wanted === 'code-server' || process.env.CI) throw new MissingToolError(`code-server not found. ${installHint}`);
+  if (wanted === 'code-server' || process.env.CI) requireCodeServer(); // throws, saying where it looked
   if (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) {
     throw new MissingToolError(`code-server not found, and desktop VS Code cannot run here without a display. ${installHint}`);
   }
