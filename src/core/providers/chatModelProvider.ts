@@ -4,7 +4,7 @@ import { parseAnswer } from './answerParser';
 import type { ChatMessage } from './prompt';
 import { buildPrompt } from './prompt';
 import type { CandidateProvider, ProviderRequest, ProviderSample } from './provider';
-import { deadline } from './retryPolicy';
+import { deadline, untilAborted } from './retryPolicy';
 import { parallelSamples } from './sampleQueue';
 
 /** The little the provider needs from a chat model; the VS Code adapter implements it over `LanguageModelChat`. */
@@ -39,10 +39,7 @@ export function createChatModelProvider(options: ChatModelProviderOptions): Cand
     name: options.name,
     async *generate(request: ProviderRequest): AsyncGenerator<ProviderSample> {
       const model = await options.model();
-      const baseline = await Promise.race([
-        request.baseline.catch(() => undefined),
-        new Promise<undefined>((resolve) => request.signal.addEventListener('abort', () => resolve(undefined), { once: true })),
-      ]);
+      const baseline = await untilAborted(request.baseline, request.signal);
       if (request.signal.aborted) return;
       const messages = buildPrompt({ ...request, baseline });
       // Counted once: every sample sends the same prompt.

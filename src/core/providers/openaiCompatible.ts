@@ -3,7 +3,8 @@ import { parseAnswer } from './answerParser';
 import type { Completion, CompletionChoice, CompletionSettings } from './chatCompletions';
 import { EndpointError, chatCompletionsUrl, requestCompletion } from './chatCompletions';
 import { buildPrompt } from './prompt';
-import type { BaselineReport, CandidateProvider, ProviderRequest, ProviderSample } from './provider';
+import type { CandidateProvider, ProviderRequest, ProviderSample } from './provider';
+import { untilAborted } from './retryPolicy';
 import { parallelSamples } from './sampleQueue';
 
 /** How to reach the server and how hard to push it. */
@@ -62,6 +63,7 @@ export function createOpenAiCompatibleProvider(options: OpenAiCompatibleOptions)
         maxRetryWaitMs: options.maxRetryWaitMs ?? 30_000,
         logger: request.logger,
       };
+      // A baseline that failed to run is no reason not to ask: the prompt then goes without its output.
       const baseline = await untilAborted(request.baseline, request.signal);
       if (request.signal.aborted) return;
       const messages = buildPrompt({ ...request, baseline });
@@ -116,25 +118,6 @@ export function createOpenAiCompatibleProvider(options: OpenAiCompatibleOptions)
       });
     },
   };
-}
-
-/** Waits for the baseline unless the request is cancelled first; a failed baseline counts as none. */
-function untilAborted(baseline: Promise<BaselineReport | undefined>, signal: AbortSignal): Promise<BaselineReport | undefined> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve(undefined);
-    const onAbort = () => resolve(undefined);
-    signal.addEventListener('abort', onAbort, { once: true });
-    baseline.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      () => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(undefined);
-      },
-    );
-  });
 }
 
 /**

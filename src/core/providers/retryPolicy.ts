@@ -1,4 +1,4 @@
-// When and how long to wait before retrying an HTTP request: exponential backoff and the server's Retry-After.
+// Waiting inside model requests: backoff and Retry-After between retries, abortable sleeps, deadlines.
 
 /** Retries are worth it only for these: rate limits, server errors and timeouts that may clear up. */
 export function isRetryableStatus(status: number): boolean {
@@ -53,4 +53,18 @@ export function deadline(ms: number): { readonly signal: AbortSignal; clear(): v
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new DOMException(`timed out after ${ms} ms`, 'TimeoutError')), ms);
   return { signal: controller.signal, clear: () => clearTimeout(timer) };
+}
+
+/** The promise's value, or `undefined` as soon as `signal` aborts or the promise rejects (then the wait is moot). */
+export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | undefined> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve(undefined);
+    const onAbort = () => resolve(undefined);
+    signal.addEventListener('abort', onAbort, { once: true });
+    const settle = (value: T | undefined) => {
+      signal.removeEventListener('abort', onAbort);
+      resolve(value);
+    };
+    promise.then(settle, () => settle(undefined));
+  });
 }
