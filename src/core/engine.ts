@@ -71,6 +71,7 @@ export async function runFix(request: FixRequest, onEvent: (event: FixEvent) => 
       const verdict = await runTestCommand({
         command: testCommand,
         cwd: copyDir,
+        readOnlyPaths: [request.workspace],
         timeoutMs: request.testTimeoutMs,
         signal: controller.signal,
         capabilities,

@@ -20,6 +20,11 @@ export interface SandboxCapabilities {
 export interface SandboxRunOptions {
   /** The writable copy the command runs in. */
   readonly copyDir: string;
+  /**
+   * Folders the run must still see, read-only, even if they live under /tmp (which the sandbox replaces with a
+   * private one): the original workspace, which the copy's dependency links point into.
+   */
+  readonly readOnlyPaths: readonly string[];
   readonly allowNetwork: boolean;
   /** Per-process data-segment cap in MiB; 0 = none. */
   readonly memoryMB: number;
@@ -103,7 +108,9 @@ export function sandboxedCommand(capabilities: SandboxCapabilities, shellCommand
   const limited = options.memoryMB > 0 && capabilities.prlimit ? ['prlimit', `--data=${options.memoryMB * 1024 * 1024}`, '--', ...shell] : shell;
   switch (capabilities.kind) {
     case 'bwrap': {
-      const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', '--bind', options.copyDir, options.copyDir];
+      const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp'];
+      for (const path of options.readOnlyPaths) args.push('--ro-bind-try', path, path);
+      args.push('--bind', options.copyDir, options.copyDir);
       if (!options.allowNetwork) args.push('--unshare-net');
       args.push('--unshare-pid', '--die-with-parent', '--new-session', '--chdir', options.copyDir, '--', ...limited);
       return { file: 'bwrap', args };

@@ -14,6 +14,8 @@ const PIPE_GRACE_MS = 250;
 export interface TestRunOptions {
   readonly command: string;
   readonly cwd: string;
+  /** Read-only folders the run must see (the original workspace, for dependency links). */
+  readonly readOnlyPaths?: readonly string[];
   readonly timeoutMs: number;
   readonly signal?: AbortSignal;
   readonly capabilities: SandboxCapabilities;
@@ -53,6 +55,7 @@ export async function runTestCommand(options: TestRunOptions): Promise<Verdict> 
   const elapsed = () => Math.round(performance.now() - started);
   const { file, args } = sandboxedCommand(options.capabilities, options.command, {
     copyDir: options.cwd,
+    readOnlyPaths: options.readOnlyPaths ?? [],
     allowNetwork: options.allowNetwork,
     memoryMB: options.memoryMB,
   });

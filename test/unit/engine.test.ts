@@ -72,6 +72,7 @@ describe('runFix', () => {
       '! test -e ignored/secret.txt',
       'test -d node_modules && ! test -L node_modules',
       'test -L node_modules/dep',
+      'grep -q "module.exports = 1" node_modules/dep/index.js',
       'mkdir node_modules/.cache-written-by-tests',
       'test "$(cat value.txt)" = good',
     ].join(' && ');
