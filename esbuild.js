@@ -60,7 +60,7 @@ if (tests) {
 // (src/core/mutation/grammars.ts lists the same files).
 const wasmFiles = [
   'web-tree-sitter/tree-sitter.wasm',
-  ...['javascript', 'typescript', 'tsx', 'python'].map((g) => `@vscode/tree-sitter-wasm/wasm/tree-sitter-${g}.wasm`),
+  ...['javascript', 'typescript', 'tsx', 'python', 'java', 'go'].map((g) => `@vscode/tree-sitter-wasm/wasm/tree-sitter-${g}.wasm`),
 ];
 function copyGrammars() {
   const { copyFileSync, mkdirSync } = require('node:fs');

@@ -9,7 +9,7 @@ import type * as TreeSitter from 'web-tree-sitter';
 const { Language, Parser } = require('web-tree-sitter') as typeof TreeSitter;
 
 /** The grammar families the mutation generator knows; each has its own node-type profile. */
-export type GrammarName = 'javascript' | 'typescript' | 'tsx' | 'python';
+export type GrammarName = 'javascript' | 'typescript' | 'tsx' | 'python' | 'java' | 'go';
 
 /** VS Code language ids → grammar. Languages missing here get no mutants (the provider yields nothing). */
 const grammarByLanguageId: Readonly<Record<string, GrammarName>> = {
@@ -18,6 +18,8 @@ const grammarByLanguageId: Readonly<Record<string, GrammarName>> = {
   typescript: 'typescript',
   typescriptreact: 'tsx',
   python: 'python',
+  java: 'java',
+  go: 'go',
 };
 
 /** The grammar for a VS Code language id, or undefined when the generator does not support it. */
@@ -28,7 +30,7 @@ export function grammarFor(languageId: string): GrammarName | undefined {
 /** Every .wasm file the bundles need: the runtime and one per grammar. esbuild.js copies the same list; a test checks. */
 export const wasmFiles: readonly string[] = [
   'tree-sitter.wasm',
-  ...(['javascript', 'typescript', 'tsx', 'python'] as const).map((g) => `tree-sitter-${g}.wasm`),
+  ...(['javascript', 'typescript', 'tsx', 'python', 'java', 'go'] as const).map((g) => `tree-sitter-${g}.wasm`),
 ];
 
 /**

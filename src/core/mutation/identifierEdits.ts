@@ -5,14 +5,23 @@ import type { MutationEdit } from './edit';
 import type { SyntaxProfile } from './profiles';
 
 /** Receivers are variables too, but swapping `self` for a local is never the fix. */
-const neverReplaced = new Set(['self', 'cls', 'this', 'undefined', 'arguments']);
+const neverReplaced = new Set(['self', 'cls', 'this', 'undefined', 'arguments', '_']);
 
 /** Pattern nodes whose children are all names being declared. */
 const patternContainers = new Set([
   'object_pattern', 'array_pattern', 'rest_pattern', 'pattern_list', 'tuple_pattern', 'list_pattern',
   'list_splat_pattern', 'dictionary_splat_pattern', 'parenthesized_expression', 'formal_parameters', 'parameters',
-  'lambda_parameters', 'as_pattern_target',
+  'lambda_parameters', 'as_pattern_target', 'inferred_parameters', 'parameter_list', 'expression_list',
 ]);
+
+/** Every child of `node` in `field` (Go declares several names in one field: `a, b int`). */
+function fieldChildren(node: Node, field: string): Node[] {
+  const found: Node[] = [];
+  node.children.forEach((child, i) => {
+    if (child && node.fieldNameForChild(i) === field) found.push(child);
+  });
+  return found;
+}
 
 /** The names a pattern declares: `a`, `[a, b]`, `{ a, b: c = 1 }`, `(a, *b)`, `x: int = 0`. */
 function declaredNames(pattern: Node, profile: SyntaxProfile, into: Node[]): void {
@@ -38,10 +47,11 @@ function declaredNames(pattern: Node, profile: SyntaxProfile, into: Node[]): voi
       return;
     case 'default_parameter':
     case 'typed_default_parameter':
-      {
-        const name = pattern.childForFieldName('name');
-        if (name) declaredNames(name, profile, into);
-      }
+    case 'formal_parameter': // Java
+    case 'catch_formal_parameter':
+    case 'parameter_declaration': // Go
+    case 'variadic_parameter_declaration':
+      for (const name of fieldChildren(pattern, 'name')) declaredNames(name, profile, into);
       return;
     case 'pair_pattern':
       {
@@ -64,13 +74,13 @@ function declarationsIn(scope: Node, profile: SyntaxProfile): { names: Node[]; b
     if (!isScope && (profile.functions.has(node.type) || node.type === 'class_definition' || node.type === 'class_body')) return;
     const declared: Node[] = [];
     const binding = (field: string): void => {
-      const target = node.childForFieldName(field);
-      if (target) declaredNames(target, profile, declared);
+      for (const target of fieldChildren(node, field)) declaredNames(target, profile, declared);
     };
     switch (node.type) {
       case 'formal_parameters':
       case 'parameters':
       case 'lambda_parameters':
+      case 'parameter_list':
         declaredNames(node, profile, declared);
         bindingSites.push(...declared);
         break;
@@ -92,6 +102,22 @@ function declarationsIn(scope: Node, profile: SyntaxProfile): { names: Node[]; b
         break;
       case 'catch_clause':
         binding('parameter');
+        bindingSites.push(...declared);
+        break;
+      case 'lambda_expression': // Java
+        binding('parameters');
+        bindingSites.push(...declared);
+        break;
+      case 'enhanced_for_statement':
+      case 'catch_formal_parameter':
+      case 'var_spec': // Go
+      case 'const_spec':
+        binding('name');
+        bindingSites.push(...declared);
+        break;
+      case 'short_var_declaration':
+      case 'range_clause':
+        binding('left');
         bindingSites.push(...declared);
         break;
       case 'assignment':
@@ -129,6 +155,7 @@ function isVariableUse(node: Node): boolean {
   const field = (name: string): boolean => parent.childForFieldName(name)?.startIndex === node.startIndex;
   if ((parent.type === 'call' || parent.type === 'call_expression') && field('function')) return false;
   if (parent.type === 'attribute' && field('attribute')) return false;
+  if ((parent.type === 'method_invocation' && field('name')) || (parent.type === 'field_access' && field('field'))) return false;
   if (parent.type === 'keyword_argument' && field('name')) return false;
   if (parent.type.includes('import') || parent.type.endsWith('_declaration') || parent.type.endsWith('_definition')) return false;
   if (parent.type === 'labeled_statement' || parent.type === 'break_statement' || parent.type === 'continue_statement') return false;

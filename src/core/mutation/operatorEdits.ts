@@ -18,18 +18,20 @@ export function operatorEditsAt(node: Node, ctx: EditContext): MutationEdit[] {
   const out: MutationEdit[] = [];
   if (profile.binary.has(node.type)) binaryEdits(node, ctx, out);
   if (node.type === profile.comparison) comparisonEdits(node, ctx, out);
-  if (node.type === profile.augmented) {
+  if (profile.augmented.has(node.type)) {
     const op = node.childForFieldName('operator');
-    const base = op?.type.slice(0, -1);
-    if (op && base) tokenEdits(op, base, profile.arithmetic, 'arithmetic', out, (alt) => alt + '=');
+    // Java and Go use one node for `=` and `+=`; only a compound operator has arithmetic to change.
+    if (op && op.type.length >= 2 && op.type.endsWith('=') && op.type !== ':=') {
+      tokenEdits(op, op.type.slice(0, -1), profile.arithmetic, 'arithmetic', out, (alt) => alt + '=');
+    }
   }
-  if (node.type === profile.update) {
-    const op = node.childForFieldName('operator');
+  if (profile.update.has(node.type)) {
+    const op = node.children.find((c) => c?.type === '++' || c?.type === '--');
     if (op) tokenEdits(op, op.type, { '++': ['--'], '--': ['++'] }, 'arithmetic', out);
   }
   if (node.type === profile.notNode && (!profile.notOperator || node.childForFieldName('operator')?.type === profile.notOperator)) {
-    const argument = node.childForFieldName('argument');
-    if (argument) out.push(replacement(node.startIndex, node.endIndex, node.text, argument.text, 'negation', 0));
+    const operand = node.childForFieldName(profile.notOperand);
+    if (operand) out.push(replacement(node.startIndex, node.endIndex, node.text, operand.text, 'negation', 0));
   }
   for (const [type, field] of profile.conditions) {
     if (node.type !== type) continue;
@@ -174,7 +176,11 @@ function offsetEdits(e: Node, ctx: EditContext, out: MutationEdit[]): void {
 function callEdits(node: Node, ctx: EditContext, out: MutationEdit[]): void {
   const { profile } = ctx;
   const callee = node.childForFieldName('function');
-  const name = callee?.type === profile.identifier ? callee : callee?.childForFieldName('property') ?? callee?.childForFieldName('attribute');
+  const name =
+    node.childForFieldName('name') ?? // Java's method_invocation names the method itself
+    (callee?.type === profile.identifier
+      ? callee
+      : callee?.childForFieldName('property') ?? callee?.childForFieldName('attribute') ?? callee?.childForFieldName('field'));
   if (name && Object.hasOwn(profile.swappedCallees, name.text)) {
     out.push(replacement(name.startIndex, name.endIndex, name.text, profile.swappedCallees[name.text], 'callee', 0));
   }
