@@ -3,7 +3,8 @@ import { UserError } from '../errors';
 import { failureLines } from '../mutation/failureLines';
 import { generateMutants } from '../mutation/generator';
 import type { MutationStats } from '../mutation/generator';
-import type { BaselineReport, CandidateProvider, ProviderRequest, ProviderSample } from './provider';
+import type { CandidateProvider, ProviderRequest, ProviderSample } from './provider';
+import { untilAborted } from './retryPolicy';
 
 /** Options for `createMutationProvider`; all optional. */
 export interface MutationProviderOptions {
@@ -17,19 +18,6 @@ export interface MutationProvider extends CandidateProvider {
   lastStats(): MutationStats | undefined;
 }
 
-/** Waits for the baseline, but gives up at once when the request is cancelled. */
-function baselineOrAbort(request: ProviderRequest): Promise<BaselineReport | undefined> {
-  if (request.signal.aborted) return Promise.resolve(undefined);
-  return new Promise((resolve) => {
-    const onAbort = (): void => resolve(undefined);
-    request.signal.addEventListener('abort', onAbort, { once: true });
-    request.baseline.then(
-      (report) => resolve(report),
-      () => resolve(undefined), // a baseline that could not run only costs the line hints
-    ).finally(() => request.signal.removeEventListener('abort', onAbort));
-  });
-}
-
 /**
  * Creates the `mutation` provider. It waits for the baseline run first: the lines its failure output points at
  * decide which mutants come first, and a deterministic order is worth more than starting a test run earlier.
@@ -40,7 +28,7 @@ export function createMutationProvider(options: MutationProviderOptions = {}): M
     name: 'mutation',
     lastStats: () => last,
     async *generate(request: ProviderRequest): AsyncGenerator<ProviderSample> {
-      const baseline = await baselineOrAbort(request);
+      const baseline = await untilAborted(request.baseline, request.signal);
       if (request.signal.aborted) return;
       const hintLines = baseline && baseline.status !== 'pass' ? failureLines(baseline.output, request.relativePath) : [];
       const { mutants, stats } = await generateMutants({
