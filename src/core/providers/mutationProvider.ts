@@ -42,7 +42,7 @@ export function createMutationProvider(options: MutationProviderOptions = {}): M
       options.onStats?.(stats);
       if (!stats.supported) {
         throw new UserError(
-          `The mutation provider has no parser for '${request.languageId}'; it supports JavaScript, TypeScript and Python.`,
+          `The mutation provider has no parser for '${request.languageId}'; it supports JavaScript, TypeScript, Python, Java and Go.`,
         );
       }
       const hinted = hintLines.length > 0 ? `; failure output points at line${hintLines.length > 1 ? 's' : ''} ${hintLines.join(', ')}` : '';
