@@ -1,4 +1,5 @@
 // Orchestrates one request: baseline and generation at once, each candidate verified in its own copy, verdicts streamed.
+import { existsSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import pLimit from 'p-limit';
 import { changeSize, unifiedDiff } from './diffing';
@@ -58,11 +59,17 @@ export async function runFix(request: FixRequest, onEvent: (event: FixEvent) => 
   const testHashes = await hashTestFiles(request.workspace, listing.files, request.relativePath);
   const limit = pLimit(Math.max(1, request.parallel));
   onEvent({ type: 'started', testCommand, protections: describeProtections(capabilities, request.isolation) });
+  for (const message of prepared.warnings) {
+    logger.warn(message);
+    onEvent({ type: 'warning', message });
+  }
   logger.info(`test command: ${testCommand}; ${listing.files.length} files copied per run (${listing.source}), linked: ${listing.linkedFolders.join(', ') || 'none'}`);
 
   /** One test run of `fileText` in a fresh copy; never throws. */
   const runOnce = async (fileText: string, label: string): Promise<Verdict> => {
     if (controller.signal.aborted) return errorVerdict('cancelled');
+    // A copy of a vanished workspace would hold only the target file, and its verdict would mean nothing.
+    if (!existsSync(request.workspace)) return errorVerdict('the workspace folder was removed during the run');
     const t0 = performance.now();
     let copyDir: string | undefined;
     try {

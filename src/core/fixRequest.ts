@@ -92,6 +92,7 @@ export interface CandidateResult {
 
 export type FixEvent =
   | { readonly type: 'started'; readonly testCommand: string; readonly protections: string }
+  | { readonly type: 'warning'; readonly message: string }
   | { readonly type: 'baseline'; readonly verdict: Verdict }
   | { readonly type: 'generated'; readonly index: number; readonly replacement: string; readonly duplicateOf: number | null }
   | { readonly type: 'invalid'; readonly index: number; readonly reason: string }

@@ -1,6 +1,6 @@
 // Checks a request before anything runs and gathers what every run needs; bad input becomes a UserError.
 import { readFile, stat } from 'node:fs/promises';
-import { isAbsolute, relative, resolve } from 'node:path';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { UserError } from './errors';
 import type { FixRequest } from './fixRequest';
 import type { Logger } from './logger';
@@ -8,6 +8,7 @@ import { detectSandbox } from './sandbox';
 import type { SandboxCapabilities } from './sandbox';
 import { sweepOrphans } from './tempRoot';
 import { detectTestCommand } from './testCommand';
+import { isTestRelated } from './testFileGuard';
 import { languageIdOf } from './textRange';
 import { listWorkspace } from './workspaceCopy';
 import type { WorkspaceListing } from './workspaceCopy';
@@ -20,7 +21,12 @@ export interface PreparedRequest {
   readonly testCommand: string;
   readonly capabilities: SandboxCapabilities;
   readonly listing: WorkspaceListing;
+  /** Things the user should know that do not stop the request. */
+  readonly warnings: readonly string[];
 }
+
+/** Above this a selection is not "the buggy code" any more, and every candidate would rewrite a whole file. */
+export const MAX_SELECTION_LINES = 2000;
 
 let swept: Promise<void> | undefined;
 
@@ -63,6 +69,14 @@ export async function prepareRequest(request: FixRequest, logger: Logger): Promi
   if (!(Number.isSafeInteger(request.start) && Number.isSafeInteger(request.end) && request.start >= 0 && request.start <= request.end && request.end <= text.length)) {
     throw new UserError(`the selection ${request.start}..${request.end} is outside ${request.relativePath} (${text.length} characters)`);
   }
+  const selectedLines = text.slice(request.start, request.end).split('\n').length;
+  if (selectedLines > MAX_SELECTION_LINES) {
+    throw new UserError(`the selection spans ${selectedLines} lines; select at most ${MAX_SELECTION_LINES} (the function or lines that hold the bug)`);
+  }
+  const warnings: string[] = [];
+  if (isTestRelated(rel.split(sep).join('/'))) {
+    warnings.push(`${request.relativePath} looks like a test file: a candidate that changes the tests can make them pass without fixing anything`);
+  }
   const testCommand = request.testCommand?.trim() || detectTestCommand(request.workspace);
   swept ??= sweepOrphans().then((n) => {
     if (n > 0) logger.info(`removed ${n} temp folder(s) left by an earlier process`);
@@ -80,5 +94,6 @@ export async function prepareRequest(request: FixRequest, logger: Logger): Promi
     testCommand,
     capabilities,
     listing,
+    warnings,
   };
 }
