@@ -68,14 +68,16 @@ function swapped(left: Node, right: Node, text: string): string {
   return right.text + text.slice(left.endIndex, right.startIndex) + left.text;
 }
 
-function swapEdit(left: Node, right: Node, ctx: EditContext, rank: number, what: string): MutationEdit {
+/** Swaps two nodes; `around` names the operator between them, or is undefined for call arguments. */
+function swapEdit(left: Node, right: Node, ctx: EditContext, rank: number, around?: string): MutationEdit {
+  const pair = `${quote(left.text)} and ${quote(right.text)}`;
   return {
     start: left.startIndex,
     end: right.endIndex,
     text: swapped(left, right, ctx.text),
     family: 'swap',
     rank,
-    description: `swap ${what} ${quote(left.text)} and ${quote(right.text)}`,
+    description: around === undefined ? `swap arguments ${pair}` : `swap ${pair} around ${quote(around)}`,
   };
 }
 
@@ -88,7 +90,7 @@ function binaryEdits(node: Node, ctx: EditContext, out: MutationEdit[]): void {
   const key = op.type;
   if (Object.hasOwn(profile.relational, key)) {
     tokenEdits(op, key, profile.relational, 'relational', out);
-    out.push(swapEdit(left, right, ctx, 0, `the sides of ${quote(key)},`));
+    out.push(swapEdit(left, right, ctx, 0, key));
     // Only the bound: `i + 1 < n` says the same as `i < n - 1`, and an equivalent twin only dilutes the samples.
     offsetEdits(right, ctx, out);
   }
@@ -98,7 +100,7 @@ function binaryEdits(node: Node, ctx: EditContext, out: MutationEdit[]): void {
     negationEdit(left, ctx, 2, out);
     negationEdit(right, ctx, 2, out);
   }
-  if (profile.nonCommutative.has(key)) out.push(swapEdit(left, right, ctx, 0, `the operands of ${quote(key)},`));
+  if (profile.nonCommutative.has(key)) out.push(swapEdit(left, right, ctx, 0, key));
   // `n - 1` → `n`: the off-by-one fix that deletes an adjustment rather than adding one.
   if ((key === '+' || key === '-') && right.type === profile.integer) {
     out.push(replacement(node.startIndex, node.endIndex, node.text, left.text, 'off-by-one', 0));
@@ -107,15 +109,12 @@ function binaryEdits(node: Node, ctx: EditContext, out: MutationEdit[]): void {
 
 /** Python's `a < b` (and chains `a < b <= c`): each operator in turn, plus the sides of a single comparison. */
 function comparisonEdits(node: Node, ctx: EditContext, out: MutationEdit[]): void {
-  node.children.forEach((child, i) => {
-    if (child && node.fieldNameForChild(i) === 'operators') {
-      tokenEdits(child, child.type, ctx.profile.relational, 'relational', out);
-    }
-  });
+  const operators = node.children.filter((c, i): c is Node => c !== null && node.fieldNameForChild(i) === 'operators');
+  for (const op of operators) tokenEdits(op, op.type, ctx.profile.relational, 'relational', out);
   const operands = node.namedChildren.filter((n): n is Node => n !== null && n.type !== 'comment');
-  if (operands.length === 2) out.push(swapEdit(operands[0], operands[1], ctx, 0, 'the sides of the comparison'));
-  const ordered = node.children.some((c, i) => c !== null && node.fieldNameForChild(i) === 'operators' && /^[<>=!]/.test(c.type));
-  if (ordered) for (const operand of operands.slice(1)) offsetEdits(operand, ctx, out);
+  if (operands.length === 2 && operators.length === 1) out.push(swapEdit(operands[0], operands[1], ctx, 0, operators[0].type));
+  // Bounds of ordering and equality comparisons only: `x in xs + 1` is never the fix.
+  if (operators.some((op) => /^[<>=!]/.test(op.type))) for (const operand of operands.slice(1)) offsetEdits(operand, ctx, out);
 }
 
 /** Adds a negation to a condition; the parentheses of a JS `if (…)` stay where they are. */
@@ -199,7 +198,7 @@ function callEdits(node: Node, ctx: EditContext, out: MutationEdit[]): void {
     for (let j = i + 1; j < args.length; j++) {
       if (profile.unswappableArguments.has(args[i].type) || profile.unswappableArguments.has(args[j].type)) continue;
       // Adjacent pairs first: they are the usual mix-up.
-      out.push(swapEdit(args[i], args[j], ctx, j - i - 1, 'arguments'));
+      out.push(swapEdit(args[i], args[j], ctx, j - i - 1));
     }
   }
 }
