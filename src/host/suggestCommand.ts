@@ -1,0 +1,303 @@
+// "Suggest Verified Fix": checks trust and input, runs the engine under a cancellable progress, then presents the result.
+import { createHash } from 'node:crypto';
+import * as vscode from 'vscode';
+import { runFix } from '../core/engine';
+import { UserError } from '../core/errors';
+import type { CandidateResult, FixEvent, FixResult } from '../core/fixRequest';
+import type { BrowsableCandidate, BrowsableTask, CandidateBrowser } from './candidateBrowser';
+import { verifiedLabel } from './candidateBrowser';
+import type { Log } from './log';
+import { createProvider } from './providerFactory';
+import type { Run, Runs } from './run';
+import { formatRunReport } from './runReport';
+import { selectionTarget } from './selectionTarget';
+import type { SelectionTarget } from './selectionTarget';
+import { lineLabel } from './sessionSnapshot';
+import type { SessionStore } from './sessionStore';
+import { readSettings } from './settings';
+
+/** What "Run Again" passes: the same lines of the same document. */
+export interface RerunTarget {
+  readonly uri: vscode.Uri;
+  readonly startLine: number;
+  readonly endLine: number;
+}
+
+/** What the flow needs from the rest of the host. */
+export interface SuggestDeps {
+  readonly log: Log;
+  readonly runs: Runs;
+  readonly browser: CandidateBrowser;
+  readonly store: SessionStore;
+  readonly secrets: vscode.SecretStorage;
+  /** Progress text while a request runs, undefined when it ends (status bar and panel). */
+  readonly onProgress: (text: string | undefined) => void;
+}
+
+function isRerunTarget(value: unknown): value is RerunTarget {
+  const t = value as RerunTarget;
+  return typeof t === 'object' && t !== null && t.uri instanceof vscode.Uri && Number.isInteger(t.startLine) && Number.isInteger(t.endLine);
+}
+
+function browsable(c: CandidateResult): BrowsableCandidate {
+  return {
+    index: c.index,
+    replacement: c.replacement,
+    ...(c.label ? { label: c.label } : {}),
+    runsPassed: c.runs.filter((r) => r.status === 'pass').length,
+    runs: c.runs.length,
+    durationMs: c.verdict.durationMs,
+    changeSize: c.changeSize,
+  };
+}
+
+/** One request at a time: a second one is refused plainly (see the README for why not queued). */
+export class SuggestCommand {
+  private active: { run: Run; location: string } | undefined;
+  /** The run whose candidates can still be looked at; replaced (and disposed) by the next request. */
+  private current: Run | undefined;
+  private protectionsShown = false;
+  /** The last request's result and the settings problems it reported, for the integration tests. */
+  lastResult: FixResult | undefined;
+  settingsProblems: readonly string[] = [];
+
+  constructor(private readonly deps: SuggestDeps) {}
+
+  /** The command handler: never throws; errors become a message with "Show Log". */
+  async execute(arg?: unknown): Promise<FixResult | undefined> {
+    try {
+      return await this.suggest(isRerunTarget(arg) ? arg : undefined);
+    } catch (error) {
+      this.deps.log.error(error, 'Suggest Verified Fix failed');
+      return undefined;
+    }
+  }
+
+  private async suggest(rerun: RerunTarget | undefined): Promise<FixResult | undefined> {
+    const { log } = this.deps;
+    if (!vscode.workspace.isTrusted) {
+      void log
+        .warn('Verified Fix runs this workspace\'s tests on candidate code, which needs a trusted workspace. Trust it to suggest fixes.', 'Manage Workspace Trust')
+        .then((choice) => choice && vscode.commands.executeCommand('workbench.trust.manage'));
+      return undefined;
+    }
+    if (this.active) {
+      const { run, location } = this.active;
+      void log
+        .warn(`Verified Fix is already running on ${location}; one request runs at a time. Wait for it, or cancel it.`, 'Cancel It')
+        .then((choice) => choice && run.cancel());
+      return undefined;
+    }
+    const editor = rerun ? await this.reopen(rerun) : vscode.window.activeTextEditor;
+    if (!editor) {
+      void log.info('Open a file and select the code to fix, then run "Suggest Verified Fix".');
+      return undefined;
+    }
+    const { document } = editor;
+    const folder = vscode.workspace.getWorkspaceFolder(document.uri);
+    if (document.uri.scheme !== 'file' || !folder) {
+      throw new UserError(`${document.uri.path.split('/').pop()} is not a file in an open workspace folder, so there are no tests to run on it. Open its project folder first.`);
+    }
+    const { settings, problems } = readSettings(document.uri);
+    this.settingsProblems = problems;
+    if (problems.length > 0) void log.warn(`Verified Fix settings: ${problems.join(' ')}`);
+    const target = await selectionTarget(editor);
+    if (target.implicit) void log.info(target.implicit);
+    const relativePath = vscode.workspace.asRelativePath(document.uri, false);
+    const location = `${relativePath}:${lineLabel(target.startLine, target.endLine)}`;
+    const provider = await createProvider(settings, this.deps.secrets, log);
+
+    this.current?.dispose(); // the previous request's candidate documents go now
+    const run = this.deps.runs.create();
+    this.current = run;
+    this.active = { run, location };
+    const originalText = document.getText();
+    const startedAt = Date.now();
+    log.logger.info(`request ${run.id}: ${location}, ${settings.samples} samples, provider ${provider.name}`);
+    try {
+      const result = await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: `Verified Fix: ${location}`, cancellable: true },
+        (progress, token) => {
+          token.onCancellationRequested(() => run.cancel());
+          const report = (text: string) => {
+            progress.report({ message: text });
+            this.deps.onProgress(`${location}: ${text}`);
+          };
+          report(settings.baselineCheck ? 'baseline…' : 'generating candidates…');
+          const onEvent = this.eventHandler(run, { document, relativePath, originalText, target, samples: settings.samples }, report);
+          return run.track(
+            runFix(
+              {
+                workspace: folder.uri.fsPath,
+                relativePath,
+                start: target.start,
+                end: target.end,
+                unsavedText: originalText,
+                languageId: document.languageId,
+                ...(settings.testCommand ? { testCommand: settings.testCommand } : {}),
+                samples: settings.samples,
+                k: settings.k,
+                testTimeoutMs: settings.testTimeoutMs,
+                totalTimeoutMs: settings.totalTimeoutMs,
+                parallel: settings.parallel,
+                baselineCheck: settings.baselineCheck,
+                confirmRuns: settings.confirmRuns,
+                isolation: { linkedFolders: settings.linkedFolders, excludes: settings.excludes, allowNetwork: settings.allowNetwork, memoryMB: settings.memoryMB },
+                provider,
+                signal: run.signal,
+                logger: log.logger,
+              },
+              onEvent,
+            ),
+          );
+        },
+      );
+      this.lastResult = result;
+      if (result.stoppedEarly !== 'cancelled') await this.record(result, document.uri, target, startedAt);
+      this.present(result, run, document.uri, location, target);
+      return result;
+    } finally {
+      this.active = undefined;
+      this.deps.onProgress(undefined);
+    }
+  }
+
+  /** Streams progress ("3 of 10 verified, 1 passing") and offers the first passing candidate at once. */
+  private eventHandler(
+    run: Run,
+    request: { document: vscode.TextDocument; relativePath: string; originalText: string; target: SelectionTarget; samples: number },
+    report: (text: string) => void,
+  ): (event: FixEvent) => void {
+    const { log } = this.deps;
+    let tested = 0;
+    let passing = 0;
+    return (event) => {
+      switch (event.type) {
+        case 'started':
+          log.logger.info(`testing with "${event.testCommand}" (${event.protections})`);
+          if (!this.protectionsShown && /not isolated|no memory cap|not contained/i.test(event.protections)) {
+            this.protectionsShown = true;
+            void log.info(`Verified Fix test runs on this system: ${event.protections}.`);
+          }
+          break;
+        case 'baseline':
+          log.logger.info(`baseline: ${event.verdict.status}${event.verdict.reason ? ` (${event.verdict.reason})` : ''}, ${event.verdict.durationMs} ms`);
+          report(tested === 0 ? `baseline ${event.verdict.status}; testing candidates…` : `${tested} of ${request.samples} verified, ${passing} passing`);
+          break;
+        case 'generated':
+        case 'invalid':
+          break;
+        case 'lost':
+          log.logger.warn(`sample lost: ${event.reason}`);
+          break;
+        case 'verdict': {
+          tested++;
+          const c = event.candidate;
+          log.logger.info(`candidate ${c.index + 1}: ${c.verdict.status}${c.verdict.reason ? ` (${c.verdict.reason})` : ''}, ${c.runs.map((r) => r.status).join('/')}`);
+          if (c.verified && c.duplicateOf === null && ++passing === 1 && !run.signal.aborted) {
+            const early = browsable(c);
+            void log.info(`A candidate for ${request.relativePath} passed your tests (${verifiedLabel(early)}); the others are still being tested.`, 'Show It').then((choice) => {
+              if (!choice || run.isDisposed) return;
+              this.deps.browser.present(this.task(run, request.document.uri, request.originalText, request.target, [early], false), false);
+              void this.deps.browser.show(0);
+            });
+          }
+          report(`${tested} of ${request.samples} verified, ${passing} passing`);
+          break;
+        }
+        case 'warning':
+          void log.warn(`Verified Fix: ${event.message}`);
+          break;
+        case 'done':
+          break;
+        default:
+          // Events added to the engine later are logged rather than lost; the build does not depend on knowing them all.
+          log.logger.info(`engine: ${JSON.stringify(event)}`);
+      }
+    };
+  }
+
+  private task(run: Run, uri: vscode.Uri, originalText: string, target: SelectionTarget, candidates: BrowsableCandidate[], baselinePassed: boolean): BrowsableTask {
+    return {
+      run,
+      documentUri: uri,
+      relativePath: vscode.workspace.asRelativePath(uri, false),
+      originalText,
+      start: target.start,
+      end: target.end,
+      startLine: target.startLine,
+      endLine: target.endLine,
+      candidates,
+      baselinePassed,
+    };
+  }
+
+  /** Shows the outcome without waiting for the user, so the command's promise settles when the run does. */
+  private present(result: FixResult, run: Run, uri: vscode.Uri, location: string, target: SelectionTarget): void {
+    const { log, browser } = this.deps;
+    const verified = result.verified.map((i) => browsable(result.candidates.find((c) => c.index === i) as CandidateResult));
+    browser.present(this.task(run, uri, result.originalText, target, verified, result.baselinePassed), false);
+    const details = (): void => {
+      void vscode.window.showTextDocument(run.addDocument('report', `${location.replace(/[:/\\]/g, '_')}.md`, formatRunReport(result, location)), { preview: true });
+    };
+    if (result.stoppedEarly === 'cancelled') {
+      void log.info(`Cancelled ${location}: ${result.samples} candidate(s) tested, ${verified.length} verified. Cancelled requests are left out of the statistics.`);
+      if (verified.length > 0) browser.showPicker();
+      return;
+    }
+    if (result.baselinePassed) {
+      void log
+        .warn(`The tests already pass on the unmodified code of ${location}, so they do not catch this bug and a passing candidate proves little.`, ...(verified.length > 0 ? ['Show Candidates', 'Details'] : ['Details']))
+        .then((choice) => (choice === 'Show Candidates' ? browser.showPicker() : choice === 'Details' ? details() : undefined));
+      return;
+    }
+    if (verified.length > 0) {
+      browser.showPicker();
+      return;
+    }
+    const flaky = result.candidates.filter((c) => c.flaky).length;
+    const why = result.samples === 0 ? ` — no candidates were produced${result.lost.length ? ` (${result.lost[0]})` : ''}` : flaky ? `; ${flaky} passed only some runs (flaky)` : '';
+    const early = result.stoppedEarly ? ` Stopped early: ${result.stoppedEarly}.` : '';
+    void log.info(`No passing fix found (0 of ${result.samples} passed) for ${location}${why}.${early}`, 'Details').then((choice) => {
+      if (choice) details();
+    });
+  }
+
+  /** Adds the finished request to the session statistics. */
+  private async record(result: FixResult, uri: vscode.Uri, target: SelectionTarget, startedAt: number): Promise<void> {
+    const usage = result.candidates.map((c) => c.usage).filter((u) => u !== undefined);
+    const tokens = (pick: (u: NonNullable<CandidateResult['usage']>) => number | undefined) =>
+      usage.some((u) => pick(u) !== undefined) ? usage.reduce((sum, u) => sum + (pick(u) ?? 0), 0) : undefined;
+    const promptTokens = tokens((u) => u.promptTokens);
+    const completionTokens = tokens((u) => u.completionTokens);
+    await this.deps.store.add({
+      id: `${result.relativePath}:${lineLabel(target.startLine, target.endLine)}@${startedAt.toString(36)}`,
+      uri: uri.toString(),
+      file: result.relativePath,
+      startLine: target.startLine,
+      endLine: target.endLine,
+      start: result.start,
+      end: result.end,
+      originalHash: createHash('sha256').update(result.originalText).digest('hex'),
+      startedAt,
+      durationMs: result.durationMs,
+      outcomes: result.candidates.map((c) => c.verdict.status),
+      verified: result.verified.map((i) => browsable(result.candidates.find((c) => c.index === i) as CandidateResult)),
+      baselinePassed: result.baselinePassed,
+      lost: result.lost.length,
+      ...(result.stoppedEarly ? { stoppedEarly: result.stoppedEarly } : {}),
+      ...(promptTokens !== undefined ? { promptTokens } : {}),
+      ...(completionTokens !== undefined ? { completionTokens } : {}),
+    });
+  }
+
+  /** Opens `target`'s document with its lines selected, for "Run Again". */
+  private async reopen(target: RerunTarget): Promise<vscode.TextEditor> {
+    const document = await vscode.workspace.openTextDocument(target.uri);
+    const last = Math.min(target.endLine, document.lineCount) - 1;
+    const first = Math.min(target.startLine - 1, last);
+    const editor = await vscode.window.showTextDocument(document);
+    editor.selection = new vscode.Selection(document.lineAt(first).range.start, document.lineAt(last).range.end);
+    return editor;
+  }
+}

@@ -1,0 +1,95 @@
+// The statistics panel's messages, both ways: tagged unions the host and media/panel.js switch over exhaustively.
+import type { SampleOutcome } from '../core/sessionStats';
+
+/** One k's session numbers with their 95% intervals (NaN when no task has n ≥ k). */
+export interface HeadlineStat {
+  readonly k: number;
+  readonly passAtK: number;
+  readonly passAtKCi95: readonly [number, number];
+  readonly passHatK: number;
+  readonly passHatKCi95: readonly [number, number];
+  readonly tasksUsed: number;
+  readonly tasksLeftOut: number;
+}
+
+/** One point of the chart: the unbiased pass@k and pass^k, and the plug-in pass@k drawn dashed. */
+export interface CurvePointView {
+  readonly k: number;
+  readonly passAtK: number;
+  readonly passHatK: number;
+  readonly plugInPassAtK: number;
+}
+
+/** One task as the panel's grid and table show it. */
+export interface TaskView {
+  readonly taskId: string;
+  readonly file: string;
+  /** "7" or "5–9" (1-based). */
+  readonly lines: string;
+  /** Epoch milliseconds. */
+  readonly startedAt: number;
+  readonly durationMs: number;
+  readonly n: number;
+  readonly c: number;
+  /** Each sample's first-run outcome, in order. */
+  readonly outcomes: readonly SampleOutcome[];
+  /** "2 verified", "none passed", "baseline passed", "timed out", … */
+  readonly outcome: string;
+  /** Verified candidates kept for this task: clicking the row reopens them. */
+  readonly verifiedCount: number;
+}
+
+/** Average cost of one verified fix, when at least one task produced one. */
+export interface CostView {
+  readonly verifiedFixes: number;
+  readonly secondsPerFix: number;
+  /** Prompt + completion tokens per verified fix; undefined when no provider reported usage. */
+  readonly tokensPerFix?: number;
+}
+
+/** Everything the panel draws; sent whole on every `ready` and after every change. */
+export interface StatsSnapshot {
+  readonly tasks: number;
+  readonly samples: number;
+  /** The configured k (verifiedFix.k). */
+  readonly k: number;
+  /** pass@1 and pass@k (k = the configured k); one entry when k = 1. */
+  readonly headline: readonly HeadlineStat[];
+  readonly curves: readonly CurvePointView[];
+  /** Tasks sorted by passes, most first: the grid rows. */
+  readonly grid: readonly TaskView[];
+  /** Tasks newest first: the table rows. */
+  readonly table: readonly TaskView[];
+  readonly cost?: CostView;
+  /** Samples that could not be obtained (model errors), over the session. */
+  readonly lostSamples: number;
+}
+
+/** Host → panel. */
+export type HostMessage =
+  | { readonly type: 'snapshot'; readonly snapshot: StatsSnapshot }
+  /** A request is running (`text` says how far) or not (`text` undefined). */
+  | { readonly type: 'progress'; readonly text: string | undefined };
+
+/** Panel → host. */
+export type PanelMessage =
+  | { readonly type: 'ready' }
+  | { readonly type: 'export' }
+  | { readonly type: 'reset' }
+  | { readonly type: 'openTask'; readonly taskId: string };
+
+/** Narrows an unknown posted value to a PanelMessage; anything else is dropped by the host. */
+export function isPanelMessage(value: unknown): value is PanelMessage {
+  if (typeof value !== 'object' || value === null) return false;
+  const message = value as { type?: unknown; taskId?: unknown };
+  switch (message.type) {
+    case 'ready':
+    case 'export':
+    case 'reset':
+      return true;
+    case 'openTask':
+      return typeof message.taskId === 'string';
+    default:
+      return false;
+  }
+}
