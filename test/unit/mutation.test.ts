@@ -37,7 +37,18 @@ describe('mutation generator: JavaScript', () => {
     assertHas(files, jsSum.replace('+= xs[i]', '+= xs[n]'));
     assertHas(files, jsSum.replace('i++', 'i--'));
     assert.equal(stats.candidates, files.length);
-    assert.equal(stats.generated, stats.candidates + stats.duplicates + stats.unparsable);
+    assert.equal(stats.generated, stats.candidates + stats.duplicates + stats.unparsable + stats.unchecked);
+    assert.equal(stats.unchecked, 0);
+  });
+
+  it('stops checking at the limit and counts the rest as unchecked', async () => {
+    const all = await mutate('javascript', jsSum);
+    const limited = await generateMutants({ languageId: 'javascript', fileText: jsSum, start: 0, end: jsSum.length, limit: 5 });
+    assert.deepEqual(limited.mutants.map((m) => m.text), all.files.slice(0, 5));
+    const { stats } = limited;
+    assert.equal(stats.candidates, 5);
+    assert.ok(stats.unchecked > 0);
+    assert.equal(stats.generated, stats.candidates + stats.duplicates + stats.unparsable + stats.unchecked);
   });
 
   it('labels an edit with the tokens and the line', async () => {

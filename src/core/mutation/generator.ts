@@ -17,6 +17,11 @@ export interface MutationInput {
   readonly end: number;
   /** 1-based lines the failing tests point at; mutants on them come first. */
   readonly hintLines?: readonly number[];
+  /**
+   * Stop once this many mutants are kept (default: no limit). Each kept mutant costs a re-parse, so a
+   * caller that takes the first n of a huge selection need not check them all; the rest count as `unchecked`.
+   */
+  readonly limit?: number;
 }
 
 /** One mutant of the selection. */
@@ -42,8 +47,10 @@ export interface MutationStats {
   readonly duplicates: number;
   /** Edits dropped because the file no longer parsed (more ERROR/MISSING nodes than the original). */
   readonly unparsable: number;
-  /** Mutants kept: generated − duplicates − unparsable. */
+  /** Mutants kept: generated − duplicates − unparsable − unchecked. */
   readonly candidates: number;
+  /** Edits after the `limit`-th kept mutant, not checked (0 unless a limit was reached). */
+  readonly unchecked: number;
   readonly durationMs: number;
 }
 
@@ -81,7 +88,7 @@ export async function generateMutants(input: MutationInput): Promise<MutationRes
   const grammar = grammarFor(input.languageId);
   const none = (supported: boolean): MutationResult => ({
     mutants: [],
-    stats: { supported, generated: 0, duplicates: 0, unparsable: 0, candidates: 0, durationMs: performance.now() - began },
+    stats: { supported, generated: 0, duplicates: 0, unparsable: 0, candidates: 0, unchecked: 0, durationMs: performance.now() - began },
   });
   if (!grammar) return none(false);
   const { fileText, start, end } = input;
@@ -115,7 +122,12 @@ export async function generateMutants(input: MutationInput): Promise<MutationRes
     const mutants: Mutant[] = [];
     let duplicates = 0;
     let unparsable = 0;
-    for (const { edit, line } of keyed) {
+    let unchecked = 0;
+    for (const [position, { edit, line }] of keyed.entries()) {
+      if (input.limit !== undefined && mutants.length >= input.limit) {
+        unchecked = keyed.length - position;
+        break;
+      }
       const text = fileText.slice(start, edit.start) + edit.text + fileText.slice(edit.end, end);
       if (seen.has(text)) {
         duplicates++;
@@ -134,6 +146,7 @@ export async function generateMutants(input: MutationInput): Promise<MutationRes
       duplicates,
       unparsable,
       candidates: mutants.length,
+      unchecked,
       durationMs: performance.now() - began,
     };
     return { mutants, stats };

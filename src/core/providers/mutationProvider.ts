@@ -6,6 +6,13 @@ import type { MutationStats } from '../mutation/generator';
 import type { CandidateProvider, ProviderRequest, ProviderSample } from './provider';
 import { untilAborted } from './retryPolicy';
 
+/**
+ * Mutants checked (re-parsed) per request at least, whatever `samples` is: enough for every edit of a selection
+ * of a hundred lines or so, so the reported counts are exact there, while a selection of thousands of lines
+ * does not spend seconds checking mutants that will never be tried.
+ */
+const CHECKED_AT_LEAST = 2000;
+
 /** Options for `createMutationProvider`; all optional. */
 export interface MutationProviderOptions {
   /** Called once per request with the counts, after generation and before the first candidate is yielded. */
@@ -37,6 +44,7 @@ export function createMutationProvider(options: MutationProviderOptions = {}): M
         start: request.start,
         end: request.end,
         hintLines,
+        limit: Math.max(request.samples, CHECKED_AT_LEAST),
       });
       last = stats;
       options.onStats?.(stats);
@@ -48,7 +56,9 @@ export function createMutationProvider(options: MutationProviderOptions = {}): M
       const hinted = hintLines.length > 0 ? `; failure output points at line${hintLines.length > 1 ? 's' : ''} ${hintLines.join(', ')}` : '';
       request.logger.info(
         `mutation: ${stats.candidates} candidates from ${stats.generated} edits ` +
-          `(${stats.unparsable} dropped as unparsable, ${stats.duplicates} duplicates) in ${stats.durationMs.toFixed(0)} ms${hinted}; ` +
+          `(${stats.unparsable} dropped as unparsable, ${stats.duplicates} duplicates` +
+          `${stats.unchecked > 0 ? `, ${stats.unchecked} after the first ${stats.candidates} not checked` : ''}) ` +
+          `in ${stats.durationMs.toFixed(0)} ms${hinted}; ` +
           `trying the first ${Math.min(request.samples, stats.candidates)}`,
       );
       for (const mutant of mutants.slice(0, request.samples)) {
