@@ -14,7 +14,7 @@ import { createProviderFromFlags, providerOptions } from './providerFromFlags';
 
 export const fixUsage =
   'usage: verified-fix fix --workspace DIR --file REL --lines A-B [--provider mutation|file|openai-compatible] [--candidates FILE.json] ' +
-  '[--endpoint URL --model NAME [--temperature T] [--stream]] ' +
+  '[--endpoint URL --model NAME [--temperature T] [--stream]] [--fallback-provider NAME] ' +
   '[--samples N] [--k K] [--test "CMD"] [--timeout SEC] [--total-timeout SEC] [--parallel P] [--confirm-runs R] [--no-baseline] ' +
   '[--allow-network] [--memory-mb MB] [--link node_modules,.venv] [--exclude DIR,…] [--json] [--verbose]';
 
@@ -134,7 +134,7 @@ export async function runFixCommand(argv: string[], out: (text: string) => void,
     warn: (m) => err(`verified-fix: warning: ${m}`),
     error: (m) => values.verbose && err(`verified-fix: ${m instanceof Error ? m.stack : m}`),
   };
-  const { provider, defaultSamples } = await createProviderFromFlags(values, (line) => err(`verified-fix: ${line}`));
+  const { provider, fallbackProvider, defaultSamples } = await createProviderFromFlags(values, (line) => err(`verified-fix: ${line}`));
   const samples = int('--samples', values.samples, defaultSamples);
   const k = int('--k', values.k, Math.min(5, samples));
   const bytes = await readFile(resolve(workspace, values.file)).catch((error: NodeJS.ErrnoException) => {
@@ -152,6 +152,7 @@ export async function runFixCommand(argv: string[], out: (text: string) => void,
     if (event.type === 'baseline') err(`baseline (unmodified code): ${event.verdict.status}${event.verdict.reason ? `: ${event.verdict.reason}` : ''}, ${(event.verdict.durationMs / 1000).toFixed(1)} s`);
     if (event.type === 'verdict') err(`candidate ${statusLine(event.candidate)}`);
     if (event.type === 'lost') err(`sample lost: ${event.reason}`);
+    if (event.type === 'fallback') err(`no candidate was verified; asking ${event.provider}`);
   };
   try {
     const result = await runFix(
@@ -176,6 +177,7 @@ export async function runFixCommand(argv: string[], out: (text: string) => void,
           memoryMB: int('--memory-mb', values['memory-mb'], 4096),
         },
         provider,
+        ...(fallbackProvider ? { fallbackProvider } : {}),
         signal: controller.signal,
         logger,
       },

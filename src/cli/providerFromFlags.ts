@@ -8,6 +8,7 @@ import type { CandidateProvider } from '../core/providers/provider';
 /** The parseArgs options every provider needs; merged into the `fix` command's options. */
 export const providerOptions = {
   provider: { type: 'string' },
+  'fallback-provider': { type: 'string' },
   candidates: { type: 'string' },
   endpoint: { type: 'string' },
   model: { type: 'string' },
@@ -19,6 +20,7 @@ export const providerOptions = {
 
 export interface ProviderFlags {
   readonly provider?: string;
+  readonly 'fallback-provider'?: string;
   readonly candidates?: string;
   readonly endpoint?: string;
   readonly model?: string;
@@ -37,12 +39,28 @@ function number(flag: string, text: string | undefined, fallback: number, check:
   return value;
 }
 
+export interface ProvidersFromFlags {
+  readonly provider: CandidateProvider;
+  readonly fallbackProvider?: CandidateProvider;
+  /** The samples default that suits the provider: all candidates of a file; 10 otherwise. */
+  readonly defaultSamples: number;
+}
+
 /**
- * The provider, and the samples default that suits it (all candidates of a file; 10 otherwise).
+ * The provider and the optional fallback (asked only when no candidate of the first is verified).
  * Without --provider: `file` when --candidates is given, `openai-compatible` when --endpoint is, else `mutation`.
  */
-export async function createProviderFromFlags(flags: ProviderFlags, notice: (line: string) => void, env: NodeJS.ProcessEnv = process.env): Promise<{ provider: CandidateProvider; defaultSamples: number }> {
+export async function createProviderFromFlags(flags: ProviderFlags, notice: (line: string) => void, env: NodeJS.ProcessEnv = process.env): Promise<ProvidersFromFlags> {
   const name = flags.provider ?? (flags.candidates ? 'file' : flags.endpoint ? 'openai-compatible' : 'mutation');
+  const first = await createNamedProvider(name, flags, notice, env);
+  const fallbackName = flags['fallback-provider'];
+  if (fallbackName === undefined) return first;
+  if (fallbackName === name) throw new UserError(`--fallback-provider ${fallbackName} is the same as --provider`);
+  const fallback = await createNamedProvider(fallbackName, flags, notice, env);
+  return { ...first, fallbackProvider: fallback.provider };
+}
+
+async function createNamedProvider(name: string, flags: ProviderFlags, notice: (line: string) => void, env: NodeJS.ProcessEnv): Promise<ProvidersFromFlags> {
   switch (name) {
     case 'file': {
       if (!flags.candidates) throw new UserError('--provider file needs --candidates FILE.json (a JSON array of replacement strings)');

@@ -6,7 +6,7 @@ import { changeSize, unifiedDiff } from './diffing';
 import type { CandidateResult, FixEvent, FixRequest, FixResult, Verdict } from './fixRequest';
 import { silentLogger } from './logger';
 import { passAtK, passHatK } from './passAtK';
-import type { BaselineReport, SampleUsage } from './providers/provider';
+import type { BaselineReport, CandidateProvider, SampleUsage } from './providers/provider';
 import { prepareRequest } from './requestCheck';
 import { describeProtections } from './sandbox';
 import { createRequestFolder } from './tempRoot';
@@ -150,15 +150,17 @@ export async function runFix(request: FixRequest, onEvent: (event: FixEvent) => 
     for (const dup of waiting.get(pending.index) ?? []) finish(dup, runs, request.confirmRuns);
   };
 
-  const generation = (async () => {
-    let index = 0;
-    const samples = request.provider.generate({
+  let index = 0;
+  /** Feeds up to `budget` of one provider's samples into verification as they arrive. */
+  const consume = async (provider: CandidateProvider, budget: number) => {
+    let taken = 0;
+    const samples = provider.generate({
       languageId: prepared.languageId,
       relativePath: request.relativePath,
       fileText: originalText,
       start,
       end,
-      samples: request.samples,
+      samples: budget,
       baseline: baselineReport,
       signal: controller.signal,
       logger,
@@ -170,7 +172,8 @@ export async function runFix(request: FixRequest, onEvent: (event: FixEvent) => 
         onEvent({ type: 'lost', reason: sample.reason });
         continue;
       }
-      if (index >= request.samples) break;
+      if (taken >= budget) break;
+      taken++;
       const i = index++;
       if (sample.kind === 'invalid') {
         onEvent({ type: 'invalid', index: i, reason: sample.reason });
@@ -191,6 +194,18 @@ export async function runFix(request: FixRequest, onEvent: (event: FixEvent) => 
         else waiting.set(duplicateOf, [...(waiting.get(duplicateOf) ?? []), pending]);
       }
     }
+  };
+
+  const generation = (async () => {
+    await consume(request.provider, request.samples);
+    const fallback = request.fallbackProvider;
+    if (!fallback || controller.signal.aborted) return;
+    // The fallback (a model, typically) costs money or time: ask it only once every first-phase verdict is in.
+    await Promise.all(verifications);
+    if (controller.signal.aborted || [...results.values()].some((c) => c.verified)) return;
+    logger.info(`no ${request.provider.name} candidate was verified; asking ${fallback.name}`);
+    onEvent({ type: 'fallback', provider: fallback.name });
+    await consume(fallback, request.samples);
   })();
 
   let providerError: unknown;

@@ -47,6 +47,11 @@ export interface FixRequest {
   readonly confirmRuns: number;
   readonly isolation: IsolationOptions;
   readonly provider: CandidateProvider;
+  /**
+   * Asked for another `samples` candidates only when none of `provider`'s is verified (e.g. the offline
+   * mutation generator first, a model only if no mutant passes). Its samples count in n like the others.
+   */
+  readonly fallbackProvider?: CandidateProvider;
   readonly signal?: AbortSignal;
   readonly logger?: Logger;
 }
@@ -97,6 +102,7 @@ export type FixEvent =
   | { readonly type: 'generated'; readonly index: number; readonly replacement: string; readonly duplicateOf: number | null }
   | { readonly type: 'invalid'; readonly index: number; readonly reason: string }
   | { readonly type: 'lost'; readonly reason: string }
+  | { readonly type: 'fallback'; readonly provider: string }
   | { readonly type: 'verdict'; readonly candidate: CandidateResult }
   | { readonly type: 'done'; readonly result: FixResult };
 

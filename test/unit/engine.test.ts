@@ -112,6 +112,23 @@ describe('runFix', () => {
     remove(ws);
   });
 
+  it('asks the fallback provider only when no first-phase candidate is verified', async () => {
+    const ws = valueWorkspace(false);
+    const events: string[] = [];
+    const onEvent = (e: FixEvent) => e.type === 'fallback' && events.push(e.provider);
+    const fallback = { ...createFileProvider(['good', 'bad']), name: 'model' };
+    const rescued = await runFix(request(ws, ['bad', 'worse'], { fallbackProvider: fallback, baselineCheck: false }), onEvent);
+    assert.deepEqual(events, ['model']);
+    assert.deepEqual(rescued.candidates.map((c) => c.replacement), ['bad', 'worse', 'good', 'bad']);
+    assert.equal(rescued.candidates[3].duplicateOf, 0);
+    assert.deepEqual(rescued.verified, [2]);
+    assert.equal(rescued.samples, 4);
+    const notNeeded = await runFix(request(ws, ['good'], { fallbackProvider: fallback, baselineCheck: false }), onEvent);
+    assert.deepEqual(events, ['model'], 'not asked when the first phase verified a fix');
+    assert.equal(notNeeded.samples, 1);
+    remove(ws);
+  });
+
   it('streams verdicts in completion order', async () => {
     const ws = makeWorkspace({ 'value.txt': '0\n', 'check.sh': 'sleep "$(cat value.txt)"\n' });
     const order: number[] = [];
