@@ -7,11 +7,11 @@ import type { CandidateProvider, ProviderRequest, ProviderSample } from './provi
 import { untilAborted } from './retryPolicy';
 
 /**
- * Mutants checked (re-parsed) per request at least, whatever `samples` is: enough for every edit of a selection
- * of a hundred lines or so, so the reported counts are exact there, while a selection of thousands of lines
- * does not spend seconds checking mutants that will never be tried.
+ * Mutants checked (re-parsed) per request at least, whatever `samples` is: every edit of a selection of a
+ * function or two (a 40-line selection has about 600), so the reported counts are exact there, while a selection
+ * of thousands of lines does not spend seconds checking mutants that will never be tried.
  */
-const CHECKED_AT_LEAST = 2000;
+const CHECKED_AT_LEAST = 1000;
 
 /** Options for `createMutationProvider`; all optional. */
 export interface MutationProviderOptions {
