@@ -115,8 +115,11 @@ export function sandboxedCommand(capabilities: SandboxCapabilities, shellCommand
       args.push('--unshare-pid', '--die-with-parent', '--new-session', '--chdir', options.copyDir, '--', ...limited);
       return { file: 'bwrap', args };
     }
-    case 'unshare':
-      return { file: 'unshare', args: unshareArgs(options.allowNetwork, limited) };
+    case 'unshare': {
+      // A new network namespace starts with loopback down; tests that start local servers need it up.
+      const command = options.allowNetwork ? limited : ['/bin/sh', '-c', 'ip link set lo up 2>/dev/null; exec "$@"', 'sh', ...limited];
+      return { file: 'unshare', args: unshareArgs(options.allowNetwork, command) };
+    }
     case 'process-group':
       return { file: limited[0], args: limited.slice(1) };
   }

@@ -1,5 +1,7 @@
 // The test runner against real hostile processes: every containment kind settles; namespaces leave no survivor.
 import assert from 'node:assert/strict';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { detectSandbox } from '../../src/core/sandbox';
@@ -75,6 +77,19 @@ describe('runTestCommand', async () => {
           if (kind !== 'process-group') assert.deepEqual(await waitForNoSurvivors(marker), []);
         } finally {
           killMarked(marker);
+        }
+      });
+
+      it(kind === 'process-group' ? 'leaves the network alone (nothing to isolate with)' : 'cuts the network but keeps loopback inside the run', async () => {
+        const server = createServer((socket) => socket.destroy());
+        await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+        try {
+          const port = (server.address() as AddressInfo).port;
+          const verdict = await run(caps, `node ${join(fixtures, 'network.js')} ${port}`);
+          assert.equal(verdict.status, 'pass', verdict.output);
+          assert.match(verdict.stdout, kind === 'process-group' ? /inner:ok outer:ok/ : /inner:ok outer:fail/);
+        } finally {
+          server.close();
         }
       });
 
