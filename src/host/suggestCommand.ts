@@ -53,7 +53,8 @@ function browsable(c: CandidateResult): BrowsableCandidate {
 
 /** One request at a time: a second one is refused plainly (see the README for why not queued). */
 export class SuggestCommand {
-  private active: { run: Run; location: string } | undefined;
+  /** The request in progress; claimed before the first await, so two quick invocations cannot both start. */
+  private active: { location: string; run?: Run } | undefined;
   /** The run whose candidates can still be looked at; replaced (and disposed) by the next request. */
   private current: Run | undefined;
   private protectionsShown = false;
@@ -65,27 +66,31 @@ export class SuggestCommand {
 
   /** The command handler: never throws; errors become a message with "Show Log". */
   async execute(arg?: unknown): Promise<FixResult | undefined> {
+    if (this.active) {
+      const { run, location } = this.active;
+      void this.deps.log
+        .warn(`Verified Fix is already running on ${location}; one request runs at a time. Wait for it, or cancel it.`, ...(run ? ['Cancel It'] : []))
+        .then((choice) => choice && run?.cancel());
+      return undefined;
+    }
+    this.active = { location: 'another selection' };
     try {
-      return await this.suggest(isRerunTarget(arg) ? arg : undefined);
+      return await this.suggest(isRerunTarget(arg) ? arg : undefined, this.active);
     } catch (error) {
       this.deps.log.error(error, 'Suggest Verified Fix failed');
       return undefined;
+    } finally {
+      this.active = undefined;
+      this.deps.onProgress(undefined);
     }
   }
 
-  private async suggest(rerun: RerunTarget | undefined): Promise<FixResult | undefined> {
+  private async suggest(rerun: RerunTarget | undefined, active: { location: string; run?: Run }): Promise<FixResult | undefined> {
     const { log } = this.deps;
     if (!vscode.workspace.isTrusted) {
       void log
         .warn('Verified Fix runs this workspace\'s tests on candidate code, which needs a trusted workspace. Trust it to suggest fixes.', 'Manage Workspace Trust')
         .then((choice) => choice && vscode.commands.executeCommand('workbench.trust.manage'));
-      return undefined;
-    }
-    if (this.active) {
-      const { run, location } = this.active;
-      void log
-        .warn(`Verified Fix is already running on ${location}; one request runs at a time. Wait for it, or cancel it.`, 'Cancel It')
-        .then((choice) => choice && run.cancel());
       return undefined;
     }
     const editor = rerun ? await this.reopen(rerun) : vscode.window.activeTextEditor;
@@ -105,61 +110,57 @@ export class SuggestCommand {
     if (target.implicit) void log.info(target.implicit);
     const relativePath = vscode.workspace.asRelativePath(document.uri, false);
     const location = `${relativePath}:${lineLabel(target.startLine, target.endLine)}`;
+    active.location = location;
     const provider = await createProvider(settings, this.deps.secrets, log);
 
     this.current?.dispose(); // the previous request's candidate documents go now
     const run = this.deps.runs.create();
     this.current = run;
-    this.active = { run, location };
+    active.run = run;
     const originalText = document.getText();
     const startedAt = Date.now();
     log.logger.info(`request ${run.id}: ${location}, ${settings.samples} samples, provider ${provider.name}`);
-    try {
-      const result = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: `Verified Fix: ${location}`, cancellable: true },
-        (progress, token) => {
-          token.onCancellationRequested(() => run.cancel());
-          const report = (text: string) => {
-            progress.report({ message: text });
-            this.deps.onProgress(`${location}: ${text}`);
-          };
-          report(settings.baselineCheck ? 'baseline…' : 'generating candidates…');
-          const onEvent = this.eventHandler(run, { document, relativePath, originalText, target, samples: settings.samples }, report);
-          return run.track(
-            runFix(
-              {
-                workspace: folder.uri.fsPath,
-                relativePath,
-                start: target.start,
-                end: target.end,
-                unsavedText: originalText,
-                languageId: document.languageId,
-                ...(settings.testCommand ? { testCommand: settings.testCommand } : {}),
-                samples: settings.samples,
-                k: settings.k,
-                testTimeoutMs: settings.testTimeoutMs,
-                totalTimeoutMs: settings.totalTimeoutMs,
-                parallel: settings.parallel,
-                baselineCheck: settings.baselineCheck,
-                confirmRuns: settings.confirmRuns,
-                isolation: { linkedFolders: settings.linkedFolders, excludes: settings.excludes, allowNetwork: settings.allowNetwork, memoryMB: settings.memoryMB },
-                provider,
-                signal: run.signal,
-                logger: log.logger,
-              },
-              onEvent,
-            ),
-          );
-        },
-      );
-      this.lastResult = result;
-      if (result.stoppedEarly !== 'cancelled') await this.record(result, document.uri, target, startedAt);
-      this.present(result, run, document.uri, location, target);
-      return result;
-    } finally {
-      this.active = undefined;
-      this.deps.onProgress(undefined);
-    }
+    const result = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `Verified Fix: ${location}`, cancellable: true },
+      (progress, token) => {
+        token.onCancellationRequested(() => run.cancel());
+        const report = (text: string) => {
+          progress.report({ message: text });
+          this.deps.onProgress(`${location}: ${text}`);
+        };
+        report(settings.baselineCheck ? 'baseline…' : 'generating candidates…');
+        const onEvent = this.eventHandler(run, { document, relativePath, originalText, target, samples: settings.samples }, report);
+        return run.track(
+          runFix(
+            {
+              workspace: folder.uri.fsPath,
+              relativePath,
+              start: target.start,
+              end: target.end,
+              unsavedText: originalText,
+              languageId: document.languageId,
+              ...(settings.testCommand ? { testCommand: settings.testCommand } : {}),
+              samples: settings.samples,
+              k: settings.k,
+              testTimeoutMs: settings.testTimeoutMs,
+              totalTimeoutMs: settings.totalTimeoutMs,
+              parallel: settings.parallel,
+              baselineCheck: settings.baselineCheck,
+              confirmRuns: settings.confirmRuns,
+              isolation: { linkedFolders: settings.linkedFolders, excludes: settings.excludes, allowNetwork: settings.allowNetwork, memoryMB: settings.memoryMB },
+              provider,
+              signal: run.signal,
+              logger: log.logger,
+            },
+            onEvent,
+          ),
+        );
+      },
+    );
+    this.lastResult = result;
+    if (result.stoppedEarly !== 'cancelled') await this.record(result, document.uri, target, startedAt);
+    this.present(result, run, document.uri, location, target);
+    return result;
   }
 
   /** Streams progress ("3 of 10 verified, 1 passing") and offers the first passing candidate at once. */

@@ -1,0 +1,126 @@
+// The main flow in a real VS Code: select the buggy line, Suggest Verified Fix, diff, Apply, undo, refusals.
+import assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { FixResult } from '../../../src/core/fixRequest';
+import type { VerifiedFixApi } from '../../../src/host/testApi';
+import { clearSettings, extensionId, openSumJs, quickSettings, selectLine, setSettings, suggest, verifiedFix, waitFor } from './helpers';
+
+const buggyLine = 7;
+const fixedLine = '  for (let i = 1; i <= n; i++) total += i;';
+
+describe('Suggest Verified Fix', function () {
+  this.timeout(240_000);
+  let api: VerifiedFixApi;
+  let result: FixResult | undefined;
+  let original: string;
+
+  before(async () => {
+    api = await verifiedFix();
+    await vscode.commands.executeCommand('verifiedFix.resetSession', true);
+    await setSettings(quickSettings);
+  });
+
+  after(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+    await clearSettings();
+  });
+
+  it('is contributed to the editor context menu (with a selection), the palette and a keybinding', () => {
+    const contributes = vscode.extensions.getExtension(extensionId)?.packageJSON.contributes;
+    const command = contributes.commands.find((c: { command: string }) => c.command === 'verifiedFix.suggest');
+    assert.equal(command?.title, 'Suggest Verified Fix');
+    const context = contributes.menus['editor/context'].find((m: { command: string }) => m.command === 'verifiedFix.suggest');
+    assert.match(context?.when ?? '', /editorHasSelection/);
+    assert.ok(contributes.keybindings.some((k: { command: string }) => k.command === 'verifiedFix.suggest'));
+    const titleMenu = contributes.menus['editor/title'].map((m: { command: string }) => m.command);
+    assert.deepEqual(titleMenu.sort(), ['verifiedFix.applyCandidate', 'verifiedFix.nextCandidate']);
+  });
+
+  it('produces verified candidates for the buggy line, best first', async () => {
+    const editor = await openSumJs();
+    original = editor.document.getText();
+    selectLine(editor, buggyLine);
+    result = await suggest();
+    assert.ok(result, `no result; messages: ${JSON.stringify(api.shownMessages().slice(-3))}`);
+    assert.equal(result.samples, 2);
+    assert.equal(result.baselinePassed, false, 'the fixture tests must fail on the bug');
+    assert.ok(result.verified.length >= 1, `nothing verified: ${JSON.stringify(result.candidates.map((c) => c.verdict.status))}`);
+    const best = result.candidates.find((c) => c.index === result?.verified[0]);
+    assert.ok(best?.runs.length === 2 && best.runs.every((r) => r.status === 'pass'), 'the best candidate passed both confirmation runs');
+    assert.equal(api.lastResult(), result);
+  });
+
+  it('opens the diff of a candidate: a read-only document with the candidate applied', async () => {
+    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+    await vscode.commands.executeCommand('verifiedFix.nextCandidate');
+    const uri = api.currentCandidate();
+    assert.ok(uri, 'no candidate document');
+    assert.equal(uri.scheme, 'verified-fix-candidate');
+    const candidate = await vscode.workspace.openTextDocument(uri);
+    assert.equal(candidate.lineAt(buggyLine - 1).text, fixedLine);
+    assert.equal(candidate.getText().split('\n').length, original.split('\n').length);
+    const diffTab = await waitFor('the diff tab', () =>
+      vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.toString() === uri.toString()),
+    );
+    assert.match(diffTab.label, /candidate \d+ .*passed 2\/2 runs/);
+  });
+
+  it('applies the candidate as one edit that undo reverts', async () => {
+    const applied = await vscode.commands.executeCommand<boolean>('verifiedFix.applyCandidate');
+    assert.equal(applied, true);
+    const document = (await openSumJs()).document;
+    assert.equal(document.lineAt(buggyLine - 1).text, fixedLine);
+    assert.equal(document.getText(), original.replace('i < n;', 'i <= n;'));
+    await vscode.commands.executeCommand('undo');
+    await waitFor('undo to restore the file', () => document.getText() === original);
+  });
+
+  it('refuses to apply when the document changed since the request started', async () => {
+    const editor = await openSumJs();
+    await editor.edit((e) => e.insert(new vscode.Position(0, 0), '// edited\n'));
+    try {
+      const before = editor.document.getText();
+      const applied = await vscode.commands.executeCommand<boolean>('verifiedFix.applyCandidate');
+      assert.equal(applied, false);
+      assert.equal(editor.document.getText(), before, 'nothing was applied');
+      assert.match(api.shownMessages().at(-1) ?? '', /sum\.js changed since the request started.*Nothing was applied/);
+    } finally {
+      await vscode.commands.executeCommand('undo');
+      await waitFor('the edit to be undone', () => editor.document.getText() === original);
+    }
+  });
+
+  it('shows the session in the status bar, matching the statistics', () => {
+    assert.ok(result);
+    const snapshot = api.snapshot();
+    assert.equal(snapshot.tasks, 1);
+    assert.equal(snapshot.samples, result.samples);
+    const pct = (p: number) => `${Math.round(p * 100)}%`;
+    const { text, visible, tooltip } = api.statusBar();
+    assert.equal(visible, true);
+    assert.equal(text, `$(beaker) pass@1 ${pct(result.passAtK['1'])} · pass@2 ${pct(result.passAtK['2'])}`);
+    assert.match(tooltip, /1 task, 2 samples/);
+    assert.match(tooltip, /pass\^2 \d+%/);
+  });
+
+  it('says "No passing fix found (0 of n passed)" when nothing passes, and refuses a second request meanwhile', async () => {
+    await setSettings({ testCommand: 'node -e "process.exit(1)"' });
+    try {
+      const editor = await openSumJs();
+      selectLine(editor, buggyLine);
+      const first = suggest();
+      const second = await waitFor('the second request to be refused', async () => {
+        const refused = await suggest();
+        return refused === undefined && api.shownMessages().some((m) => /already running on sum\.js:7/.test(m));
+      });
+      assert.ok(second);
+      const none = await first;
+      assert.ok(none);
+      assert.equal(none.verified.length, 0);
+      assert.ok(api.shownMessages().some((m) => m.startsWith(`No passing fix found (0 of ${none.samples} passed) for sum.js:7`)), JSON.stringify(api.shownMessages().slice(-3)));
+      assert.equal(api.snapshot().tasks, 2);
+    } finally {
+      await setSettings({ testCommand: undefined });
+    }
+  });
+});
