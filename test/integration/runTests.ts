@@ -39,7 +39,9 @@ async function main(): Promise<number> {
   }
   const vscode = chooseVscode();
   // A fresh copy, so tests may edit and save files without touching the repository.
-  const workspace = join(mkdtempSync(join(tmpdir(), 'vf-integration-')), 'integration-ws');
+  // (No signal hooks here: on Ctrl+C, runTests asks the launcher to stop and then returns, reaching finally.)
+  const copy = mkdtempSync(join(tmpdir(), 'vf-integration-'));
+  const workspace = join(copy, 'integration-ws');
   cpSync(fixture, workspace, { recursive: true });
   const started = Date.now();
   try {
@@ -58,7 +60,7 @@ async function main(): Promise<number> {
     return 1;
   } finally {
     console.log(`integration run (${vscode.kind}): ${((Date.now() - started) / 1000).toFixed(1)} s`);
-    rmSync(join(workspace, '..'), { recursive: true, force: true, maxRetries: 3 });
+    rmSync(copy, { recursive: true, force: true, maxRetries: 3 });
   }
 }
 

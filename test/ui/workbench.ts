@@ -1,10 +1,10 @@
 // Drives a real VS Code workbench (code-server in headless Chromium) as a user would, for the UI tests.
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { openBrowser, type Browser } from '../integration/launcher/browser';
-import { startCodeServer, type CodeServer } from '../integration/launcher/codeServer';
+import { removeOnExit, startCodeServer, type CodeServer } from '../integration/launcher/codeServer';
 
 export const repoRoot = resolve(__dirname, '..', '..');
 /** Where screenshots go (git-ignored). */
@@ -33,26 +33,29 @@ export class Workbench {
     readonly workspace: string,
     private readonly server: CodeServer,
     private readonly browser: Browser,
+    private readonly removeCopy: () => void,
   ) {}
 
   /** Installs the `.vsix`, starts code-server on a copy of the fixture workspace and waits for the workbench. */
   static async start(options: WorkbenchOptions = {}): Promise<Workbench> {
     const vsix = options.vsix ?? process.env.VERIFIED_FIX_VSIX ?? join(repoRoot, 'verified-fix.vsix');
     if (!existsSync(vsix)) throw new Error(`${vsix} is missing: run npm run package (npm run test:ui does).`);
-    const workspace = join(mkdtempSync(join(tmpdir(), 'vf-ui-')), 'integration-ws');
+    const copy = mkdtempSync(join(tmpdir(), 'vf-ui-'));
+    const removeCopy = removeOnExit(copy);
+    const workspace = join(copy, 'integration-ws');
     cpSync(fixture, workspace, { recursive: true });
     let server: CodeServer | undefined;
     let browser: Browser | undefined;
     try {
       server = await startCodeServer({ folder: workspace, installExtensions: [vsix] });
       browser = await openBrowser();
-      const workbench = new Workbench(browser.page, workspace, server, browser);
+      const workbench = new Workbench(browser.page, workspace, server, browser, removeCopy);
       await workbench.open();
       return workbench;
     } catch (error) {
       await browser?.close();
       await server?.stop();
-      rmSync(join(workspace, '..'), { recursive: true, force: true });
+      removeCopy();
       throw error;
     }
   }
@@ -193,7 +196,7 @@ export class Workbench {
   async close(): Promise<void> {
     await this.browser.close();
     await this.server.stop();
-    rmSync(join(this.workspace, '..'), { recursive: true, force: true, maxRetries: 3 });
+    this.removeCopy();
   }
 
   /** Keyboard shortcuts go to the focused element; make it the workbench, not a leftover input. */

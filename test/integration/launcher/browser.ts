@@ -1,9 +1,9 @@
 // Starts Debian's Chromium headless through playwright-core (no browser download) with a fresh profile.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { requireChromium } from './codeServer';
+import { removeOnExit, requireChromium } from './codeServer';
 
 /** A browser with one page; `close()` ends the browser and removes its profile. */
 export interface Browser {
@@ -28,6 +28,7 @@ export async function openBrowser(options: { viewport?: { width: number; height:
   const executablePath = requireChromium();
   // launchPersistentContext because --user-data-dir in args is rejected, and a fresh profile per run.
   const profile = mkdtempSync(join(tmpdir(), 'vf-chromium-'));
+  const removeProfile = removeOnExit(profile);
   let context: BrowserContext;
   try {
     context = await chromium.launchPersistentContext(profile, {
@@ -38,7 +39,7 @@ export async function openBrowser(options: { viewport?: { width: number; height:
       timeout: 60_000,
     });
   } catch (error) {
-    rmSync(profile, { recursive: true, force: true });
+    removeProfile();
     throw error;
   }
   const page = context.pages()[0] ?? (await context.newPage());
@@ -50,7 +51,7 @@ export async function openBrowser(options: { viewport?: { width: number; height:
       if (closed) return;
       closed = true;
       await context.close().catch(() => undefined);
-      rmSync(profile, { recursive: true, force: true, maxRetries: 3 });
+      removeProfile();
     },
   };
 }

@@ -138,9 +138,41 @@ export const quietSettings: Readonly<Record<string, unknown>> = {
 
 /** Process groups still running, killed synchronously if this process exits without stopping them. */
 const liveGroups = new Set<number>();
+/** Scratch folders removed on exit unless removed before (see {@link removeOnExit}). */
+const scratchDirs = new Set<string>();
 process.on('exit', () => {
   for (const pgid of liveGroups) killGroup(pgid, 'SIGKILL');
+  if (!process.env.VERIFIED_FIX_KEEP_SCRATCH) for (const dir of scratchDirs) rmSync(dir, { recursive: true, force: true });
 });
+
+/**
+ * Removes `dir` when this process exits, also on SIGINT/SIGTERM/SIGHUP; returns a function that removes
+ * it now. For temporary workspace copies and code-server's scratch folders.
+ */
+export function removeOnExit(dir: string): () => void {
+  scratchDirs.add(dir);
+  hookSignals();
+  return () => {
+    scratchDirs.delete(dir);
+    if (!process.env.VERIFIED_FIX_KEEP_SCRATCH) rmSync(dir, { recursive: true, force: true, maxRetries: 3 });
+  };
+}
+
+let signalsHooked = false;
+/**
+ * A signal would end this process without 'exit' handlers, leaving the detached code-server running: kill
+ * the groups, then exit as the signal would have. (Playwright closes the browser on the same exit.)
+ */
+function hookSignals(): void {
+  if (signalsHooked) return;
+  signalsHooked = true;
+  for (const [signal, number] of [['SIGINT', 2], ['SIGTERM', 15], ['SIGHUP', 1]] as const) {
+    process.on(signal, () => {
+      if (liveGroups.size) console.error(`\n${signal}: stopping code-server`);
+      process.exit(128 + number); // the 'exit' handler above kills the groups
+    });
+  }
+}
 
 function killGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
   try {
@@ -175,6 +207,7 @@ function serverEnv(scratch: string): NodeJS.ProcessEnv {
 export async function startCodeServer(options: CodeServerOptions = {}): Promise<CodeServer> {
   const bin = requireCodeServer();
   const scratch = mkdtempSync(join(tmpdir(), 'vf-code-server-'));
+  const removeScratch = removeOnExit(scratch);
   try {
     const env = serverEnv(scratch);
     const userDataDir = options.userDataDir ?? join(scratch, 'user-data');
@@ -192,14 +225,14 @@ export async function startCodeServer(options: CodeServerOptions = {}): Promise<
     }
     for (let attempt = 1; ; attempt++) {
       try {
-        return await launch(bin, scratch, env, profile, { ...options, userDataDir, extensionsDir });
+        return await launch(bin, scratch, removeScratch, env, profile, { ...options, userDataDir, extensionsDir });
       } catch (error) {
         // Another process may have taken the port between freePort() and code-server's listen.
         if (attempt >= 3 || !(error instanceof PortTakenError)) throw error;
       }
     }
   } catch (error) {
-    rmSync(scratch, { recursive: true, force: true });
+    removeScratch();
     throw error;
   }
 }
@@ -209,6 +242,7 @@ class PortTakenError extends Error {}
 async function launch(
   bin: string,
   scratch: string,
+  removeScratch: () => void,
   env: NodeJS.ProcessEnv,
   profile: string[],
   options: CodeServerOptions & { userDataDir: string; extensionsDir: string },
@@ -235,6 +269,7 @@ async function launch(
   const pgid = child.pid;
   if (pgid === undefined) throw new Error(`could not start ${bin}`);
   liveGroups.add(pgid);
+  hookSignals();
   child.unref();
   let exited: string | undefined;
   child.once('exit', (code, signal) => (exited = `exited with ${code ?? signal}`));
@@ -246,15 +281,18 @@ async function launch(
       return '';
     }
   };
-  let stopped = false;
-  const stop = async () => {
-    if (stopped) return;
-    stopped = true;
+  const endGroup = async () => {
     killGroup(pgid, 'SIGTERM');
     for (let i = 0; i < 50 && killGroup(pgid, 0); i++) await sleep(100);
     killGroup(pgid, 'SIGKILL');
     liveGroups.delete(pgid);
-    if (!process.env.VERIFIED_FIX_KEEP_SCRATCH) rmSync(scratch, { recursive: true, force: true, maxRetries: 3 });
+  };
+  let stopped = false;
+  const stop = async () => {
+    if (stopped) return;
+    stopped = true;
+    await endGroup();
+    removeScratch();
   };
 
   const url = `http://127.0.0.1:${port}`;
@@ -262,7 +300,7 @@ async function launch(
   while (!(await healthy(url))) {
     if (exited || Date.now() > deadline) {
       const tail = logTail();
-      await stop();
+      await endGroup(); // the caller removes the scratch folder, or retries in it
       if (/EADDRINUSE/.test(tail)) throw new PortTakenError(`port ${port} taken`);
       throw new Error(`code-server ${exited ?? 'did not answer /healthz in time'}; its log ends:\n${tail}`);
     }

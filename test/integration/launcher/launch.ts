@@ -64,19 +64,24 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   if (verbose && args.ignored.length) console.log(`[launcher] ignoring ${args.ignored.join(' ')}`);
 
+  // Signals: codeServer.ts kills the process group and exits; Playwright closes the browser on exit.
   let server: CodeServer | undefined;
   let browser: Browser | undefined;
   const cleanup = async () => {
     await browser?.close();
     await server?.stop();
   };
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
-    process.once(signal, () => void cleanup().finally(() => process.exit(130)));
-  }
-
   try {
     const started = Date.now();
-    server = await startCodeServer({ folder: args.folder, userDataDir: args.userDataDir, extensionsDir: args.extensionsDir });
+    // runTests always passes <cwd>/.vscode-test/{user-data,extensions}. Several runs in one working tree
+    // (engineers, watch mode) would share them and a run would restore the last one's editors, so each run
+    // gets a fresh profile unless VERIFIED_FIX_REUSE_PROFILE=1.
+    const reuse = process.env.VERIFIED_FIX_REUSE_PROFILE === '1';
+    server = await startCodeServer({
+      folder: args.folder,
+      userDataDir: reuse ? args.userDataDir : undefined,
+      extensionsDir: reuse ? args.extensionsDir : undefined,
+    });
     console.log(`[launcher] code-server ${server.url} ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     browser = await openBrowser();
     const { page } = browser;
@@ -88,7 +93,7 @@ async function main(argv: readonly string[]): Promise<number> {
       if (!verbose && workbenchChatter.test(line)) return;
       process.stdout.write(type === 'error' ? `[error] ${line}\n` : `${line}\n`);
     });
-    await page.exposeFunction('codeAutomationExit', (code: number) => finish(Number(code) || 0));
+    await page.exposeFunction('codeAutomationExit', (code: unknown) => finish(Number.isInteger(code) ? (code as number) : 1));
     page.on('crash', () => {
       console.error('[launcher] the browser page crashed');
       finish(1);
