@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import pLimit from 'p-limit';
-import { changeSize, unifiedDiff } from './diffing';
+import { changedCharacters, changeSize, unifiedDiff } from './diffing';
 import type { CandidateResult, FixEvent, FixRequest, FixResult, Verdict } from './fixRequest';
 import { silentLogger } from './logger';
 import { passAtK, passHatK } from './passAtK';
@@ -131,6 +131,7 @@ export async function runFix(request: FixRequest, onEvent: (event: FixEvent) => 
       flaky: passes > 0 && passes < runs.length,
       diff: pending.invalidReason ? '' : unifiedDiff(request.relativePath, originalText, after),
       changeSize: pending.invalidReason ? 0 : changeSize(originalText, after),
+      changedCharacters: pending.invalidReason ? 0 : changedCharacters(originalText.slice(start, end), pending.replacement),
     };
     results.set(pending.index, result);
     onEvent({ type: 'verdict', candidate: result });
@@ -228,7 +229,9 @@ export async function runFix(request: FixRequest, onEvent: (event: FixEvent) => 
   const candidates = [...results.values()].sort((a, b) => a.index - b.index);
   const verified = candidates
     .filter((c) => c.verified && c.duplicateOf === null)
-    .sort((a, b) => a.changeSize - b.changeSize || a.verdict.durationMs - b.verdict.durationMs || a.index - b.index)
+    // Smallest change first; among equals the provider's order (the mutation generator puts likelier edits first),
+    // never the run time, which is noise.
+    .sort((a, b) => a.changeSize - b.changeSize || a.changedCharacters - b.changedCharacters || a.index - b.index)
     .map((c) => c.index);
   const n = candidates.length;
   const c = candidates.filter((r) => r.verdict.status === 'pass').length;

@@ -92,6 +92,8 @@ export interface CandidateResult {
   readonly diff: string;
   /** Lines added + removed, for ranking. */
   readonly changeSize: number;
+  /** Characters added + removed in the selection, the ranking's tie-break. */
+  readonly changedCharacters: number;
   readonly usage?: SampleUsage;
 }
 
@@ -114,7 +116,7 @@ export interface FixResult {
   /** True when the baseline passed: the tests do not catch the bug, so a pass proves little. */
   readonly baselinePassed: boolean;
   readonly candidates: readonly CandidateResult[];
-  /** Indices of verified candidates, best (smallest change, then fastest) first; duplicates left out. */
+  /** Indices of verified candidates, best (fewest lines, then characters changed) first; duplicates left out. */
   readonly verified: readonly number[];
   /** n (samples obtained, invalid ones included) and c (first-run passes). */
   readonly samples: number;

@@ -100,6 +100,13 @@ describe('runFix', () => {
     remove(ws);
   });
 
+  it('ranks verified candidates by lines, then characters changed, then provider order', async () => {
+    const ws = makeWorkspace({ 'value.txt': 'good\n', 'check.sh': 'grep -q good value.txt\n' });
+    const result = await runFix(request(ws, ['more\nlines\nthan\ngood', 'goodness', 'good!', 'good?'], { baselineCheck: false }));
+    assert.deepEqual(result.verified, [2, 3, 1, 0]);
+    remove(ws);
+  });
+
   it('runs duplicates once and counts each as a sample', async () => {
     const ws = makeWorkspace({ 'value.txt': 'old\n', 'check.sh': 'cat /proc/sys/kernel/random/uuid; test "$(cat value.txt)" = good\n' });
     const result = await runFix(request(ws, ['good', '  good', 'bad', 'good\n'], { baselineCheck: false }));
