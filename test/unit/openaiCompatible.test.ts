@@ -286,7 +286,11 @@ describe('openai-compatible provider', () => {
       break;
     }
     await Promise.all(server.requests.map((r) => r.settled));
-    assert.equal(server.requests.filter((r) => r.closedEarlyAt !== undefined).length, 2);
+    // Under load the consumer may stop before the other requests were even sent: none may be left hanging.
+    const others = server.requests.filter((r) => r.index !== 0);
+    assert.ok(others.every((r) => r.closedEarlyAt !== undefined), `${others.length} other request(s), all closed early`);
+    await new Promise((r) => setTimeout(r, 200));
+    assert.equal(server.requests.length, 1 + others.length, 'nothing is sent after the consumer stopped');
   });
 
   it('reads a hand-written SSE stream with CRLF lines, comments and no final blank line', async () => {
