@@ -1,66 +1,13 @@
 // The session's tasks, kept in workspace state so the statistics survive a reload; a corrupt state is reset, never fatal.
 import * as vscode from 'vscode';
-import type { SampleOutcome } from '../core/sessionStats';
+import { loadSession } from './sessionSchema';
+import type { StoredTask } from './sessionSchema';
 
-/** A verified candidate kept with its task, so the panel can reopen it later. */
-export interface StoredCandidate {
-  readonly index: number;
-  readonly replacement: string;
-  readonly label?: string;
-  readonly runsPassed: number;
-  readonly runs: number;
-  readonly durationMs: number;
-  readonly changeSize: number;
-}
-
-/** One finished request. */
-export interface StoredTask {
-  readonly id: string;
-  /** The document, as a URI string, and its path relative to the workspace folder. */
-  readonly uri: string;
-  readonly file: string;
-  /** 1-based, inclusive. */
-  readonly startLine: number;
-  readonly endLine: number;
-  /** Offsets of the selection in the text the request started from, and that text's SHA-256. */
-  readonly start: number;
-  readonly end: number;
-  readonly originalHash: string;
-  readonly startedAt: number;
-  readonly durationMs: number;
-  /** First-run outcome of each sample: what the statistics count. */
-  readonly outcomes: readonly SampleOutcome[];
-  /** Verified candidates, best first, duplicates left out. */
-  readonly verified: readonly StoredCandidate[];
-  readonly baselinePassed: boolean;
-  readonly lost: number;
-  readonly stoppedEarly?: string;
-  readonly promptTokens?: number;
-  readonly completionTokens?: number;
-}
+export type { StoredCandidate, StoredTask } from './sessionSchema';
 
 const STATE_KEY = 'verifiedFix.session.v1';
 /** Oldest tasks are dropped beyond this, so workspace state stays small. */
 const MAX_TASKS = 500;
-const outcomes = new Set<unknown>(['pass', 'fail', 'timeout', 'error']);
-
-function isCandidate(value: unknown): value is StoredCandidate {
-  const c = value as StoredCandidate;
-  return typeof c === 'object' && c !== null && typeof c.index === 'number' && typeof c.replacement === 'string' &&
-    typeof c.runsPassed === 'number' && typeof c.runs === 'number' && typeof c.durationMs === 'number' && typeof c.changeSize === 'number';
-}
-
-/** True when `value` has every field a task needs, with the right types. */
-export function isStoredTask(value: unknown): value is StoredTask {
-  const t = value as StoredTask;
-  return typeof t === 'object' && t !== null &&
-    typeof t.id === 'string' && typeof t.uri === 'string' && typeof t.file === 'string' &&
-    Number.isInteger(t.startLine) && Number.isInteger(t.endLine) && Number.isInteger(t.start) && Number.isInteger(t.end) &&
-    typeof t.originalHash === 'string' && typeof t.startedAt === 'number' && typeof t.durationMs === 'number' &&
-    Array.isArray(t.outcomes) && t.outcomes.every((o) => outcomes.has(o)) &&
-    Array.isArray(t.verified) && t.verified.every(isCandidate) &&
-    typeof t.baselinePassed === 'boolean' && typeof t.lost === 'number';
-}
 
 /** The tasks of this workspace's session; fires onDidChange after every add or reset. */
 export class SessionStore implements vscode.Disposable {
@@ -71,17 +18,10 @@ export class SessionStore implements vscode.Disposable {
   readonly loadProblem: string | undefined;
 
   constructor(private readonly state: vscode.Memento) {
-    const saved = state.get<unknown>(STATE_KEY);
-    if (saved === undefined) {
-      this.tasks = [];
-    } else if (Array.isArray(saved) && saved.every(isStoredTask)) {
-      this.tasks = saved;
-    } else {
-      this.tasks = [];
-      const bad = Array.isArray(saved) ? saved.findIndex((t) => !isStoredTask(t)) : -1;
-      this.loadProblem = `The saved Verified Fix statistics were unreadable (${bad >= 0 ? `task ${bad + 1} is malformed` : 'not a list of tasks'}), so the session was reset.`;
-      void state.update(STATE_KEY, undefined);
-    }
+    const loaded = loadSession(state.get<unknown>(STATE_KEY));
+    this.tasks = [...loaded.tasks];
+    this.loadProblem = loaded.problem;
+    if (loaded.problem) void state.update(STATE_KEY, undefined);
   }
 
   /** Every task, oldest first. */
@@ -109,6 +49,3 @@ export class SessionStore implements vscode.Disposable {
     this.changed.dispose();
   }
 }
-
-/** The key under which tasks are saved, for the test that corrupts it on purpose. */
-export const sessionStateKey = STATE_KEY;

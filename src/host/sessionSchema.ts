@@ -1,0 +1,70 @@
+// The saved session's shape and its validation, without `vscode`, so a corrupt state is tested with plain node.
+import type { SampleOutcome } from '../core/sessionStats';
+
+/** A verified candidate kept with its task, so the panel can reopen it later. */
+export interface StoredCandidate {
+  readonly index: number;
+  readonly replacement: string;
+  readonly label?: string;
+  readonly runsPassed: number;
+  readonly runs: number;
+  readonly durationMs: number;
+  readonly changeSize: number;
+}
+
+/** One finished request. */
+export interface StoredTask {
+  readonly id: string;
+  /** The document, as a URI string, and its path relative to the workspace folder. */
+  readonly uri: string;
+  readonly file: string;
+  /** 1-based, inclusive. */
+  readonly startLine: number;
+  readonly endLine: number;
+  /** Offsets of the selection in the text the request started from, and that text's SHA-256. */
+  readonly start: number;
+  readonly end: number;
+  readonly originalHash: string;
+  readonly startedAt: number;
+  readonly durationMs: number;
+  /** First-run outcome of each sample: what the statistics count. */
+  readonly outcomes: readonly SampleOutcome[];
+  /** Verified candidates, best first, duplicates left out. */
+  readonly verified: readonly StoredCandidate[];
+  readonly baselinePassed: boolean;
+  readonly lost: number;
+  readonly stoppedEarly?: string;
+  readonly promptTokens?: number;
+  readonly completionTokens?: number;
+}
+
+const outcomes = new Set<unknown>(['pass', 'fail', 'timeout', 'error']);
+
+function isCandidate(value: unknown): value is StoredCandidate {
+  const c = value as StoredCandidate;
+  return typeof c === 'object' && c !== null && typeof c.index === 'number' && typeof c.replacement === 'string' &&
+    typeof c.runsPassed === 'number' && typeof c.runs === 'number' && typeof c.durationMs === 'number' && typeof c.changeSize === 'number';
+}
+
+/** True when `value` has every field a task needs, with the right types. */
+export function isStoredTask(value: unknown): value is StoredTask {
+  const t = value as StoredTask;
+  return typeof t === 'object' && t !== null &&
+    typeof t.id === 'string' && typeof t.uri === 'string' && typeof t.file === 'string' &&
+    Number.isInteger(t.startLine) && Number.isInteger(t.endLine) && Number.isInteger(t.start) && Number.isInteger(t.end) &&
+    typeof t.originalHash === 'string' && typeof t.startedAt === 'number' && typeof t.durationMs === 'number' &&
+    Array.isArray(t.outcomes) && t.outcomes.every((o) => outcomes.has(o)) &&
+    Array.isArray(t.verified) && t.verified.every(isCandidate) &&
+    typeof t.baselinePassed === 'boolean' && typeof t.lost === 'number';
+}
+
+/** The tasks in a saved state, or none and why, when it is not a well-formed list of tasks (never throws). */
+export function loadSession(saved: unknown): { readonly tasks: readonly StoredTask[]; readonly problem?: string } {
+  if (saved === undefined) return { tasks: [] };
+  if (Array.isArray(saved) && saved.every(isStoredTask)) return { tasks: saved };
+  const bad = Array.isArray(saved) ? saved.findIndex((t) => !isStoredTask(t)) : -1;
+  return {
+    tasks: [],
+    problem: `The saved Verified Fix statistics were unreadable (${bad >= 0 ? `task ${bad + 1} is malformed` : 'not a list of tasks'}), so the session was reset.`,
+  };
+}

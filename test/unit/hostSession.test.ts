@@ -1,0 +1,110 @@
+// The extension's pure session helpers: saved-state validation, the panel/status-bar snapshot, CSV, the run report.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { CandidateResult, FixResult, Verdict } from '../../src/core/fixRequest';
+import { failureExcerpt, formatRunReport } from '../../src/host/runReport';
+import { formatSessionCsv } from '../../src/host/sessionCsv';
+import type { StoredTask } from '../../src/host/sessionSchema';
+import { loadSession } from '../../src/host/sessionSchema';
+import { buildSnapshot, statusText, statusTooltip } from '../../src/host/sessionSnapshot';
+
+function task(id: string, outcomes: StoredTask['outcomes'], extra: Partial<StoredTask> = {}): StoredTask {
+  return {
+    id, uri: `file:///ws/${id}.js`, file: `${id}.js`, startLine: 7, endLine: 7, start: 100, end: 140, originalHash: 'ab',
+    startedAt: 1_700_000_000_000, durationMs: 4200, outcomes, verified: [], baselinePassed: false, lost: 0, ...extra,
+  };
+}
+
+const candidate = { index: 1, replacement: 'i <= n', runsPassed: 2, runs: 2, durationMs: 1400, changeSize: 2 };
+
+describe('loadSession', () => {
+  it('accepts nothing saved and a well-formed list', () => {
+    assert.deepEqual(loadSession(undefined), { tasks: [] });
+    const tasks = [task('a', ['pass', 'fail'], { verified: [candidate] })];
+    assert.deepEqual(loadSession(JSON.parse(JSON.stringify(tasks))), { tasks });
+  });
+
+  const corrupt: Array<[string, unknown, RegExp]> = [
+    ['a string', 'garbage', /not a list of tasks/],
+    ['an object', { tasks: [] }, /not a list of tasks/],
+    ['a task without outcomes', [{ ...task('a', []), outcomes: undefined }], /task 1 is malformed/],
+    ['an unknown outcome', [task('a', ['pass']), { ...task('b', []), outcomes: ['passed'] }], /task 2 is malformed/],
+    ['a malformed candidate', [{ ...task('a', ['pass']), verified: [{ index: 0 }] }], /task 1 is malformed/],
+    ['null', null, /not a list of tasks/],
+  ];
+  for (const [name, saved, problem] of corrupt) {
+    it(`resets ${name} with a problem instead of throwing`, () => {
+      const loaded = loadSession(saved);
+      assert.deepEqual(loaded.tasks, []);
+      assert.match(loaded.problem ?? '', problem);
+      assert.match(loaded.problem ?? '', /the session was reset/);
+    });
+  }
+});
+
+describe('buildSnapshot and the status bar', () => {
+  const tasks = [task('a', ['pass', 'fail', 'fail', 'fail'], { verified: [candidate] }), task('b', ['fail', 'fail', 'timeout', 'fail']), task('c', ['pass', 'pass', 'pass', 'fail'], { promptTokens: 100, completionTokens: 20 })];
+
+  it('computes pass@1 and pass@k over tasks, sorts the grid by passes and the table newest first', () => {
+    const s = buildSnapshot(tasks, 2);
+    assert.equal(s.tasks, 3);
+    assert.equal(s.samples, 12);
+    assert.deepEqual(s.headline.map((h) => h.k), [1, 2]);
+    assert.ok(Math.abs(s.headline[0].passAtK - (0.25 + 0 + 0.75) / 3) < 1e-12);
+    // pass@2: a = 1 − C(3,2)/C(4,2) = 0.5; b = 0; c = 1.
+    assert.ok(Math.abs(s.headline[1].passAtK - 0.5) < 1e-12);
+    assert.deepEqual(s.grid.map((t) => t.taskId), ['c', 'a', 'b']);
+    assert.deepEqual(s.table.map((t) => t.taskId), ['c', 'b', 'a']);
+    assert.equal(s.curves.length, 4);
+    assert.equal(s.table[1].outcome, 'none passed');
+    assert.equal(s.table[2].outcome, '1 verified');
+    assert.deepEqual(s.cost, { verifiedFixes: 1, secondsPerFix: 12.6, tokensPerFix: 120 });
+  });
+
+  it('renders "$(beaker) pass@1 33% · pass@2 50%" and a tooltip with tasks, samples and pass^k', () => {
+    const s = buildSnapshot(tasks, 2);
+    assert.equal(statusText(s), '$(beaker) pass@1 33% · pass@2 50%');
+    const tooltip = statusTooltip(s);
+    assert.match(tooltip, /3 tasks, 12 samples/);
+    assert.match(tooltip, /pass\^2 \d+%/);
+  });
+
+  it('shows one k when k = 1 and a dash when no task has n ≥ k', () => {
+    assert.equal(statusText(buildSnapshot(tasks, 1)), '$(beaker) pass@1 33%');
+    assert.equal(statusText(buildSnapshot([task('a', ['pass'])], 5)), '$(beaker) pass@1 100% · pass@5 –');
+    assert.equal(buildSnapshot([], 5).tasks, 0);
+  });
+});
+
+describe('formatSessionCsv', () => {
+  it('writes one quoted row per task with its estimators', () => {
+    const csv = formatSessionCsv([task('a,"b"', ['pass', 'fail'])], 2).trim().split('\n');
+    assert.equal(csv[0], 'task_id,file,lines,started,duration_s,n,c,verified,outcomes,pass@1,pass@2,pass^2');
+    assert.equal(csv[1], '"a,""b""","a,""b"".js",7,2023-11-14T22:13:20.000Z,4.2,2,1,0,pass fail,0.5000,1.0000,0.0000');
+  });
+});
+
+describe('the run report', () => {
+  const verdict = (status: Verdict['status'], output: string): Verdict => ({ status, durationMs: 1200, exitCode: 1, output, stdout: output, stderr: '' });
+  it('picks the lines that say what failed', () => {
+    const output = 'TAP version 13\n# Subtest: sumTo\nnot ok 1 - sumTo\n  AssertionError: expected 10, got 6\nok 2 - other\n';
+    assert.deepEqual(failureExcerpt(verdict('fail', output)), ['not ok 1 - sumTo', '  AssertionError: expected 10, got 6']);
+    assert.deepEqual(failureExcerpt(verdict('fail', 'a\nb\nc'), 2), ['b', 'c']);
+  });
+
+  it('lists every candidate with its verdict', () => {
+    const c = (index: number, status: Verdict['status']): CandidateResult => ({
+      index, replacement: 'x', verdict: verdict(status, 'not ok 1 - boom'), duplicateOf: null, runs: [verdict(status, '')], verified: false, flaky: false,
+      diff: '--- a/sum.js\n+++ b/sum.js\n@@ -1 +1 @@\n-a\n+x\n', changeSize: 2, changedCharacters: 1,
+    });
+    const result = {
+      relativePath: 'sum.js', testCommand: 'npm test', baseline: verdict('fail', ''), baselinePassed: false, candidates: [c(0, 'fail'), c(1, 'timeout')],
+      verified: [], samples: 2, passed: 0, lost: [], k: 2, passAtK: {}, passHatK: {}, durationMs: 10, originalText: 'a\n', start: 0, end: 1,
+    } satisfies FixResult;
+    const report = formatRunReport(result, 'sum.js:1');
+    assert.match(report, /## Candidate 1: fail, 1\.2 s/);
+    assert.match(report, /## Candidate 2: timeout/);
+    assert.match(report, /not ok 1 - boom/);
+    assert.match(report, /0 of 2 samples passed/);
+  });
+});
