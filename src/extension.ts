@@ -49,7 +49,7 @@ export function activate(context: vscode.ExtensionContext): VerifiedFixApi {
     [CommandId.NextCandidate]: () => browser.next(),
     [CommandId.ShowCandidates]: (taskId) => (typeof taskId === 'string' ? reopenTask(taskId, store, runs as Runs, browser, log) : browser.showPicker()),
     [CommandId.ShowPanel]: () => vscode.commands.executeCommand(`${StatsView.viewId}.focus`),
-    [CommandId.ExportSession]: () => exportSession(store, readSettings().settings.k, log),
+    [CommandId.ExportSession]: (to) => exportSession(store, readSettings().settings.k, log, to instanceof vscode.Uri ? to : undefined),
     [CommandId.ResetSession]: (confirmed) => resetSession(store, log, confirmed === true),
     [CommandId.SelectModel]: () => selectModel(log),
     [CommandId.SetApiKey]: () => setApiKey(context.secrets, log),

