@@ -47,6 +47,7 @@ export function activate(context: vscode.ExtensionContext): VerifiedFixApi {
     [CommandId.Suggest]: (arg) => suggest.execute(arg),
     [CommandId.ApplyCandidate]: (arg) => browser.apply(arg),
     [CommandId.NextCandidate]: () => browser.next(),
+    [CommandId.Cancel]: () => suggest.cancel(),
     [CommandId.ShowCandidates]: (taskId) => (typeof taskId === 'string' ? reopenTask(taskId, store, runs as Runs, browser, log) : browser.showPicker()),
     [CommandId.ShowPanel]: () => vscode.commands.executeCommand(`${StatsView.viewId}.focus`),
     [CommandId.ExportSession]: (to) => exportSession(store, readSettings().settings.k, log, to instanceof vscode.Uri ? to : undefined),

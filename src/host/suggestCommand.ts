@@ -1,9 +1,8 @@
 // "Suggest Verified Fix": checks trust and input, runs the engine under a cancellable progress, then presents the result.
-import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
 import { runFix } from '../core/engine';
 import { UserError } from '../core/errors';
-import type { CandidateResult, FixEvent, FixResult } from '../core/fixRequest';
+import type { FixEvent, FixResult } from '../core/fixRequest';
 import type { BrowsableCandidate, BrowsableTask, CandidateBrowser } from './candidateBrowser';
 import { verifiedLabel } from './candidateBrowser';
 import type { Log } from './log';
@@ -15,6 +14,7 @@ import type { SelectionTarget } from './selectionTarget';
 import { lineLabel } from './sessionSnapshot';
 import type { SessionStore } from './sessionStore';
 import { readSettings } from './settings';
+import { storedCandidate, taskRecord, verifiedCandidates } from './taskRecord';
 
 /** What "Run Again" passes: the same lines of the same document. */
 export interface RerunTarget {
@@ -37,18 +37,6 @@ export interface SuggestDeps {
 function isRerunTarget(value: unknown): value is RerunTarget {
   const t = value as RerunTarget;
   return typeof t === 'object' && t !== null && t.uri instanceof vscode.Uri && Number.isInteger(t.startLine) && Number.isInteger(t.endLine);
-}
-
-function browsable(c: CandidateResult): BrowsableCandidate {
-  return {
-    index: c.index,
-    replacement: c.replacement,
-    ...(c.label ? { label: c.label } : {}),
-    runsPassed: c.runs.filter((r) => r.status === 'pass').length,
-    runs: c.runs.length,
-    durationMs: c.verdict.durationMs,
-    changeSize: c.changeSize,
-  };
 }
 
 /** One request at a time: a second one is refused plainly (see the README for why not queued). */
@@ -74,6 +62,7 @@ export class SuggestCommand {
       return undefined;
     }
     this.active = { location: 'another selection' };
+    void vscode.commands.executeCommand('setContext', 'verifiedFix.running', true);
     try {
       return await this.suggest(isRerunTarget(arg) ? arg : undefined, this.active);
     } catch (error) {
@@ -82,7 +71,19 @@ export class SuggestCommand {
     } finally {
       this.active = undefined;
       this.deps.onProgress(undefined);
+      void vscode.commands.executeCommand('setContext', 'verifiedFix.running', false);
     }
+  }
+
+  /** "Cancel Running Request": the same as the progress notification's Cancel (which may be hidden in the bell). */
+  cancel(): boolean {
+    const run = this.active?.run;
+    if (!run) {
+      void this.deps.log.info('No Verified Fix request is running.');
+      return false;
+    }
+    run.cancel();
+    return true;
   }
 
   private async suggest(rerun: RerunTarget | undefined, active: { location: string; run?: Run }): Promise<FixResult | undefined> {
@@ -158,7 +159,7 @@ export class SuggestCommand {
       },
     );
     this.lastResult = result;
-    if (result.stoppedEarly !== 'cancelled') await this.record(result, document.uri, target, startedAt);
+    if (result.stoppedEarly !== 'cancelled') await this.deps.store.add(taskRecord(result, document.uri.toString(), target, startedAt));
     this.present(result, run, document.uri, location, target);
     return result;
   }
@@ -176,7 +177,7 @@ export class SuggestCommand {
       switch (event.type) {
         case 'started':
           log.logger.info(`testing with "${event.testCommand}" (${event.protections})`);
-          if (!this.protectionsShown && /not isolated|no memory cap|not contained/i.test(event.protections)) {
+          if (!this.protectionsShown && /not isolated|not protected|not capped/i.test(event.protections)) {
             this.protectionsShown = true;
             void log.info(`Verified Fix test runs on this system: ${event.protections}.`);
           }
@@ -196,7 +197,7 @@ export class SuggestCommand {
           const c = event.candidate;
           log.logger.info(`candidate ${c.index + 1}: ${c.verdict.status}${c.verdict.reason ? ` (${c.verdict.reason})` : ''}, ${c.runs.map((r) => r.status).join('/')}`);
           if (c.verified && c.duplicateOf === null && ++passing === 1 && !run.signal.aborted) {
-            const early = browsable(c);
+            const early = storedCandidate(c);
             void log.info(`A candidate for ${request.relativePath} passed your tests (${verifiedLabel(early)}); the others are still being tested.`, 'Show It').then((choice) => {
               if (!choice || run.isDisposed) return;
               this.deps.browser.present(this.task(run, request.document.uri, request.originalText, request.target, [early], false), false);
@@ -236,7 +237,7 @@ export class SuggestCommand {
   /** Shows the outcome without waiting for the user, so the command's promise settles when the run does. */
   private present(result: FixResult, run: Run, uri: vscode.Uri, location: string, target: SelectionTarget): void {
     const { log, browser } = this.deps;
-    const verified = result.verified.map((i) => browsable(result.candidates.find((c) => c.index === i) as CandidateResult));
+    const verified = verifiedCandidates(result);
     browser.present(this.task(run, uri, result.originalText, target, verified, result.baselinePassed), false);
     const details = (): void => {
       void vscode.window.showTextDocument(run.addDocument('report', `${location.replace(/[:/\\]/g, '_')}.md`, formatRunReport(result, location)), { preview: true });
@@ -261,34 +262,6 @@ export class SuggestCommand {
     const early = result.stoppedEarly ? ` Stopped early: ${result.stoppedEarly}.` : '';
     void log.info(`No passing fix found (0 of ${result.samples} passed) for ${location}${why}.${early}`, 'Details').then((choice) => {
       if (choice) details();
-    });
-  }
-
-  /** Adds the finished request to the session statistics. */
-  private async record(result: FixResult, uri: vscode.Uri, target: SelectionTarget, startedAt: number): Promise<void> {
-    const usage = result.candidates.map((c) => c.usage).filter((u) => u !== undefined);
-    const tokens = (pick: (u: NonNullable<CandidateResult['usage']>) => number | undefined) =>
-      usage.some((u) => pick(u) !== undefined) ? usage.reduce((sum, u) => sum + (pick(u) ?? 0), 0) : undefined;
-    const promptTokens = tokens((u) => u.promptTokens);
-    const completionTokens = tokens((u) => u.completionTokens);
-    await this.deps.store.add({
-      id: `${result.relativePath}:${lineLabel(target.startLine, target.endLine)}@${startedAt.toString(36)}`,
-      uri: uri.toString(),
-      file: result.relativePath,
-      startLine: target.startLine,
-      endLine: target.endLine,
-      start: result.start,
-      end: result.end,
-      originalHash: createHash('sha256').update(result.originalText).digest('hex'),
-      startedAt,
-      durationMs: result.durationMs,
-      outcomes: result.candidates.map((c) => c.verdict.status),
-      verified: result.verified.map((i) => browsable(result.candidates.find((c) => c.index === i) as CandidateResult)),
-      baselinePassed: result.baselinePassed,
-      lost: result.lost.length,
-      ...(result.stoppedEarly ? { stoppedEarly: result.stoppedEarly } : {}),
-      ...(promptTokens !== undefined ? { promptTokens } : {}),
-      ...(completionTokens !== undefined ? { completionTokens } : {}),
     });
   }
 

@@ -1,0 +1,59 @@
+// Turns a finished request into the task the session keeps: first-run outcomes, verified candidates, usage.
+import { createHash } from 'node:crypto';
+import type { CandidateResult, FixResult } from '../core/fixRequest';
+import type { StoredCandidate, StoredTask } from './sessionSchema';
+import { lineLabel } from './sessionSnapshot';
+
+/** SHA-256 of a document's text: how a reopened task knows its file is unchanged. */
+export function textHash(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+/** A verified candidate as the QuickPick and the session keep it. */
+export function storedCandidate(c: CandidateResult): StoredCandidate {
+  return {
+    index: c.index,
+    replacement: c.replacement,
+    ...(c.label ? { label: c.label } : {}),
+    runsPassed: c.runs.filter((r) => r.status === 'pass').length,
+    runs: c.runs.length,
+    durationMs: c.verdict.durationMs,
+    changeSize: c.changeSize,
+  };
+}
+
+/** The verified candidates of `result`, best first. */
+export function verifiedCandidates(result: FixResult): StoredCandidate[] {
+  return result.verified.flatMap((i) => result.candidates.filter((c) => c.index === i).map(storedCandidate));
+}
+
+/** Sum of one usage field over the samples, or undefined when no sample reported it. */
+function total(result: FixResult, pick: (c: CandidateResult) => number | undefined): number | undefined {
+  const values = result.candidates.map(pick).filter((v): v is number => v !== undefined);
+  return values.length > 0 ? values.reduce((sum, v) => sum + v, 0) : undefined;
+}
+
+/** The session's record of one request on `uri` (lines are 1-based and inclusive). */
+export function taskRecord(result: FixResult, uri: string, lines: { startLine: number; endLine: number }, startedAt: number): StoredTask {
+  const promptTokens = total(result, (c) => c.usage?.promptTokens);
+  const completionTokens = total(result, (c) => c.usage?.completionTokens);
+  return {
+    id: `${result.relativePath}:${lineLabel(lines.startLine, lines.endLine)}@${startedAt.toString(36)}`,
+    uri,
+    file: result.relativePath,
+    startLine: lines.startLine,
+    endLine: lines.endLine,
+    start: result.start,
+    end: result.end,
+    originalHash: textHash(result.originalText),
+    startedAt,
+    durationMs: result.durationMs,
+    outcomes: result.candidates.map((c) => c.verdict.status),
+    verified: verifiedCandidates(result),
+    baselinePassed: result.baselinePassed,
+    lost: result.lost.length,
+    ...(result.stoppedEarly ? { stoppedEarly: result.stoppedEarly } : {}),
+    ...(promptTokens !== undefined ? { promptTokens } : {}),
+    ...(completionTokens !== undefined ? { completionTokens } : {}),
+  };
+}
