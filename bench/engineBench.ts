@@ -1,6 +1,6 @@
 // Engine benchmarks: isolation vs `cp -r`, end-to-end parallel runs vs the ideal, kill time, sandbox overhead.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runFix } from '../src/core/engine';
@@ -107,7 +107,9 @@ function survivors(marker: string): number[] {
 }
 
 async function benchKilling(capabilities: SandboxCapabilities, scratch: string): Promise<void> {
-  const hostile = join(__dirname, '..', '..', 'test', 'fixtures', 'runner', 'hostile.sh');
+  // Inside the run's folder: the sandbox's private /tmp would hide a checkout that lives under /tmp.
+  copyFileSync(join(__dirname, '..', '..', 'test', 'fixtures', 'runner', 'hostile.sh'), join(scratch, 'hostile.sh'));
+  const hostile = 'hostile.sh';
   for (const kind of [capabilities.kind, ...(capabilities.kind === 'process-group' ? [] : (['process-group'] as const))]) {
     const marker = String(100000 + Math.floor(Math.random() * 899999));
     const timeoutMs = 1000;

@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { runFix } from '../../src/core/engine';
 import type { FixEvent, FixRequest } from '../../src/core/fixRequest';
 import { createFileProvider } from '../../src/core/providers/fileProvider';
-import { fixturesDir } from './helpers/paths';
+import { runnerFixture } from './helpers/paths';
 import { killMarked, newMarker, waitForNoSurvivors } from './helpers/processes';
 import { fingerprint, makeTempRoot, makeWorkspace, remove } from './helpers/workspace';
 
@@ -173,10 +173,10 @@ describe('runFix', () => {
 
   it('cancel ends generation, every process and every copy at once', async () => {
     const marker = newMarker();
-    const ws = makeWorkspace({ 'value.txt': 'old\n' });
+    const ws = makeWorkspace({ 'value.txt': 'old\n', 'hostile.sh': runnerFixture('hostile.sh') });
     const controller = new AbortController();
     const events: string[] = [];
-    const hostile = `sh ${join(fixturesDir, 'runner', 'hostile.sh')} ${marker}`;
+    const hostile = `sh hostile.sh ${marker}`;
     setTimeout(() => controller.abort(), 1500);
     try {
       const t0 = Date.now();

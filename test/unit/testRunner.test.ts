@@ -2,17 +2,16 @@
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { detectSandbox } from '../../src/core/sandbox';
 import type { ContainmentKind, SandboxCapabilities } from '../../src/core/sandbox';
 import { OUTPUT_TAIL_BYTES, runTestCommand } from '../../src/core/testRunner';
-import { fixturesDir } from './helpers/paths';
+import { runnerFixture } from './helpers/paths';
 import { killMarked, newMarker, waitForNoSurvivors } from './helpers/processes';
 import { makeWorkspace, remove } from './helpers/workspace';
 
-const fixtures = join(fixturesDir, 'runner');
-const cwd = makeWorkspace({ 'README.md': 'scratch\n' });
+const scripts = ['hostile.sh', 'daemon.sh', 'flood.sh', 'network.js'];
+const cwd = makeWorkspace(Object.fromEntries(scripts.map((name) => [name, runnerFixture(name)])));
 after(() => remove(cwd));
 
 async function kinds(): Promise<ContainmentKind[]> {
@@ -51,7 +50,7 @@ describe('runTestCommand', async () => {
         const marker = newMarker();
         try {
           const t0 = Date.now();
-          const verdict = await run(caps, `sh ${join(fixtures, 'hostile.sh')} ${marker}`, 1500);
+          const verdict = await run(caps, `sh hostile.sh ${marker}`, 1500);
           assert.equal(verdict.status, 'timeout');
           assert.ok(Date.now() - t0 < 8000, 'the run settled soon after its timeout');
           const survivors = await waitForNoSurvivors(marker);
@@ -71,7 +70,7 @@ describe('runTestCommand', async () => {
         try {
           const controller = new AbortController();
           setTimeout(() => controller.abort(), 400);
-          const verdict = await run(caps, `sh ${join(fixtures, 'hostile.sh')} ${marker}`, 60_000, controller.signal);
+          const verdict = await run(caps, `sh hostile.sh ${marker}`, 60_000, controller.signal);
           assert.equal(verdict.status, 'error');
           assert.equal(verdict.reason, 'cancelled');
           if (kind !== 'process-group') assert.deepEqual(await waitForNoSurvivors(marker), []);
@@ -85,7 +84,7 @@ describe('runTestCommand', async () => {
         await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
         try {
           const port = (server.address() as AddressInfo).port;
-          const verdict = await run(caps, `node ${join(fixtures, 'network.js')} ${port}`);
+          const verdict = await run(caps, `node network.js ${port}`);
           assert.equal(verdict.status, 'pass', verdict.output);
           assert.match(verdict.stdout, kind === 'process-group' ? /inner:ok outer:ok/ : /inner:ok outer:fail/);
         } finally {
@@ -96,7 +95,7 @@ describe('runTestCommand', async () => {
       it('settles when the main process exits before a daemon holding stdout', async () => {
         const marker = newMarker();
         try {
-          const verdict = await run(caps, `sh ${join(fixtures, 'daemon.sh')} ${marker}`);
+          const verdict = await run(caps, `sh daemon.sh ${marker}`);
           assert.equal(verdict.status, 'pass');
           assert.match(verdict.stdout, /started daemon/);
           if (kind !== 'process-group') assert.deepEqual(await waitForNoSurvivors(marker), []);
@@ -108,7 +107,7 @@ describe('runTestCommand', async () => {
   }
 
   it('keeps only the last 64 KiB of a flood', async () => {
-    const verdict = await run(await detectSandbox(), `sh ${join(fixtures, 'flood.sh')} 64`, 60_000);
+    const verdict = await run(await detectSandbox(), `sh flood.sh 64`, 60_000);
     assert.equal(verdict.status, 'fail');
     assert.ok(verdict.stdout.length <= OUTPUT_TAIL_BYTES + 100, `stdout tail ${verdict.stdout.length}`);
     assert.match(verdict.stdout, /earlier bytes dropped/);

@@ -13,3 +13,11 @@ function findRepoRoot(from: string): string {
 export const repoRoot = findRepoRoot(__dirname);
 export const fixturesDir = join(repoRoot, 'test', 'fixtures');
 export const cliPath = join(repoRoot, 'dist', 'cli.js');
+
+/**
+ * The text of a fixture script under test/fixtures/runner. Tests put it inside the run's own folder: the
+ * sandbox gives each run a private /tmp, so a checkout under /tmp is invisible to the commands it runs.
+ */
+export function runnerFixture(name: string): string {
+  return readFileSync(join(fixturesDir, 'runner', name), 'utf8');
+}
