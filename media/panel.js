@@ -46,9 +46,14 @@
     return Number.isFinite(value) ? `${Math.round(value * 100)}%` : '–';
   }
 
-  /** @param {readonly [number, number]} range */
-  function ci(range) {
-    return Number.isFinite(range[0]) ? `95% CI ${pct(range[0])}–${pct(range[1])}` : 'no interval yet';
+  /**
+   * The interval resamples tasks, so one task gives a zero-width interval that would look like certainty.
+   * @param {readonly [number, number]} range
+   * @param {number} tasksUsed
+   */
+  function ci(range, tasksUsed) {
+    if (tasksUsed < 2 || !Number.isFinite(range[0])) return 'interval after 2 tasks';
+    return `95% CI ${pct(range[0])}–${pct(range[1])}`;
   }
 
   /** @param {string} id */
@@ -69,12 +74,12 @@
     const table = el('table', 'headline');
     for (const h of s.headline) {
       const row = el('tr');
-      row.append(el('th', '', `pass@${h.k}`), el('td', 'big', pct(h.passAtK)), el('td', 'muted', ci(h.passAtKCi95)));
+      row.append(el('th', '', `pass@${h.k}`), el('td', 'big', pct(h.passAtK)), el('td', 'muted', ci(h.passAtKCi95, h.tasksUsed)));
       table.append(row);
     }
     const last = s.headline[s.headline.length - 1];
     const hat = el('tr');
-    hat.append(el('th', '', `pass^${last.k}`), el('td', 'big', pct(last.passHatK)), el('td', 'muted', ci(last.passHatKCi95)));
+    hat.append(el('th', '', `pass^${last.k}`), el('td', 'big', pct(last.passHatK)), el('td', 'muted', ci(last.passHatKCi95, last.tasksUsed)));
     table.append(hat);
     root.append(table);
     if (last.tasksLeftOut > 0) root.append(el('p', 'muted', `${last.tasksLeftOut} task(s) with fewer than ${last.k} samples are left out of k = ${last.k}.`));
@@ -102,7 +107,9 @@
       chart.append(label);
     }
     for (const k of [...new Set([1, Math.ceil(maxK / 2), maxK])]) {
-      const label = svg('text', { x: x(k), y: height - 8, class: 'axis', 'text-anchor': 'middle' });
+      // The end labels are anchored inwards so they are never clipped by the chart's edges.
+      const anchor = maxK > 1 && k === 1 ? 'start' : maxK > 1 && k === maxK ? 'end' : 'middle';
+      const label = svg('text', { x: x(k), y: height - 8, class: 'axis', 'text-anchor': anchor });
       label.textContent = `k=${k}`;
       chart.append(label);
     }
@@ -149,10 +156,12 @@
   function taskRow(task) {
     const row = el('tr', task.verifiedCount > 0 ? 'clickable' : '');
     const when = new Date(task.startedAt);
+    const time = el('td', 'num', `${(task.durationMs / 1000).toFixed(1)} s`);
+    time.title = `started ${when.toLocaleString()}`;
     row.append(
       el('td', '', task.file),
       el('td', 'num', task.lines),
-      el('td', 'num', `${when.toLocaleTimeString()} · ${(task.durationMs / 1000).toFixed(1)} s`),
+      time,
       el('td', 'num', `${task.c}/${task.n}`),
       el('td', '', task.outcome),
     );

@@ -85,7 +85,8 @@ export function statusText(snapshot: StatsSnapshot): string {
 export function statusTooltip(snapshot: StatsSnapshot): string {
   const lines = [`Verified Fix: ${snapshot.tasks} task${snapshot.tasks === 1 ? '' : 's'}, ${snapshot.samples} samples`];
   for (const h of snapshot.headline) {
-    const ci = (range: readonly [number, number]) => (Number.isFinite(range[0]) ? ` (95% CI ${percent(range[0])}–${percent(range[1])})` : '');
+    // A bootstrap over one task has zero width: no interval rather than a false certainty.
+    const ci = (range: readonly [number, number]) => (h.tasksUsed >= 2 && Number.isFinite(range[0]) ? ` (95% CI ${percent(range[0])}–${percent(range[1])})` : '');
     lines.push(`pass@${h.k} ${percent(h.passAtK)}${ci(h.passAtKCi95)} · pass^${h.k} ${percent(h.passHatK)}${ci(h.passHatKCi95)}`);
     if (h.tasksLeftOut > 0) lines.push(`  (${h.tasksLeftOut} task${h.tasksLeftOut === 1 ? '' : 's'} with fewer than ${h.k} samples left out of k = ${h.k})`);
   }
