@@ -4,7 +4,7 @@ import { createMutationProvider } from '../core/providers/mutationProvider';
 import { createOpenAiCompatibleProvider } from '../core/providers/openaiCompatible';
 import type { CandidateProvider } from '../core/providers/provider';
 import type { Log } from './log';
-import type { Settings } from './settings';
+import type { ProviderName, Settings } from './settings';
 import { createVscodeLmProvider } from './vscodeLmProvider';
 
 /** The SecretStorage key of the openai-compatible API key ("Verified Fix: Set API Key"). */
@@ -13,9 +13,16 @@ export const API_KEY_SECRET = 'verifiedFix.apiKey';
 /** A model request may think for a while; the per-run test timeout is a different budget. */
 const MODEL_REQUEST_TIMEOUT_MS = 120_000;
 
+/** The request's providers: `verifiedFix.provider`, and `verifiedFix.fallbackProvider` when one is set. */
+export async function createProviders(settings: Settings, secrets: vscode.SecretStorage, log: Log): Promise<{ provider: CandidateProvider; fallbackProvider?: CandidateProvider }> {
+  const provider = await createProvider(settings.provider, settings, secrets, log);
+  if (!settings.fallbackProvider) return { provider };
+  return { provider, fallbackProvider: await createProvider(settings.fallbackProvider, settings, secrets, log) };
+}
+
 /** A fresh provider per request, so a changed setting or key applies to the next request. */
-export async function createProvider(settings: Settings, secrets: vscode.SecretStorage, log: Log): Promise<CandidateProvider> {
-  switch (settings.provider) {
+async function createProvider(name: ProviderName, settings: Settings, secrets: vscode.SecretStorage, log: Log): Promise<CandidateProvider> {
+  switch (name) {
     case 'mutation':
       return createMutationProvider({
         onStats: (s) =>
@@ -42,7 +49,7 @@ export async function createProvider(settings: Settings, secrets: vscode.SecretS
         requestTimeoutMs: MODEL_REQUEST_TIMEOUT_MS,
       });
     default: {
-      const unknown: never = settings.provider;
+      const unknown: never = name;
       throw new Error(`unknown provider ${String(unknown)}`);
     }
   }

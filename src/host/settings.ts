@@ -23,6 +23,8 @@ export interface Settings {
   readonly parallel: number;
   /** `verifiedFix.provider`: `mutation` (offline, default), `openai-compatible` or `vscode-lm`. */
   readonly provider: ProviderName;
+  /** `verifiedFix.fallbackProvider`: asked only when no candidate of `provider` is verified; undefined = none. */
+  readonly fallbackProvider: ProviderName | undefined;
   /** `verifiedFix.baselineCheck`: also run the tests on the unmodified code (default true). */
   readonly baselineCheck: boolean;
   /** `verifiedFix.confirmRuns`: passes a candidate needs to count as verified (1–10, default 2). */
@@ -112,6 +114,16 @@ export function validateSettings(get: (key: string) => unknown, cpuCount: number
   else if (providerValue !== undefined && providerValue !== null) {
     problems.push(`"${SECTION}.provider" must be one of ${providerNames.join(', ')}, got ${JSON.stringify(providerValue)}; using mutation.`);
   }
+  const fallbackValue = get('fallbackProvider');
+  let fallbackProvider: ProviderName | undefined;
+  if (typeof fallbackValue === 'string' && (providerNames as readonly string[]).includes(fallbackValue)) fallbackProvider = fallbackValue as ProviderName;
+  else if (fallbackValue !== undefined && fallbackValue !== null && fallbackValue !== 'none') {
+    problems.push(`"${SECTION}.fallbackProvider" must be one of none, ${providerNames.join(', ')}, got ${JSON.stringify(fallbackValue)}; using none.`);
+  }
+  if (fallbackProvider === provider) {
+    problems.push(`"${SECTION}.fallbackProvider" is the same as "${SECTION}.provider" (${provider}); using none.`);
+    fallbackProvider = undefined;
+  }
   const parallel = integer(get, problems, 'parallel', 0, 0, 256);
   const testCommand = text(get, problems, 'testCommand', '');
   const settings: Settings = {
@@ -122,6 +134,7 @@ export function validateSettings(get: (key: string) => unknown, cpuCount: number
     totalTimeoutMs: Math.round(1000 * decimal(get, problems, 'totalTimeoutSeconds', 600, 1, 86_400)),
     parallel: parallel === 0 ? Math.max(1, cpuCount) : parallel,
     provider,
+    fallbackProvider,
     baselineCheck: bool(get, problems, 'baselineCheck', true),
     confirmRuns: integer(get, problems, 'confirmRuns', 2, 1, 10),
     linkedFolders: strings(get, problems, 'isolation.linkedFolders', DEFAULT_LINKED_FOLDERS),

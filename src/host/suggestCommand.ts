@@ -6,7 +6,7 @@ import type { FixEvent, FixResult } from '../core/fixRequest';
 import type { BrowsableCandidate, BrowsableTask, CandidateBrowser } from './candidateBrowser';
 import { verifiedLabel } from './candidateBrowser';
 import type { Log } from './log';
-import { createProvider } from './providerFactory';
+import { createProviders } from './providerFactory';
 import type { Run, Runs } from './run';
 import { formatRunReport } from './runReport';
 import { selectionTarget } from './selectionTarget';
@@ -112,7 +112,7 @@ export class SuggestCommand {
     const relativePath = vscode.workspace.asRelativePath(document.uri, false);
     const location = `${relativePath}:${lineLabel(target.startLine, target.endLine)}`;
     active.location = location;
-    const provider = await createProvider(settings, this.deps.secrets, log);
+    const { provider, fallbackProvider } = await createProviders(settings, this.deps.secrets, log);
 
     this.current?.dispose(); // the previous request's candidate documents go now
     const run = this.deps.runs.create();
@@ -150,6 +150,7 @@ export class SuggestCommand {
               confirmRuns: settings.confirmRuns,
               isolation: { linkedFolders: settings.linkedFolders, excludes: settings.excludes, allowNetwork: settings.allowNetwork, memoryMB: settings.memoryMB },
               provider,
+              ...(fallbackProvider ? { fallbackProvider } : {}),
               signal: run.signal,
               logger: log.logger,
             },
@@ -207,6 +208,9 @@ export class SuggestCommand {
           report(`${tested} of ${request.samples} verified, ${passing} passing`);
           break;
         }
+        case 'fallback':
+          report(`${tested} tested, none verified; asking ${event.provider}…`);
+          break;
         case 'warning':
           void log.warn(`Verified Fix: ${event.message}`);
           break;

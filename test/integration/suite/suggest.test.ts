@@ -103,6 +103,16 @@ describe('Suggest Verified Fix', function () {
     assert.match(tooltip, /pass\^2 \d+%/);
   });
 
+  it('follows a change of verifiedFix.k in the status bar at once', async () => {
+    assert.ok(result);
+    await setSettings({ k: 1 });
+    try {
+      await waitFor('the status bar to show only pass@1', () => api.statusBar().text === `$(beaker) pass@1 ${Math.round(result!.passAtK['1'] * 100)}%`);
+    } finally {
+      await setSettings({ k: 2 });
+    }
+  });
+
   it('says "No passing fix found (0 of n passed)" when nothing passes, and refuses a second request meanwhile', async () => {
     await setSettings({ testCommand: 'node -e "process.exit(1)"' });
     try {
