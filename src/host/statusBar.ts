@@ -6,8 +6,9 @@ import { statusText, statusTooltip } from './sessionSnapshot';
 
 /**
  * Hidden until the session has a task or a request runs: before that there is no number to show, and the
- * activity bar's Verified Fix icon already leads to the panel, so an item saying only "Verified Fix" would be
- * clutter in every window where the extension happened to activate.
+ * activity bar's Verified Fix icon already leads to the panel. The extension activates after startup (so a
+ * reloaded window shows its saved numbers at once), so an item saying only "Verified Fix" would be clutter in
+ * every workspace, including those where nobody uses it.
  */
 export class StatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('verifiedFix.status', vscode.StatusBarAlignment.Right, 100);
