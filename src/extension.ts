@@ -18,11 +18,15 @@ import type { VerifiedFixApi } from './host/testApi';
 let runs: Runs | undefined;
 
 export function activate(context: vscode.ExtensionContext): VerifiedFixApi {
-  const push = <T extends vscode.Disposable>(d: T): T => (context.subscriptions.push(d), d);
+  const push = <T extends vscode.Disposable>(disposable: T): T => {
+    context.subscriptions.push(disposable);
+    return disposable;
+  };
   const log = push(new Log());
   const documents = push(new CandidateDocuments());
   push(vscode.workspace.registerTextDocumentContentProvider(CANDIDATE_SCHEME, documents));
-  runs = push(new Runs(documents));
+  const liveRuns = push(new Runs(documents));
+  runs = liveRuns;
   const store = push(new SessionStore(context.workspaceState));
   const statusBar = push(new StatusBar());
   const snapshot = () => buildSnapshot(store.all(), readSettings().settings.k);
@@ -34,10 +38,16 @@ export function activate(context: vscode.ExtensionContext): VerifiedFixApi {
   }, log));
   push(vscode.window.registerWebviewViewProvider(StatsView.viewId, view));
   const suggest = new SuggestCommand({
-    log, runs, browser, store, secrets: context.secrets,
-    onProgress: (text) => (statusBar.setProgress(text), view.setProgress(text)),
+    log, runs: liveRuns, browser, store, secrets: context.secrets,
+    onProgress: (text) => {
+      statusBar.setProgress(text);
+      view.setProgress(text);
+    },
   });
-  const refresh = () => (statusBar.update(snapshot()), view.refresh());
+  const refresh = () => {
+    statusBar.update(snapshot());
+    view.refresh();
+  };
   push(store.onDidChange(refresh));
   push(onDidChangeSettings(refresh));
   refresh();
@@ -48,7 +58,7 @@ export function activate(context: vscode.ExtensionContext): VerifiedFixApi {
     [CommandId.ApplyCandidate]: (arg) => browser.apply(arg),
     [CommandId.NextCandidate]: () => browser.next(),
     [CommandId.Cancel]: () => suggest.cancel(),
-    [CommandId.ShowCandidates]: (taskId) => (typeof taskId === 'string' ? reopenTask(taskId, store, runs as Runs, browser, log) : browser.showPicker()),
+    [CommandId.ShowCandidates]: (taskId) => (typeof taskId === 'string' ? reopenTask(taskId, store, liveRuns, browser, log) : browser.showPicker()),
     [CommandId.ShowPanel]: () => vscode.commands.executeCommand(`${StatsView.viewId}.focus`),
     [CommandId.ExportSession]: (to) => exportSession(store, readSettings().settings.k, log, to instanceof vscode.Uri ? to : undefined),
     [CommandId.ResetSession]: (confirmed) => resetSession(store, log, confirmed === true),
