@@ -183,14 +183,6 @@ export class CandidateBrowser implements vscode.Disposable {
     if (tabs.length > 0) await vscode.window.tabGroups.close(tabs);
   }
 
-  /** Forgets the task when its run goes. */
-  forget(run: Run): void {
-    if (this.task?.run !== run) return;
-    this.task = undefined;
-    this.uris = [];
-    void vscode.commands.executeCommand('setContext', 'verifiedFix.candidateCount', 0);
-  }
-
   dispose(): void {
     this.picker?.dispose();
   }

@@ -43,10 +43,14 @@ export class StatsView implements vscode.WebviewViewProvider, vscode.Disposable 
     const media = vscode.Uri.joinPath(this.extensionUri, 'media');
     view.webview.options = { enableScripts: true, localResourceRoots: [media] };
     view.webview.html = this.html(view.webview, media);
+    // A view is resolved again after it was closed and reopened: drop the old view's listeners with it.
+    for (const s of this.subscriptions.splice(0)) s.dispose();
     this.subscriptions.push(
       view.webview.onDidReceiveMessage((message: unknown) => this.receive(message)),
       view.onDidDispose(() => {
-        if (this.view === view) this.view = undefined;
+        if (this.view !== view) return;
+        this.view = undefined;
+        this.ready = false;
       }),
     );
   }
