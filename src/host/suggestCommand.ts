@@ -108,6 +108,8 @@ export class SuggestCommand {
     this.settingsProblems = problems;
     if (problems.length > 0) void log.warn(`Verified Fix settings: ${problems.join(' ')}`);
     const target = await selectionTarget(editor);
+    // Taken together with the offsets (no await in between), so an edit made while the providers load cannot shift them.
+    const originalText = document.getText();
     if (target.implicit) void log.info(target.implicit);
     const relativePath = vscode.workspace.asRelativePath(document.uri, false);
     const location = `${relativePath}:${lineLabel(target.startLine, target.endLine)}`;
@@ -118,7 +120,6 @@ export class SuggestCommand {
     const run = this.deps.runs.create();
     this.current = run;
     active.run = run;
-    const originalText = document.getText();
     const startedAt = Date.now();
     log.logger.info(`request ${run.id}: ${location}, ${settings.samples} samples, provider ${provider.name}`);
     const result = await vscode.window.withProgress(
