@@ -39,9 +39,9 @@ export function activate(context: vscode.ExtensionContext): VerifiedFixApi {
   push(vscode.window.registerWebviewViewProvider(StatsView.viewId, view));
   const suggest = new SuggestCommand({
     log, runs: liveRuns, browser, store, secrets: context.secrets,
-    onProgress: (text) => {
-      statusBar.setProgress(text);
-      view.setProgress(text);
+    onProgress: (progress) => {
+      statusBar.setProgress(progress);
+      view.setProgress(progress?.text);
     },
   });
   const refresh = () => {

@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import type { StatsSnapshot } from '../shared/protocol';
 import { CommandId } from './commands';
 import { statusText, statusTooltip } from './sessionSnapshot';
+import type { RunProgress } from './suggestCommand';
 
 /**
  * Hidden until the session has a task or a request runs: before that there is no number to show, and the
@@ -13,7 +14,7 @@ import { statusText, statusTooltip } from './sessionSnapshot';
 export class StatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('verifiedFix.status', vscode.StatusBarAlignment.Right, 100);
   private snapshot: StatsSnapshot | undefined;
-  private progress: string | undefined;
+  private progress: RunProgress | undefined;
   private shown = false;
 
   constructor() {
@@ -40,16 +41,16 @@ export class StatusBar implements vscode.Disposable {
     this.render();
   }
 
-  /** A request's progress text, or undefined when it ended. */
-  setProgress(text: string | undefined): void {
-    this.progress = text;
+  /** A request's progress, or undefined when it ended. */
+  setProgress(progress: RunProgress | undefined): void {
+    this.progress = progress;
     this.render();
   }
 
   private render(): void {
     if (this.progress !== undefined) {
-      this.item.text = '$(sync~spin) Verified Fix';
-      this.item.tooltip = `Verified Fix: ${this.progress}\nClick to open the statistics panel.`;
+      this.item.text = `$(sync~spin) Verified Fix ${this.progress.tested}/${this.progress.total}`;
+      this.item.tooltip = `Verified Fix: ${this.progress.text}\nClick to open the statistics panel.`;
       this.setVisible(true);
       return;
     }

@@ -30,8 +30,16 @@ export interface SuggestDeps {
   readonly browser: CandidateBrowser;
   readonly store: SessionStore;
   readonly secrets: vscode.SecretStorage;
-  /** Progress text while a request runs, undefined when it ends (status bar and panel). */
-  readonly onProgress: (text: string | undefined) => void;
+  /** Progress while a request runs, undefined when it ends (status bar and panel). */
+  readonly onProgress: (progress: RunProgress | undefined) => void;
+}
+
+/** How far a request is: a sentence, and candidates tested out of those asked for. */
+export interface RunProgress {
+  /** "sum.js:7: 3 of 10 verified, 1 passing" */
+  readonly text: string;
+  readonly tested: number;
+  readonly total: number;
 }
 
 function isRerunTarget(value: unknown): value is RerunTarget {
@@ -126,9 +134,9 @@ export class SuggestCommand {
       { location: vscode.ProgressLocation.Notification, title: `Verified Fix: ${location}`, cancellable: true },
       (progress, token) => {
         token.onCancellationRequested(() => run.cancel());
-        const report = (text: string) => {
+        const report = (text: string, tested = 0) => {
           progress.report({ message: text });
-          this.deps.onProgress(`${location}: ${text}`);
+          this.deps.onProgress({ text: `${location}: ${text}`, tested, total: Math.max(tested, settings.samples) });
         };
         report(settings.baselineCheck ? 'baseline…' : 'generating candidates…');
         const onEvent = this.eventHandler(run, { document, relativePath, originalText, target, samples: settings.samples }, report);
@@ -170,7 +178,7 @@ export class SuggestCommand {
   private eventHandler(
     run: Run,
     request: { document: vscode.TextDocument; relativePath: string; originalText: string; target: SelectionTarget; samples: number },
-    report: (text: string) => void,
+    report: (text: string, tested: number) => void,
   ): (event: FixEvent) => void {
     const { log } = this.deps;
     let tested = 0;
@@ -186,7 +194,7 @@ export class SuggestCommand {
           break;
         case 'baseline':
           log.logger.info(`baseline: ${event.verdict.status}${event.verdict.reason ? ` (${event.verdict.reason})` : ''}, ${event.verdict.durationMs} ms`);
-          report(tested === 0 ? `baseline ${event.verdict.status}; testing candidates…` : `${tested} of ${request.samples} verified, ${passing} passing`);
+          report(tested === 0 ? `baseline ${event.verdict.status}; testing candidates…` : `${tested} of ${request.samples} verified, ${passing} passing`, tested);
           break;
         case 'generated':
         case 'invalid':
@@ -206,11 +214,11 @@ export class SuggestCommand {
               void this.deps.browser.show(0);
             });
           }
-          report(`${tested} of ${request.samples} verified, ${passing} passing`);
+          report(`${tested} of ${request.samples} verified, ${passing} passing`, tested);
           break;
         }
         case 'fallback':
-          report(`${tested} tested, none verified; asking ${event.provider}…`);
+          report(`${tested} tested, none verified; asking ${event.provider}…`, tested);
           break;
         case 'warning':
           void log.warn(`Verified Fix: ${event.message}`);
