@@ -1,5 +1,5 @@
 // Drives a real VS Code workbench (code-server in headless Chromium) as a user would, for the UI tests.
-import { cpSync, existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
@@ -17,6 +17,8 @@ export const uiTimeoutMs = 60_000;
 export interface WorkbenchOptions {
   /** The `.vsix` installed into code-server; default `verified-fix.vsix` at the root (`npm run package`). */
   readonly vsix?: string;
+  /** Workspace settings written to the copy's `.vscode/settings.json` before the workbench opens. */
+  readonly settings?: Record<string, unknown>;
 }
 
 /** A status bar item as the user sees it. */
@@ -44,6 +46,10 @@ export class Workbench {
     const removeCopy = removeOnExit(copy);
     const workspace = join(copy, 'integration-ws');
     cpSync(fixture, workspace, { recursive: true });
+    if (options.settings) {
+      mkdirSync(join(workspace, '.vscode'));
+      writeFileSync(join(workspace, '.vscode', 'settings.json'), JSON.stringify(options.settings, null, 2));
+    }
     let server: CodeServer | undefined;
     let browser: Browser | undefined;
     try {
@@ -136,7 +142,12 @@ export class Workbench {
     await this.page.mouse.click(box.x + box.width / 2, box.y + box.height / 2, { button: 'right' });
     const item = this.page.locator('.context-view .action-label', { hasText: entry }).first();
     await item.waitFor({ timeout: uiTimeoutMs });
+    // VS Code's menus ignore a mouse-up that comes right after they opened (it would be the right-click's own),
+    // so move onto the entry the way a hand would, and pause, before clicking it.
+    await item.hover();
+    await this.page.waitForTimeout(400);
     await item.click();
+    await this.page.locator('.context-view .monaco-menu').waitFor({ state: 'detached', timeout: uiTimeoutMs });
   }
 
   /** The labels of the context menu's entries at the selection, then closes the menu (Escape). */

@@ -1,5 +1,5 @@
-// UI test: the packaged extension in a real workbench, driven like a user. The lead extends it to the full
-// "Suggest Verified Fix" flow (select the buggy line, right-click, diff view, Apply, status bar, panel).
+// UI test: the packaged extension in a real workbench, driven like a user: open the buggy file, select the line,
+// right-click Suggest Verified Fix, pick the verified candidate, see the diff, Apply, read the status bar and panel.
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { Workbench, uiTimeoutMs } from './workbench';
@@ -9,7 +9,8 @@ describe('workbench with Verified Fix installed', function () {
   let workbench: Workbench;
 
   before(async () => {
-    workbench = await Workbench.start();
+    // Few samples and a short timeout (a mutant can loop forever) keep the run short; the rest are the defaults.
+    workbench = await Workbench.start({ settings: { 'verifiedFix.samples': 4, 'verifiedFix.k': 2, 'verifiedFix.testTimeoutSeconds': 10 } });
   });
 
   afterEach(async function () {
@@ -59,7 +60,45 @@ describe('workbench with Verified Fix installed', function () {
     assert.ok(items.some((item) => /Ln 7, Col \d+/.test(item.text)), `no "Ln 7" in ${JSON.stringify(items.map((i) => i.text))}`);
   });
 
-  // ---- The "Suggest Verified Fix" flow goes here (issue 5) ---------------------------------------
-  // await workbench.contextMenu('Suggest Verified Fix'); then wait for the diff editor, Apply, read
-  // workbench.statusBarItems() and open the panel; workbench.screenshot('diff-view') / ('panel').
+  it('right-click Suggest Verified Fix offers only verified candidates, best first', async () => {
+    await workbench.openFile('sum.js');
+    await workbench.selectLine(7);
+    await workbench.contextMenu('Suggest Verified Fix');
+    // The run (baseline, 4 candidates, confirmation runs) ends in a QuickPick of the verified candidates.
+    const first = workbench.page.locator('.quick-input-list .monaco-list-row', { hasText: /passed 2\/2 runs/ }).first();
+    await first.waitFor({ timeout: 4 * uiTimeoutMs });
+    await workbench.screenshot('quick-pick');
+    const rows = await workbench.page.locator('.quick-input-list .monaco-list-row').allTextContents();
+    assert.ok(rows.length >= 1 && rows.every((r) => !/fail|timeout/i.test(r)), `rows: ${JSON.stringify(rows)}`);
+    await first.click();
+  });
+
+  it('opens VS Code\'s diff view with the fix', async () => {
+    const diff = workbench.page.locator('.editor-group-container.active .monaco-diff-editor');
+    await diff.waitFor({ timeout: uiTimeoutMs });
+    await diff.locator('.modified-in-monaco-diff-editor .view-line', { hasText: 'i <= n' }).first().waitFor({ timeout: uiTimeoutMs });
+    assert.match(await workbench.activeTab().innerText(), /candidate/i);
+    await workbench.screenshot('diff-view');
+  });
+
+  it('Apply in the diff editor\'s title bar changes the file', async () => {
+    await workbench.page.locator('.editor-group-container.active .editor-actions .action-label[aria-label*="Apply Candidate"]').first().click();
+    await workbench.openFile('sum.js');
+    await workbench.editor().locator('.view-line', { hasText: 'i <= n' }).first().waitFor({ timeout: uiTimeoutMs });
+    assert.match(await workbench.visibleText(), /for \(let i = 1; i <= n; i\+\+\) total \+= i;/);
+  });
+
+  it('shows pass@1 and pass@k in the status bar', async () => {
+    const item = workbench.page.locator('.part.statusbar .statusbar-item', { hasText: /pass@1 \d+% · pass@2 \d+%/ }).first();
+    await item.waitFor({ timeout: uiTimeoutMs });
+  });
+
+  it('shows the session statistics in the panel', async () => {
+    await workbench.runCommand('Verified Fix: Show Statistics');
+    // A webview is an iframe holding the content's iframe.
+    const content = workbench.page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
+    await content.locator('body', { hasText: 'pass@1' }).first().waitFor({ timeout: uiTimeoutMs });
+    await content.locator('svg').first().waitFor({ timeout: uiTimeoutMs });
+    await workbench.screenshot('panel');
+  });
 });
