@@ -267,7 +267,16 @@ export class SuggestCommand {
       return;
     }
     if (verified.length > 0) {
-      browser.showPicker();
+      // An early candidate may already have been applied (or the file edited) while the rest ran: then say so
+      // instead of pushing a list whose candidates Apply would refuse.
+      const current = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+      if (current && current.getText() !== result.originalText) {
+        void log
+          .info(`${verified.length} verified fix(es) for ${location}; the file changed during the request, so they no longer apply as they are.`, 'Show Candidates')
+          .then((choice) => choice && browser.showPicker());
+      } else {
+        browser.showPicker();
+      }
       return;
     }
     const flaky = result.candidates.filter((c) => c.flaky).length;

@@ -203,4 +203,22 @@ describe('Suggest Verified Fix', function () {
       await setSettings({ testCommand: undefined });
     }
   });
+
+  it('says so, rather than opening the list, when the file is edited during the request', async () => {
+    const editor = await openSumJs();
+    selectLine(editor, buggyLine);
+    const request = suggest();
+    await waitFor('the request to start', () => /sync~spin/.test(api.statusBar().text));
+    await editor.edit((e) => e.insert(new vscode.Position(0, 0), '// edited during the run\n'));
+    try {
+      const edited = await request;
+      assert.ok(edited && edited.verified.length > 0, 'the candidates were verified against the text at the start');
+      assert.match(api.shownMessages().at(-1) ?? '', /verified fix\(es\) for sum\.js:7; the file changed during the request/);
+      assert.equal(await vscode.commands.executeCommand('verifiedFix.applyCandidate'), false, 'Apply refuses the changed file');
+    } finally {
+      await vscode.commands.executeCommand('undo');
+      await waitFor('the edit to be undone', () => editor.document.getText() === original);
+    }
+  });
 });
+
