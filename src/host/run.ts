@@ -72,10 +72,6 @@ export class Runs implements vscode.Disposable {
     return run;
   }
 
-  get(id: string): Run | undefined {
-    return [...this.live].find((r) => r.id === id);
-  }
-
   /** Aborts every run and waits (bounded) for their processes and copies to be gone. */
   async shutdown(): Promise<void> {
     const runs = [...this.live];
