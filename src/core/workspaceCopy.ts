@@ -145,8 +145,11 @@ export async function createCopy(listing: WorkspaceListing, parentDir: string, p
     for (const f of listing.files) dirs.add(dirname(f));
     for (const d of [...dirs].sort()) if (d !== '.') await mkdir(join(copyDir, d), { recursive: true });
     const limit = pLimit(COPY_CONCURRENCY);
-    await Promise.all(listing.files.map((f) => limit(() => copyEntry(listing.workspace, copyDir, f))));
-    for (const folder of listing.linkedFolders) await linkFolder(listing, copyDir, folder);
+    // Files and links touch different paths, and both cost metadata round-trips: do them at once.
+    await Promise.all([
+      ...listing.files.map((f) => limit(() => copyEntry(listing.workspace, copyDir, f))),
+      ...listing.linkedFolders.map((folder) => linkFolder(listing, copyDir, folder)),
+    ]);
     return copyDir;
   } catch (error) {
     await removeCopy(copyDir);
