@@ -3,6 +3,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { execa } from 'execa';
 import { runFix } from '../src/core/engine';
 import { createFileProvider } from '../src/core/providers/fileProvider';
 import { detectSandbox } from '../src/core/sandbox';
@@ -125,16 +126,20 @@ async function benchKilling(capabilities: SandboxCapabilities, scratch: string):
 }
 
 async function benchSandboxOverhead(capabilities: SandboxCapabilities, scratch: string): Promise<void> {
-  const run = async (kind: SandboxCapabilities['kind'], memoryMB: number) => {
+  const medianOf = async (once: () => Promise<unknown>) => {
     const times: number[] = [];
-    for (let i = 0; i < 30; i++) {
-      times.push(await timeAsync(() => runTestCommand({ command: 'true', cwd: scratch, timeoutMs: 10_000, capabilities: { ...capabilities, kind }, allowNetwork: false, memoryMB })));
-    }
+    for (let i = 0; i < 30; i++) times.push(await timeAsync(once));
     return median(times);
   };
-  const plain = await run('process-group', 0);
-  const sandboxed = await run(capabilities.kind, 4096);
-  console.log(`sandbox overhead: a run of 'true' takes ${plain.toFixed(1)} ms plain and ${sandboxed.toFixed(1)} ms under ${capabilities.kind} with the memory cap: ${(sandboxed / plain).toFixed(2)}× (+${(sandboxed - plain).toFixed(1)} ms per run)`);
+  // Baseline: the same command spawned plainly, with nothing around it.
+  const plain = await medianOf(() => execa('/bin/sh', ['-c', 'true'], { cwd: scratch, stdin: 'ignore' }));
+  const runner = (kind: SandboxCapabilities['kind'], memoryMB: number) =>
+    medianOf(() => runTestCommand({ command: 'true', cwd: scratch, timeoutMs: 10_000, capabilities: { ...capabilities, kind }, allowNetwork: false, memoryMB }));
+  const fallback = await runner('process-group', 0);
+  const sandboxed = await runner(capabilities.kind, 4096);
+  console.log(`sandbox overhead: a run of 'true' takes ${plain.toFixed(1)} ms as a plain spawn, ${fallback.toFixed(1)} ms through the runner ` +
+    `without a sandbox (${(fallback / plain).toFixed(2)}×: the tree kill's ps) and ${sandboxed.toFixed(1)} ms under ${capabilities.kind} with the memory cap ` +
+    `(${(sandboxed / plain).toFixed(2)}×, +${(sandboxed - plain).toFixed(1)} ms per run)`);
 }
 
 export async function benchEngine(): Promise<void> {

@@ -65,6 +65,7 @@ export async function runFix(request: FixRequest, onEvent: (event: FixEvent) => 
   }
   logger.info(`test command: ${testCommand}; ${listing.files.length} files copied per run (${listing.source}), linked: ${listing.linkedFolders.join(', ') || 'none'}`);
 
+  const removals: Array<Promise<void>> = [];
   /** One test run of `fileText` in a fresh copy; never throws. */
   const runOnce = async (fileText: string, label: string): Promise<Verdict> => {
     if (controller.signal.aborted) return errorVerdict('cancelled');
@@ -94,7 +95,8 @@ export async function runFix(request: FixRequest, onEvent: (event: FixEvent) => 
       const what = copyDir ? 'run failed' : 'copy failed';
       return errorVerdict(`${what}: ${err.code === 'ENOSPC' ? 'no space left in the temp folder' : err.message}`, Math.round(performance.now() - t0));
     } finally {
-      if (copyDir) await removeCopy(copyDir).catch((error: Error) => logger.warn(`could not remove ${copyDir}: ${error.message}`));
+      // Removal does not hold the run's slot: the next candidate starts while this copy goes (awaited at the end).
+      if (copyDir) removals.push(removeCopy(copyDir).catch((error: Error) => logger.warn(`could not remove ${copyDir}: ${error.message}`)));
     }
   };
 
@@ -222,6 +224,7 @@ export async function runFix(request: FixRequest, onEvent: (event: FixEvent) => 
     clearTimeout(totalTimer);
     request.signal?.removeEventListener('abort', onOuterAbort);
     limit.clearQueue();
+    await Promise.all(removals);
     await rm(requestDir, { recursive: true, force: true, maxRetries: 3 }).catch(() => undefined);
   }
   if (providerError) throw providerError;

@@ -116,8 +116,9 @@ export async function runTestCommand(options: TestRunOptions): Promise<Verdict> 
   });
   clearTimeout(timer);
   options.signal?.removeEventListener('abort', onAbort);
-  // Whatever the main process left behind (daemons, orphans in its group) ends with the run.
-  if (subprocess.pid !== undefined) await killTree(subprocess.pid);
+  // Whatever the main process left behind (daemons, orphans in its group) ends with the run. In a PID
+  // namespace that already happened when its first process exited, so only the fallback needs the tree walk.
+  if (subprocess.pid !== undefined && options.capabilities.kind === 'process-group') await killTree(subprocess.pid);
   await Promise.race([
     Promise.all([subprocess.stdout, subprocess.stderr].map((s) => (s && !s.closed ? new Promise((r) => s.once('close', r)) : undefined))),
     new Promise((r) => setTimeout(r, PIPE_GRACE_MS)),
