@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import pLimit from 'p-limit';
 import { changedCharacters, changeSize, unifiedDiff } from './diffing';
+import { UserError } from './errors';
 import type { CandidateResult, FixEvent, FixRequest, FixResult, Verdict } from './fixRequest';
 import { silentLogger } from './logger';
 import { passAtK, passHatK } from './passAtK';
@@ -15,9 +16,12 @@ import { runTestCommand } from './testRunner';
 import { applyReplacement } from './textRange';
 import { createCopy, pathInCopy, removeCopy } from './workspaceCopy';
 
-/** Candidates that differ only in whitespace are the same program for the tests. */
+/**
+ * Candidates that differ only in line endings, trailing spaces or surrounding blank lines are the same program.
+ * Indentation and inner spaces are kept: they matter in Python and inside string literals.
+ */
 function normalise(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
+  return text.replace(/\r\n?/g, '\n').replace(/[ \t]+$/gm, '').replace(/^\n+|\n+$/g, '');
 }
 
 /** Tail of the baseline output given to providers: enough for a stack trace, small enough for a prompt. */
@@ -41,7 +45,16 @@ export async function runFix(request: FixRequest, onEvent: (event: FixEvent) => 
   const started = performance.now();
   const logger = request.logger ?? silentLogger;
   const prepared = await prepareRequest(request, logger);
-  const { text: originalText, start, end, testCommand, capabilities, listing } = prepared;
+  const { relativePath, text: originalText, start, end, testCommand, capabilities, listing } = prepared;
+  // Before the timer and listeners below: a failure here must leave nothing running.
+  const requestDir = await createRequestFolder();
+  let testHashes;
+  try {
+    testHashes = await hashTestFiles(request.workspace, listing.files, relativePath);
+  } catch (error) {
+    await rm(requestDir, { recursive: true, force: true }).catch(() => undefined);
+    throw error;
+  }
 
   const controller = new AbortController();
   let stoppedEarly: string | undefined;
@@ -55,8 +68,6 @@ export async function runFix(request: FixRequest, onEvent: (event: FixEvent) => 
   request.signal?.addEventListener('abort', onOuterAbort, { once: true });
   const totalTimer = setTimeout(() => stop(`total timeout (${Math.round(request.totalTimeoutMs / 1000)} s)`), request.totalTimeoutMs);
 
-  const requestDir = await createRequestFolder();
-  const testHashes = await hashTestFiles(request.workspace, listing.files, request.relativePath);
   const limit = pLimit(Math.max(1, request.parallel));
   onEvent({ type: 'started', testCommand, protections: describeProtections(capabilities, request.isolation) });
   for (const message of prepared.warnings) {
@@ -75,7 +86,7 @@ export async function runFix(request: FixRequest, onEvent: (event: FixEvent) => 
     let copyDir: string | undefined;
     try {
       copyDir = await createCopy(listing, requestDir, label);
-      await writeFile(pathInCopy(copyDir, request.relativePath), fileText);
+      await writeFile(pathInCopy(copyDir, relativePath), fileText);
       const verdict = await runTestCommand({
         command: testCommand,
         cwd: copyDir,
@@ -86,7 +97,8 @@ export async function runFix(request: FixRequest, onEvent: (event: FixEvent) => 
         allowNetwork: request.isolation.allowNetwork,
         memoryMB: request.isolation.memoryMB,
       });
-      const tampered = await changedTestFiles(copyDir, testHashes);
+      // A cancelled run is dropped, not judged: its reason must survive.
+      const tampered = verdict.reason === 'cancelled' ? [] : await changedTestFiles(copyDir, testHashes);
       if (tampered.length > 0) return { ...verdict, status: 'error', reason: `the run modified test files: ${tampered.join(', ')}` };
       return verdict;
     } catch (error) {
@@ -131,7 +143,7 @@ export async function runFix(request: FixRequest, onEvent: (event: FixEvent) => 
       runs,
       verified: runs.length >= confirmRuns && passes === runs.length,
       flaky: passes > 0 && passes < runs.length,
-      diff: pending.invalidReason ? '' : unifiedDiff(request.relativePath, originalText, after),
+      diff: pending.invalidReason ? '' : unifiedDiff(relativePath, originalText, after),
       changeSize: pending.invalidReason ? 0 : changeSize(originalText, after),
       changedCharacters: pending.invalidReason ? 0 : changedCharacters(originalText.slice(start, end), pending.replacement),
     };
@@ -159,7 +171,7 @@ export async function runFix(request: FixRequest, onEvent: (event: FixEvent) => 
     let taken = 0;
     const samples = provider.generate({
       languageId: prepared.languageId,
-      relativePath: request.relativePath,
+      relativePath,
       fileText: originalText,
       start,
       end,
@@ -200,8 +212,15 @@ export async function runFix(request: FixRequest, onEvent: (event: FixEvent) => 
   };
 
   const generation = (async () => {
-    await consume(request.provider, request.samples);
     const fallback = request.fallbackProvider;
+    try {
+      await consume(request.provider, request.samples);
+    } catch (error) {
+      // A first provider that cannot serve this request (no grammar for the language, say) hands it on.
+      if (!(fallback && error instanceof UserError) || controller.signal.aborted) throw error;
+      logger.warn(`${request.provider.name}: ${error.message}; asking ${fallback.name}`);
+      onEvent({ type: 'warning', message: `${request.provider.name}: ${error.message}` });
+    }
     if (!fallback || controller.signal.aborted) return;
     // The fallback (a model, typically) costs money or time: ask it only once every first-phase verdict is in.
     await Promise.all(verifications);
@@ -248,7 +267,7 @@ export async function runFix(request: FixRequest, onEvent: (event: FixEvent) => 
     }
   }
   const result: FixResult = {
-    relativePath: request.relativePath,
+    relativePath,
     testCommand,
     baseline,
     baselinePassed: (baseline as Verdict | null)?.status === 'pass',

@@ -14,6 +14,8 @@ import { listWorkspace } from './workspaceCopy';
 import type { WorkspaceListing } from './workspaceCopy';
 
 export interface PreparedRequest {
+  /** The file's path relative to the workspace, normalised with `/` separators (as git lists it). */
+  readonly relativePath: string;
   readonly text: string;
   readonly start: number;
   readonly end: number;
@@ -74,7 +76,8 @@ export async function prepareRequest(request: FixRequest, logger: Logger): Promi
     throw new UserError(`the selection spans ${selectedLines} lines; select at most ${MAX_SELECTION_LINES} (the function or lines that hold the bug)`);
   }
   const warnings: string[] = [];
-  if (isTestRelated(rel.split(sep).join('/'))) {
+  const relativePath = rel.split(sep).join('/');
+  if (isTestRelated(relativePath)) {
     warnings.push(`${request.relativePath} looks like a test file: a candidate that changes the tests can make them pass without fixing anything`);
   }
   const testCommand = request.testCommand?.trim() || detectTestCommand(request.workspace);
@@ -87,6 +90,7 @@ export async function prepareRequest(request: FixRequest, logger: Logger): Promi
     swept,
   ]);
   return {
+    relativePath,
     text,
     start: request.start,
     end: request.end,

@@ -1,7 +1,8 @@
 // The one temp root every copy lives under, one folder per live process, and the sweep of dead ones.
-import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, lstat, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { UserError } from './errors';
 
 /** `<tmp>/verified-fix`, overridable (tests point it at a folder of their own). */
 export function tempRootPath(env: NodeJS.ProcessEnv = process.env): string {
@@ -54,9 +55,27 @@ export async function sweepOrphans(root = tempRootPath()): Promise<number> {
   return removed;
 }
 
+/**
+ * Makes sure the temp root is a real folder of ours that only we can enter: on a shared machine another user
+ * could have created it first, to read or swap the copies.
+ */
+async function secureRoot(root: string): Promise<void> {
+  try {
+    await mkdir(root, { recursive: true, mode: 0o700 });
+  } catch (error) {
+    throw new UserError(`cannot create the temp folder ${root} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); set VERIFIED_FIX_TMPDIR to a writable folder`);
+  }
+  const stats = await lstat(root);
+  const uid = process.getuid?.();
+  if (!stats.isDirectory() || (uid !== undefined && stats.uid !== uid)) {
+    throw new UserError(`the temp folder ${root} is not a folder owned by you; remove it or set VERIFIED_FIX_TMPDIR to another folder`);
+  }
+  if (process.platform !== 'win32' && (stats.mode & 0o077) !== 0) await chmod(root, 0o700);
+}
+
 /** A folder under the temp root owned by this process, for one request's copies. */
 export async function createRequestFolder(root = tempRootPath()): Promise<string> {
-  await mkdir(root, { recursive: true, mode: 0o700 });
+  await secureRoot(root);
   const dir = await mkdtemp(join(root, `p${process.pid}-`));
   const owner: OwnerRecord = { pid: process.pid, startedAt: new Date().toISOString() };
   await writeFile(join(dir, 'owner.json'), JSON.stringify(owner));

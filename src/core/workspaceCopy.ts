@@ -145,11 +145,14 @@ export async function createCopy(listing: WorkspaceListing, parentDir: string, p
     for (const f of listing.files) dirs.add(dirname(f));
     for (const d of [...dirs].sort()) if (d !== '.') await mkdir(join(copyDir, d), { recursive: true });
     const limit = pLimit(COPY_CONCURRENCY);
-    // Files and links touch different paths, and both cost metadata round-trips: do them at once.
-    await Promise.all([
+    // Files and links touch different paths, and both cost metadata round-trips: do them at once. All of them
+    // settle before a failure is reported, so the removal below never races a copy still being written.
+    const outcomes = await Promise.allSettled([
       ...listing.files.map((f) => limit(() => copyEntry(listing.workspace, copyDir, f))),
       ...listing.linkedFolders.map((folder) => linkFolder(listing, copyDir, folder)),
     ]);
+    const failure = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
+    if (failure) throw failure.reason;
     return copyDir;
   } catch (error) {
     await removeCopy(copyDir);

@@ -84,6 +84,21 @@ describe('verified-fix fix', () => {
     });
   }
 
+  it('accepts the file as an absolute path or with ./, and still protects the test files', async () => {
+    for (const file of [join(example, 'src', 'pricing.js'), './src/pricing.js']) {
+      const r = await runCli([...demoArgs.map((a) => (a === 'src/pricing.js' ? file : a)), '--json'], { env });
+      assert.equal(r.exitCode, 0, `${file}: ${r.stderr}`);
+      assert.equal(JSON.parse(r.stdout).file, 'src/pricing.js');
+    }
+  });
+
+  it('exits 2 without waiting out the total timeout when the temp folder cannot be made', async () => {
+    const blocker = join(ws, 'a.txt');
+    const r = await runCli([...base, '--lines', '1-1', '--total-timeout', '600'], { env: { ...env, VERIFIED_FIX_TMPDIR: join(blocker, 'sub') } });
+    assert.equal(r.exitCode, 2, r.stderr);
+    assert.match(r.stderr, /cannot create the temp folder .*set VERIFIED_FIX_TMPDIR/);
+  });
+
   it('reports a test command that does not exist as an error verdict', async () => {
     const r = await runCli([...base, '--lines', '1-1', '--test', 'no-such-test-runner-vf', '--json'], { env });
     assert.equal(r.exitCode, 1);

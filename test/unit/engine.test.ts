@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { runFix } from '../../src/core/engine';
 import type { FixEvent, FixRequest } from '../../src/core/fixRequest';
+import { UserError } from '../../src/core/errors';
 import { createFileProvider } from '../../src/core/providers/fileProvider';
 import { runnerFixture } from './helpers/paths';
 import { killMarked, newMarker, waitForNoSurvivors } from './helpers/processes';
@@ -109,12 +110,13 @@ describe('runFix', () => {
 
   it('runs duplicates once and counts each as a sample', async () => {
     const ws = makeWorkspace({ 'value.txt': 'old\n', 'check.sh': 'cat /proc/sys/kernel/random/uuid; test "$(cat value.txt)" = good\n' });
-    const result = await runFix(request(ws, ['good', '  good', 'bad', 'good\n'], { baselineCheck: false }));
-    assert.equal(result.samples, 4);
+    const result = await runFix(request(ws, ['good', 'good  ', 'bad', 'good\r\n', '  good'], { baselineCheck: false }));
+    assert.equal(result.samples, 5);
     assert.equal(result.passed, 3);
-    assert.deepEqual(result.candidates.map((c) => c.duplicateOf), [null, 0, null, 0]);
+    // Indentation is not whitespace noise (Python): '  good' is a program of its own.
+    assert.deepEqual(result.candidates.map((c) => c.duplicateOf), [null, 0, null, 0, null]);
     const ids = new Set(result.candidates.map((c) => c.verdict.output));
-    assert.equal(ids.size, 2, 'two distinct runs (each prints a fresh uuid)');
+    assert.equal(ids.size, 3, 'three distinct runs (each prints a fresh uuid)');
     assert.deepEqual(result.verified, [0], 'duplicates are not offered twice');
     remove(ws);
   });
@@ -133,6 +135,24 @@ describe('runFix', () => {
     const notNeeded = await runFix(request(ws, ['good'], { fallbackProvider: fallback, baselineCheck: false }), onEvent);
     assert.deepEqual(events, ['model'], 'not asked when the first phase verified a fix');
     assert.equal(notNeeded.samples, 1);
+    remove(ws);
+  });
+
+  it('hands the request to the fallback when the first provider cannot serve it', async () => {
+    const ws = valueWorkspace(false);
+    const unsupported = {
+      name: 'mutation',
+      async *generate(): AsyncGenerator<never> {
+        throw new UserError("no parser for 'ruby'");
+      },
+    };
+    const warnings: string[] = [];
+    const result = await runFix(request(ws, [], { provider: unsupported, fallbackProvider: createFileProvider(['good']), samples: 1, baselineCheck: false }), (e) => {
+      if (e.type === 'warning') warnings.push(e.message);
+    });
+    assert.deepEqual(result.verified, [0]);
+    assert.match(warnings.join('\n'), /mutation: no parser for 'ruby'/);
+    await assert.rejects(runFix(request(ws, [], { provider: unsupported, samples: 1, baselineCheck: false })), /no parser for 'ruby'/);
     remove(ws);
   });
 
