@@ -10,8 +10,8 @@ export function lineLabel(startLine: number, endLine: number): string {
 
 function outcomeOf(task: StoredTask): string {
   const c = task.outcomes.filter((o) => o === 'pass').length;
-  if (task.verified.length > 0) return `${task.verified.length} verified${task.baselinePassed ? ' (baseline passed)' : ''}`;
-  if (task.baselinePassed) return 'baseline passed';
+  if (task.baselinePassed) return `baseline passed, not counted${task.verified.length > 0 ? ` (${task.verified.length} verified)` : ''}`;
+  if (task.verified.length > 0) return `${task.verified.length} verified`;
   if (task.outcomes.length === 0) return task.stoppedEarly ? `no samples (${task.stoppedEarly})` : 'no samples';
   if (c > 0) return 'flaky only';
   if (task.outcomes.every((o) => o === 'timeout')) return 'timed out';
@@ -35,7 +35,8 @@ function view(task: StoredTask): TaskView {
 
 /** The panel's whole state for `k` (the configured verifiedFix.k). */
 export function buildSnapshot(tasks: readonly StoredTask[], k: number): StatsSnapshot {
-  const counted = tasks.filter((t) => t.outcomes.length > 0);
+  // A task whose tests pass without any fix says nothing about the candidates: nearly all of them "pass".
+  const counted = tasks.filter((t) => t.outcomes.length > 0 && !t.baselinePassed);
   const ks = k === 1 ? [1] : [1, k];
   const stats = computeSessionStats(counted.map((t) => ({ taskId: t.id, outcomes: t.outcomes })), ks);
   const views = new Map(tasks.map((t) => [t.id, view(t)]));

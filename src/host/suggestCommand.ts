@@ -124,13 +124,11 @@ export class SuggestCommand {
     active.location = location;
     const { provider, fallbackProvider } = await createProviders(settings, this.deps.secrets, log);
 
-    this.current?.dispose(); // the previous request's candidate documents go now
     const run = this.deps.runs.create();
-    this.current = run;
     active.run = run;
     const startedAt = Date.now();
     log.logger.info(`request ${run.id}: ${location}, ${settings.samples} samples, provider ${provider.name}`);
-    const result = await vscode.window.withProgress(
+    const result = await this.trackFailure(run, vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: `Verified Fix: ${location}`, cancellable: true },
       (progress, token) => {
         token.onCancellationRequested(() => run.cancel());
@@ -167,14 +165,27 @@ export class SuggestCommand {
           ),
         );
       },
-    );
+    ));
+    // Only now do the previous request's candidates go: a request that failed leaves them browsable.
+    if (this.current !== run) this.current?.dispose();
+    this.current = run;
     this.lastResult = result;
     if (result.stoppedEarly !== 'cancelled') await this.deps.store.add(taskRecord(result, document.uri.toString(), target, startedAt));
     this.present(result, run, document.uri, location, target);
     return result;
   }
 
-  /** Streams progress ("3 of 10 verified, 1 passing") and offers the first passing candidate at once. */
+  /** Disposes a run whose request failed (its processes and copies are gone already) and rethrows. */
+  private async trackFailure<T>(run: Run, work: Thenable<T>): Promise<T> {
+    try {
+      return await work;
+    } catch (error) {
+      run.dispose();
+      throw error;
+    }
+  }
+
+  /** Streams progress ("3 of 10 tested, 1 verified") and offers the first verified candidate at once. */
   private eventHandler(
     run: Run,
     request: { document: vscode.TextDocument; relativePath: string; originalText: string; target: SelectionTarget; samples: number },
@@ -183,6 +194,9 @@ export class SuggestCommand {
     const { log } = this.deps;
     let tested = 0;
     let passing = 0;
+    let total = request.samples;
+    let finished = false;
+    const progress = () => `${tested} of ${total} tested, ${passing} verified`;
     return (event) => {
       switch (event.type) {
         case 'started':
@@ -194,7 +208,7 @@ export class SuggestCommand {
           break;
         case 'baseline':
           log.logger.info(`baseline: ${event.verdict.status}${event.verdict.reason ? ` (${event.verdict.reason})` : ''}, ${event.verdict.durationMs} ms`);
-          report(tested === 0 ? `baseline ${event.verdict.status}; testing candidates…` : `${tested} of ${request.samples} verified, ${passing} passing`, tested);
+          report(tested === 0 ? `baseline ${event.verdict.status}; testing candidates…` : progress(), tested);
           break;
         case 'generated':
         case 'invalid':
@@ -210,20 +224,24 @@ export class SuggestCommand {
             const early = storedCandidate(c);
             void log.info(`A candidate for ${request.relativePath} passed your tests (${verifiedLabel(early)}); the others are still being tested.`, 'Show It').then((choice) => {
               if (!choice || run.isDisposed) return;
+              // Clicked from the notification centre after the run: the full list is presented already.
+              if (finished) return this.deps.browser.showPicker();
               this.deps.browser.present(this.task(run, request.document.uri, request.originalText, request.target, [early], false), false);
               void this.deps.browser.show(0);
             });
           }
-          report(`${tested} of ${request.samples} verified, ${passing} passing`, tested);
+          report(progress(), tested);
           break;
         }
         case 'fallback':
+          total += request.samples;
           report(`${tested} tested, none verified; asking ${event.provider}…`, tested);
           break;
         case 'warning':
           void log.warn(`Verified Fix: ${event.message}`);
           break;
         case 'done':
+          finished = true;
           break;
         default:
           // Events added to the engine later are logged rather than lost; the build does not depend on knowing them all.
@@ -280,9 +298,9 @@ export class SuggestCommand {
       return;
     }
     const flaky = result.candidates.filter((c) => c.flaky).length;
-    const why = result.samples === 0 ? ` — no candidates were produced${result.lost.length ? ` (${result.lost[0]})` : ''}` : flaky ? `; ${flaky} passed only some runs (flaky)` : '';
+    const why = result.samples === 0 ? ` — no candidates were produced${result.lost.length ? ` (${result.lost[0]})` : ''}` : flaky ? `; ${flaky} passed only some of their runs (flaky), so none is verified` : '';
     const early = result.stoppedEarly ? ` Stopped early: ${result.stoppedEarly}.` : '';
-    void log.info(`No passing fix found (0 of ${result.samples} passed) for ${location}${why}.${early}`, 'Details').then((choice) => {
+    void log.info(`No passing fix found (${result.passed} of ${result.samples} passed) for ${location}${why}.${early}`, 'Details').then((choice) => {
       if (choice) details();
     });
   }

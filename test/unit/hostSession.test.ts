@@ -69,6 +69,14 @@ describe('buildSnapshot and the status bar', () => {
     assert.match(tooltip, /pass\^2 \d+%/);
   });
 
+  it('leaves tasks whose baseline passed out of the statistics, and says so in the table', () => {
+    const withBaselinePass = [...tasks, task('d', ['pass', 'pass', 'pass', 'pass'], { baselinePassed: true, verified: [candidate] })];
+    const s = buildSnapshot(withBaselinePass, 2);
+    assert.equal(s.tasks, 3);
+    assert.equal(statusText(s), '$(beaker) pass@1 33% · pass@2 50%');
+    assert.equal(s.table[0].outcome, 'baseline passed, not counted (1 verified)');
+  });
+
   it('shows one k when k = 1 and a dash when no task has n ≥ k', () => {
     assert.equal(statusText(buildSnapshot(tasks, 1)), '$(beaker) pass@1 33%');
     assert.equal(statusText(buildSnapshot([task('a', ['pass'])], 5)), '$(beaker) pass@1 100% · pass@5 –');
