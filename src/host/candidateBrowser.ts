@@ -4,18 +4,11 @@ import { applyReplacement } from '../core/textRange';
 import { CANDIDATE_SCHEME, CandidateDocuments } from './candidateDocuments';
 import type { Log } from './log';
 import type { Run } from './run';
+import type { StoredCandidate } from './sessionSchema';
 import { lineLabel } from './sessionSnapshot';
 
-/** A candidate that passed every confirmation run. */
-export interface BrowsableCandidate {
-  readonly index: number;
-  readonly replacement: string;
-  readonly label?: string;
-  readonly runsPassed: number;
-  readonly runs: number;
-  readonly durationMs: number;
-  readonly changeSize: number;
-}
+/** A candidate that passed every confirmation run: the same record the session keeps, so a reopened task browses alike. */
+export type BrowsableCandidate = StoredCandidate;
 
 /** One request's verified candidates and what they apply to. */
 export interface BrowsableTask {
