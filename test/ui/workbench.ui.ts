@@ -83,7 +83,9 @@ describe('workbench with Verified Fix installed', function () {
 
   it('Apply in the diff editor\'s title bar changes the file', async () => {
     await workbench.page.locator('.editor-group-container.active .editor-actions .action-label[aria-label*="Apply Candidate"]').first().click();
-    await workbench.openFile('sum.js');
+    // Apply closes the diff and shows the file. Click its tab rather than Ctrl+P: keys typed while quick open is
+    // still appearing would land in the editor, on the line just applied.
+    await workbench.page.locator('.tabs-container .tab', { hasText: /^sum\.js$/ }).first().click();
     await workbench.editor().locator('.view-line', { hasText: 'i <= n' }).first().waitFor({ timeout: uiTimeoutMs });
     assert.match(await workbench.visibleText(), /for \(let i = 1; i <= n; i\+\+\) total \+= i;/);
   });
