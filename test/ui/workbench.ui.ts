@@ -61,7 +61,8 @@ describe('workbench with Verified Fix installed', function () {
   });
 
   it('right-click Suggest Verified Fix offers only verified candidates, best first', async () => {
-    await workbench.openFile('sum.js');
+    // sum.js is open from the first test; its tab is safer than Ctrl+P, whose typing could land in the editor.
+    await workbench.page.locator('.tabs-container .tab', { hasText: /^sum\.js$/ }).first().click();
     await workbench.selectLine(7);
     await workbench.contextMenu('Suggest Verified Fix');
     // The run (baseline, 4 candidates, confirmation runs) ends in a QuickPick of the verified candidates.
