@@ -2,13 +2,12 @@
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { readFile } from 'node:fs/promises';
 import { runFix } from '../core/engine';
 import { UserError } from '../core/errors';
 import type { CandidateResult, FixEvent, FixResult } from '../core/fixRequest';
 import { DEFAULT_LINKED_FOLDERS } from '../core/fixRequest';
 import type { Logger } from '../core/logger';
-import { decodeUtf8 } from '../core/requestCheck';
+import { readUserText } from '../core/userFiles';
 import { lineRangeToOffsets } from '../core/textRange';
 import { createProviderFromFlags, providerOptions } from './providerFromFlags';
 
@@ -137,10 +136,7 @@ export async function runFixCommand(argv: string[], out: (text: string) => void,
   const { provider, fallbackProvider, defaultSamples } = await createProviderFromFlags(values, (line) => err(`verified-fix: ${line}`));
   const samples = int('--samples', values.samples, defaultSamples);
   const k = int('--k', values.k, Math.min(5, samples));
-  const bytes = await readFile(resolve(workspace, values.file)).catch((error: NodeJS.ErrnoException) => {
-    throw new UserError(error.code === 'ENOENT' ? `file not found: ${values.file} (in ${workspace})` : `cannot read ${values.file}: ${error.code}`);
-  });
-  const text = decodeUtf8(bytes, values.file);
+  const text = await readUserText(resolve(workspace, values.file), values.file, `file not found: ${values.file} (in ${workspace})`);
   const { start, end } = lineRangeToOffsets(text, lines[0], lines[1]);
 
   const controller = new AbortController();

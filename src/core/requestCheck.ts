@@ -1,5 +1,5 @@
 // Checks a request before anything runs and gathers what every run needs; bad input becomes a UserError.
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { UserError } from './errors';
 import type { FixRequest } from './fixRequest';
@@ -10,6 +10,7 @@ import { sweepOrphans } from './tempRoot';
 import { detectTestCommand } from './testCommand';
 import { isTestRelated } from './testFileGuard';
 import { languageIdOf } from './textRange';
+import { readUserText } from './userFiles';
 import { listWorkspace } from './workspaceCopy';
 import type { WorkspaceListing } from './workspaceCopy';
 
@@ -31,15 +32,6 @@ export interface PreparedRequest {
 export const MAX_SELECTION_LINES = 2000;
 
 let swept: Promise<void> | undefined;
-
-/** Decodes bytes as UTF-8, refusing files that are not (a replacement would corrupt them). */
-export function decodeUtf8(bytes: Uint8Array, name: string): string {
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    throw new UserError(`${name} is not UTF-8 text; Verified Fix only edits UTF-8 files`);
-  }
-}
 
 function checkNumbers(request: FixRequest): void {
   const positive = (name: string, value: number) => {
@@ -63,10 +55,7 @@ export async function prepareRequest(request: FixRequest, logger: Logger): Promi
   if (rel.startsWith('..') || isAbsolute(rel) || rel === '') throw new UserError(`${request.relativePath} is not inside the workspace ${request.workspace}`);
   let text = request.unsavedText;
   if (text === undefined) {
-    const bytes = await readFile(filePath).catch((error: NodeJS.ErrnoException) => {
-      throw new UserError(error.code === 'ENOENT' ? `file not found: ${request.relativePath} (in ${request.workspace})` : `cannot read ${request.relativePath}: ${error.code}`);
-    });
-    text = decodeUtf8(bytes, request.relativePath);
+    text = await readUserText(filePath, request.relativePath, `file not found: ${request.relativePath} (in ${request.workspace})`);
   }
   if (!(Number.isSafeInteger(request.start) && Number.isSafeInteger(request.end) && request.start >= 0 && request.start <= request.end && request.end <= text.length)) {
     throw new UserError(`the selection ${request.start}..${request.end} is outside ${request.relativePath} (${text.length} characters)`);

