@@ -66,6 +66,29 @@ function declaredNames(pattern: Node, profile: SyntaxProfile, into: Node[]): voi
   }
 }
 
+/** Nodes whose children are all parameters. */
+const PARAMETER_LISTS: ReadonlySet<string> = new Set(['formal_parameters', 'parameters', 'lambda_parameters', 'parameter_list']);
+
+/**
+ * Declarations whose named field binds variables at a binding site (a parameter, `let x`, a loop variable):
+ * the names are candidates elsewhere, but replacing them where they are declared would break the code.
+ */
+const BINDING_SITE_FIELD: Readonly<Record<string, string>> = {
+  variable_declarator: 'name',
+  for_in_statement: 'left', // JS `for (const x of xs)`
+  for_statement: 'left', // Python `for x in xs:`; a JS C-style loop declares through its variable_declarator
+  for_in_clause: 'left', // Python comprehensions
+  catch_clause: 'parameter',
+  lambda_expression: 'parameters', // Java
+  enhanced_for_statement: 'name',
+  catch_formal_parameter: 'name',
+  var_spec: 'name', // Go
+  const_spec: 'name',
+  short_var_declaration: 'left',
+  range_clause: 'left',
+  as_pattern: 'alias',
+};
+
 /** Variables declared directly in `scope` (not in functions nested inside it), in source order. */
 function declarationsIn(scope: Node, profile: SyntaxProfile): { names: Node[]; bindingSites: Node[] } {
   const names: Node[] = [];
@@ -76,61 +99,23 @@ function declarationsIn(scope: Node, profile: SyntaxProfile): { names: Node[]; b
     const binding = (field: string): void => {
       for (const target of fieldChildren(node, field)) declaredNames(target, profile, declared);
     };
-    switch (node.type) {
-      case 'formal_parameters':
-      case 'parameters':
-      case 'lambda_parameters':
-      case 'parameter_list':
-        declaredNames(node, profile, declared);
-        bindingSites.push(...declared);
-        break;
-      case 'arrow_function':
-        if (node.childForFieldName('parameter')) {
-          binding('parameter');
-          bindingSites.push(...declared);
-        }
-        break;
-      case 'variable_declarator':
-        binding('name');
-        bindingSites.push(...declared);
-        break;
-      case 'for_in_statement': // JS `for (const x of xs)`
-      case 'for_statement': // Python `for x in xs:`; a JS C-style loop declares through its variable_declarator
-      case 'for_in_clause': // Python comprehensions
-        binding('left');
-        bindingSites.push(...declared);
-        break;
-      case 'catch_clause':
+    const siteField = BINDING_SITE_FIELD[node.type];
+    if (PARAMETER_LISTS.has(node.type)) {
+      declaredNames(node, profile, declared);
+      bindingSites.push(...declared);
+    } else if (node.type === 'arrow_function') {
+      // `x => …` binds `parameter`; `(x, y) => …` binds through its formal_parameters child.
+      if (node.childForFieldName('parameter')) {
         binding('parameter');
         bindingSites.push(...declared);
-        break;
-      case 'lambda_expression': // Java
-        binding('parameters');
-        bindingSites.push(...declared);
-        break;
-      case 'enhanced_for_statement':
-      case 'catch_formal_parameter':
-      case 'var_spec': // Go
-      case 'const_spec':
-        binding('name');
-        bindingSites.push(...declared);
-        break;
-      case 'short_var_declaration':
-      case 'range_clause':
-        binding('left');
-        bindingSites.push(...declared);
-        break;
-      case 'assignment':
-      case 'augmented_assignment':
-        binding('left'); // Python: assigning declares; the target stays replaceable (a wrong variable assigned)
-        break;
-      case 'named_expression':
-        binding('name');
-        break;
-      case 'as_pattern':
-        binding('alias');
-        bindingSites.push(...declared);
-        break;
+      }
+    } else if (siteField) {
+      binding(siteField);
+      bindingSites.push(...declared);
+    } else if (node.type === 'assignment' || node.type === 'augmented_assignment') {
+      binding('left'); // Python: assigning declares; the target stays replaceable (a wrong variable assigned)
+    } else if (node.type === 'named_expression') {
+      binding('name');
     }
     names.push(...declared);
     for (const child of node.namedChildren) if (child) visit(child, false);
