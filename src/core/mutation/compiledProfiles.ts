@@ -1,5 +1,5 @@
 // Syntax profiles of Java and Go: the same families as JavaScript, with their own node names.
-import { cArithmetic, cLogical, orderingOps } from './operatorTables';
+import { cArithmetic, cConditions, cLogical, lowerCaseBooleans, orderingOps } from './operatorTables';
 import type { SyntaxProfile } from './profiles';
 
 const equality = { '==': ['!=', '<=', '>='], '!=': ['==', '<', '>'] };
@@ -20,13 +20,8 @@ export const java: SyntaxProfile = {
   notOperator: '!',
   notOperand: 'operand',
   negate: (text, type) => (javaPrimary.has(type) ? `!${text}` : `!(${text})`),
-  conditions: [
-    ['if_statement', 'condition'],
-    ['while_statement', 'condition'],
-    ['do_statement', 'condition'],
-    ['ternary_expression', 'condition'],
-  ],
-  booleans: { true: 'false', false: 'true' },
+  conditions: cConditions,
+  booleans: lowerCaseBooleans,
   integer: 'decimal_integer_literal',
   call: 'method_invocation',
   unswappableArguments: new Set(),
@@ -55,7 +50,7 @@ export const go: SyntaxProfile = {
   notOperand: 'operand',
   negate: (text, type) => (goPrimary.has(type) ? `!${text}` : `!(${text})`),
   conditions: [['if_statement', 'condition']],
-  booleans: { true: 'false', false: 'true' },
+  booleans: lowerCaseBooleans,
   integer: 'int_literal',
   call: 'call_expression',
   unswappableArguments: new Set(['variadic_argument']),

@@ -1,5 +1,5 @@
 // Syntax profiles of JavaScript/TypeScript and Python.
-import { cArithmetic, cLogical, orderingOps } from './operatorTables';
+import { cArithmetic, cConditions, cLogical, lowerCaseBooleans, orderingOps } from './operatorTables';
 import type { SyntaxProfile } from './profiles';
 
 // Expressions that bind tighter than a prefix `!`, so negating them needs no parentheses.
@@ -27,13 +27,8 @@ export const javascript: SyntaxProfile = {
   notOperator: '!',
   notOperand: 'argument',
   negate: (text, type) => (jsPrimary.has(type) ? `!${text}` : `!(${text})`),
-  conditions: [
-    ['if_statement', 'condition'],
-    ['while_statement', 'condition'],
-    ['do_statement', 'condition'],
-    ['ternary_expression', 'condition'],
-  ],
-  booleans: { true: 'false', false: 'true' },
+  conditions: cConditions,
+  booleans: lowerCaseBooleans,
   integer: 'number',
   call: 'call_expression',
   unswappableArguments: new Set(['spread_element']),
