@@ -33,13 +33,6 @@ export function applyReplacement(text: string, start: number, end: number, repla
   return text.slice(0, start) + body + text.slice(end);
 }
 
-/** 1-based line number of an offset. */
-export function lineOfOffset(text: string, offset: number): number {
-  let line = 1;
-  for (let i = 0; i < offset && i < text.length; i++) if (text[i] === '\n') line++;
-  return line;
-}
-
 const languageByExtension: Record<string, string> = {
   '.js': 'javascript', '.mjs': 'javascript', '.cjs': 'javascript', '.jsx': 'javascriptreact',
   '.ts': 'typescript', '.mts': 'typescript', '.cts': 'typescript', '.tsx': 'typescriptreact',

@@ -6,7 +6,7 @@ import { UserError } from './errors';
  * Reads `path`; a missing file becomes a UserError with `missing`, any other failure names `label` and the
  * error code.
  */
-export async function readUserFile(path: string, label: string, missing: string): Promise<Buffer> {
+async function readUserFile(path: string, label: string, missing: string): Promise<Buffer> {
   try {
     return await readFile(path);
   } catch (error) {
