@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { after, describe, it } from 'node:test';
-import { detectSandbox } from '../../src/core/sandbox';
-import type { ContainmentKind, SandboxCapabilities } from '../../src/core/sandbox';
+import { CONTAINMENT_KINDS, detectSandbox, sandboxOfKind } from '../../src/core/sandbox';
+import type { SandboxCapabilities } from '../../src/core/sandbox';
 import { OUTPUT_TAIL_BYTES, runTestCommand } from '../../src/core/testRunner';
 import { runnerFixture } from './helpers/paths';
 import { killMarked, newMarker, waitForNoSurvivors } from './helpers/processes';
@@ -14,21 +14,17 @@ const scripts = ['hostile.sh', 'daemon.sh', 'flood.sh', 'network.js'];
 const cwd = makeWorkspace(Object.fromEntries(scripts.map((name) => [name, runnerFixture(name)])));
 after(() => remove(cwd));
 
-async function kinds(): Promise<ContainmentKind[]> {
-  const detected = await detectSandbox();
-  const all: ContainmentKind[] = ['process-group'];
-  if (detected.kind === 'bwrap') all.unshift('bwrap', 'unshare');
-  if (detected.kind === 'unshare') all.unshift('unshare');
-  return all;
+async function kinds(): Promise<SandboxCapabilities[]> {
+  const all = await Promise.all(CONTAINMENT_KINDS.map((kind) => sandboxOfKind(kind)));
+  return all.filter((c): c is SandboxCapabilities => c !== undefined);
 }
 
 const run = (capabilities: SandboxCapabilities, command: string, timeoutMs = 10_000, signal?: AbortSignal) =>
   runTestCommand({ command, cwd, timeoutMs, capabilities, allowNetwork: false, memoryMB: 0, ...(signal ? { signal } : {}) });
 
 describe('runTestCommand', async () => {
-  const prlimit = (await detectSandbox()).prlimit;
-  for (const kind of await kinds()) {
-    const caps: SandboxCapabilities = { kind, prlimit };
+  for (const caps of await kinds()) {
+    const kind = caps.kind;
     describe(`under ${kind}`, () => {
       it('passes on exit 0 and fails on non-zero, with output', async () => {
         const pass = await run(caps, 'echo hello; echo oops >&2');

@@ -1,0 +1,74 @@
+// What a sandboxed run must not see: credential files under home, the editor's secret storage, and the sockets
+// that reach agents and daemons (a reachable Docker socket is root on the host).
+import { lstatSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { isAbsolute, join } from 'node:path';
+
+/**
+ * Relative to home. Toolchains installed under home (nvm, pyenv, cargo's bin, go) are not here: tests need them.
+ * Editors keep secrets in their globalStorage (state database) or a keyring.
+ */
+const HOME_CREDENTIALS: readonly string[] = [
+  '.ssh', '.aws', '.azure', '.config/gcloud', '.kube', '.docker', '.gnupg', '.netrc', '.npmrc', '.yarnrc.yml', '.pypirc',
+  '.git-credentials', '.config/gh', '.config/hub', '.config/git/credentials', '.cargo/credentials', '.cargo/credentials.toml',
+  '.m2/settings.xml', '.gradle/gradle.properties', '.config/containers/auth.json', '.local/share/keyrings', '.password-store',
+  '.config/Code/User/globalStorage', '.config/Code - Insiders/User/globalStorage', '.config/Code - OSS/User/globalStorage',
+  '.config/VSCodium/User/globalStorage', '.config/Cursor/User/globalStorage', '.local/share/code-server/User/globalStorage',
+  '.vscode-server/data/User/globalStorage', '.vscode-remote/data/User/globalStorage',
+];
+
+/** Folders holding daemon and agent sockets; hidden unless the user allowed network. */
+const RUNTIME_SOCKET_FOLDERS: readonly string[] = ['/run', '/var/run'];
+
+/** Variables naming a socket (a path, or a `unix:` address). */
+const SOCKET_VARIABLES: readonly string[] = ['SSH_AUTH_SOCK', 'DBUS_SESSION_BUS_ADDRESS', 'DOCKER_HOST', 'CONTAINER_HOST', 'GPG_AGENT_INFO', 'WAYLAND_DISPLAY'];
+
+export interface HiddenPaths {
+  /** Folders to cover with an empty tmpfs. */
+  readonly folders: readonly string[];
+  /** Files (and sockets) to cover with an empty read-only file. */
+  readonly files: readonly string[];
+}
+
+function kindOf(path: string): 'folder' | 'file' | undefined {
+  try {
+    const stats = lstatSync(path);
+    if (stats.isSymbolicLink()) return undefined; // its target is covered where it lives, or is not ours to cover
+    return stats.isDirectory() ? 'folder' : 'file';
+  } catch {
+    return undefined;
+  }
+}
+
+function socketPath(name: string, value: string): string | undefined {
+  let path = value;
+  if (name === 'DBUS_SESSION_BUS_ADDRESS') path = /(?:^|[;,])unix:path=([^,;]+)/.exec(value)?.[1] ?? '';
+  else if (name === 'GPG_AGENT_INFO') path = value.split(':')[0];
+  else if (name === 'WAYLAND_DISPLAY') path = isAbsolute(value) ? value : '';
+  else path = value.replace(/^unix:\/\//, '');
+  return isAbsolute(path) ? path : undefined;
+}
+
+/** The existing paths to hide for a run in `env`, home taken from `env.HOME` (else the OS's). */
+export function hiddenPaths(env: NodeJS.ProcessEnv, allowNetwork: boolean): HiddenPaths {
+  const folders: string[] = [];
+  const files: string[] = [];
+  const add = (path: string) => {
+    const kind = kindOf(path);
+    if (kind === 'folder') folders.push(path);
+    else if (kind === 'file') files.push(path);
+  };
+  const home = env.HOME || homedir();
+  if (home && home !== '/') for (const rel of HOME_CREDENTIALS) add(join(home, rel));
+  if (!allowNetwork) {
+    for (const folder of RUNTIME_SOCKET_FOLDERS) add(folder);
+    if (env.XDG_RUNTIME_DIR && isAbsolute(env.XDG_RUNTIME_DIR)) add(env.XDG_RUNTIME_DIR);
+    for (const name of SOCKET_VARIABLES) {
+      const path = env[name] ? socketPath(name, env[name]) : undefined;
+      if (path) add(path);
+    }
+  }
+  // A path inside a folder that is already covered needs no mount of its own.
+  const covered = (path: string) => folders.some((folder) => path !== folder && path.startsWith(`${folder}/`));
+  return { folders: [...new Set(folders)].filter((f) => !covered(f)), files: [...new Set(files)].filter((f) => !covered(f)) };
+}
