@@ -7,6 +7,8 @@ import { UserError } from '../core/errors';
 import type { CandidateResult, FixEvent, FixResult } from '../core/fixRequest';
 import { DEFAULT_LINKED_FOLDERS } from '../core/fixRequest';
 import type { Logger } from '../core/logger';
+import { CONTAINMENT_KINDS } from '../core/sandbox';
+import type { ContainmentKind } from '../core/sandbox';
 import { readUserText } from '../core/userFiles';
 import { lineRangeToOffsets } from '../core/textRange';
 import { createProviderFromFlags, providerOptions } from './providerFromFlags';
@@ -15,7 +17,7 @@ export const fixUsage =
   'usage: verified-fix fix --workspace DIR --file REL --lines A-B [--provider mutation|file|openai-compatible] [--candidates FILE.json] ' +
   '[--endpoint URL --model NAME [--temperature T] [--stream]] [--fallback-provider NAME] ' +
   '[--samples N] [--k K] [--test "CMD"] [--timeout SEC] [--total-timeout SEC] [--parallel P] [--confirm-runs R] [--no-baseline] ' +
-  '[--allow-network] [--memory-mb MB] [--link node_modules,.venv] [--exclude DIR,…] [--json] [--verbose]';
+  '[--allow-network] [--memory-mb MB] [--pass-env NAME,…] [--sandbox auto|bwrap|unshare|process-group] [--link node_modules,.venv] [--exclude DIR,…] [--json] [--verbose]';
 
 function int(flag: string, text: string | undefined, fallback: number): number {
   if (text === undefined) return fallback;
@@ -29,6 +31,12 @@ function milliseconds(flag: string, text: string | undefined, fallbackMs: number
   const value = Number(text);
   if (!Number.isFinite(value) || value <= 0) throw new UserError(`${flag} must be a positive number of seconds, got "${text}"`);
   return value * 1000;
+}
+
+function sandboxKind(text: string | undefined): ContainmentKind | 'auto' {
+  if (text === undefined || text === 'auto') return 'auto';
+  if ((CONTAINMENT_KINDS as readonly string[]).includes(text)) return text as ContainmentKind;
+  throw new UserError(`--sandbox must be one of auto, ${CONTAINMENT_KINDS.join(', ')}, got "${text}"`);
 }
 
 function parseLines(text: string | undefined): [number, number] {
@@ -118,7 +126,7 @@ export async function runFixCommand(argv: string[], out: (text: string) => void,
       timeout: { type: 'string' }, 'total-timeout': { type: 'string' }, parallel: { type: 'string' },
       'confirm-runs': { type: 'string' }, 'no-baseline': { type: 'boolean', default: false },
       'allow-network': { type: 'boolean', default: false }, 'memory-mb': { type: 'string' },
-      link: { type: 'string' }, exclude: { type: 'string' },
+      link: { type: 'string' }, exclude: { type: 'string' }, 'pass-env': { type: 'string' }, sandbox: { type: 'string' },
       json: { type: 'boolean', default: false }, verbose: { type: 'boolean', default: false },
       ...providerOptions,
     },
@@ -171,6 +179,8 @@ export async function runFixCommand(argv: string[], out: (text: string) => void,
           excludes: list(values.exclude, []),
           allowNetwork: values['allow-network'] ?? false,
           memoryMB: int('--memory-mb', values['memory-mb'], 4096),
+          passEnv: list(values['pass-env'], []),
+          backend: sandboxKind(values.sandbox),
         },
         provider,
         ...(fallbackProvider ? { fallbackProvider } : {}),

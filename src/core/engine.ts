@@ -1,20 +1,21 @@
 // Orchestrates one request: baseline and generation at once, each candidate verified in its own copy, verdicts streamed.
-import { existsSync } from 'node:fs';
-import { rm, writeFile } from 'node:fs/promises';
 import pLimit from 'p-limit';
 import { changedCharacters, changeSize, unifiedDiff } from './diffing';
 import { UserError } from './errors';
 import type { CandidateResult, FixEvent, FixRequest, FixResult, Verdict } from './fixRequest';
+import { errorVerdict, LocalExecutor } from './localExecutor';
 import { silentLogger } from './logger';
+import type { Logger } from './logger';
 import { passAtK, passHatK } from './passAtK';
 import type { BaselineReport, CandidateProvider, SampleUsage } from './providers/provider';
 import { prepareRequest } from './requestCheck';
 import { describeProtections } from './sandbox';
-import { createRequestFolder } from './tempRoot';
-import { changedTestFiles, hashTestFiles } from './testFileGuard';
-import { runTestCommand } from './testRunner';
+import { Redactor, scrubEnvironment } from './security/secrets';
+import { describeTestRunEdits, findTestRunEdits } from './security/testRunEdits';
+import { createRequestFolder, removeOrSetAside, tempRootPath } from './tempRoot';
+import { parseTestSummary, testsRun } from './testSummary';
+import type { TestSummary } from './testSummary';
 import { applyReplacement } from './textRange';
-import { createCopy, pathInCopy, removeCopy } from './workspaceCopy';
 
 /**
  * Candidates that differ only in line endings, trailing spaces or surrounding blank lines are the same program.
@@ -27,8 +28,35 @@ function normalise(text: string): string {
 /** Tail of the baseline output given to providers: enough for a stack trace, small enough for a prompt. */
 const BASELINE_REPORT_CHARS = 4000;
 
-function errorVerdict(reason: string, durationMs = 0): Verdict {
-  return { status: 'error', exitCode: null, durationMs, reason, output: '', stdout: '', stderr: '' };
+/** A logger that never writes a secret value, whatever the engine or a provider hands it. */
+function redactingLogger(logger: Logger, redactor: Redactor): Logger {
+  return {
+    trace: (message) => logger.trace(redactor.redact(message)),
+    info: (message) => logger.info(redactor.redact(message)),
+    warn: (message) => logger.warn(redactor.redact(message)),
+    error: (message) => {
+      if (typeof message === 'string') return logger.error(redactor.redact(message));
+      const copy = new Error(redactor.redact(message.message));
+      if (message.stack) copy.stack = redactor.redact(message.stack);
+      logger.error(copy);
+    },
+  };
+}
+
+/**
+ * A run that exits 0 passes only if its tests ran: a candidate that exits before them (`process.exit(0)` at import,
+ * `os._exit(0)`) or skips them leaves no summary, or one with fewer tests than the unmodified code's run.
+ * `reference` is the baseline's summary; without one, only "no test ran at all" can be told.
+ */
+function judgePass(verdict: Verdict, reference: TestSummary | undefined): Verdict {
+  if (verdict.status !== 'pass') return verdict;
+  const summary = parseTestSummary(verdict.output);
+  const fail = (reason: string): Verdict => ({ ...verdict, status: 'fail', reason });
+  if (summary && testsRun(summary) === 0) return fail('no test ran');
+  if (!reference) return verdict;
+  if (!summary) return fail('the run printed no test summary, though the unmodified code\'s run did: the tests did not run to the end');
+  if (testsRun(summary) < testsRun(reference)) return fail(`fewer tests ran than on the unmodified code (${testsRun(summary)} of ${testsRun(reference)})`);
+  return verdict;
 }
 
 interface Pending {
@@ -43,20 +71,22 @@ interface Pending {
 /** Runs the request to the end (or to cancel / total timeout) and returns every finished candidate. */
 export async function runFix(request: FixRequest, onEvent: (event: FixEvent) => void = () => undefined): Promise<FixResult> {
   const started = performance.now();
-  const logger = request.logger ?? silentLogger;
+  const scrubbed = scrubEnvironment(process.env, request.isolation.passEnv ?? []);
+  const redactor = new Redactor(scrubbed.droppedValues);
+  const logger = redactingLogger(request.logger ?? silentLogger, redactor);
   const prepared = await prepareRequest(request, logger);
   const { relativePath, text: originalText, start, end, testCommand, capabilities, listing } = prepared;
+  const controller = new AbortController();
   // Before the timer and listeners below: a failure here must leave nothing running.
   const requestDir = await createRequestFolder();
-  let testHashes;
+  const executor = new LocalExecutor({ request, relativePath, testCommand, capabilities, listing, requestDir, env: scrubbed.env, redactor, signal: controller.signal, logger });
   try {
-    testHashes = await hashTestFiles(request.workspace, listing.files, relativePath);
+    await executor.prepare();
   } catch (error) {
-    await rm(requestDir, { recursive: true, force: true }).catch(() => undefined);
+    await removeOrSetAside(requestDir, tempRootPath());
     throw error;
   }
 
-  const controller = new AbortController();
   let stoppedEarly: string | undefined;
   const stop = (why: string) => {
     if (controller.signal.aborted) return;
@@ -75,54 +105,34 @@ export async function runFix(request: FixRequest, onEvent: (event: FixEvent) => 
     onEvent({ type: 'warning', message });
   }
   logger.info(`test command: ${testCommand}; ${listing.files.length} files copied per run (${listing.source}), linked: ${listing.linkedFolders.join(', ') || 'none'}`);
-
-  const removals: Array<Promise<void>> = [];
-  /** One test run of `fileText` in a fresh copy; never throws. */
-  const runOnce = async (fileText: string, label: string): Promise<Verdict> => {
-    if (controller.signal.aborted) return errorVerdict('cancelled');
-    // A copy of a vanished workspace would hold only the target file, and its verdict would mean nothing.
-    if (!existsSync(request.workspace)) return errorVerdict('the workspace folder was removed during the run');
-    const t0 = performance.now();
-    let copyDir: string | undefined;
-    try {
-      copyDir = await createCopy(listing, requestDir, label);
-      await writeFile(pathInCopy(copyDir, relativePath), fileText);
-      const verdict = await runTestCommand({
-        command: testCommand,
-        cwd: copyDir,
-        readOnlyPaths: [request.workspace],
-        timeoutMs: request.testTimeoutMs,
-        signal: controller.signal,
-        capabilities,
-        allowNetwork: request.isolation.allowNetwork,
-        memoryMB: request.isolation.memoryMB,
-      });
-      // A cancelled run is dropped, not judged: its reason must survive.
-      const tampered = verdict.reason === 'cancelled' ? [] : await changedTestFiles(copyDir, testHashes);
-      if (tampered.length > 0) return { ...verdict, status: 'error', reason: `the run modified test files: ${tampered.join(', ')}` };
-      return verdict;
-    } catch (error) {
-      const err = error as NodeJS.ErrnoException;
-      logger.error(err);
-      const what = copyDir ? 'run failed' : 'copy failed';
-      return errorVerdict(`${what}: ${err.code === 'ENOSPC' ? 'no space left in the temp folder' : err.message}`, Math.round(performance.now() - t0));
-    } finally {
-      // Removal does not hold the run's slot: the next candidate starts while this copy goes (awaited at the end).
-      if (copyDir) removals.push(removeCopy(copyDir).catch((error: Error) => logger.warn(`could not remove ${copyDir}: ${error.message}`)));
-    }
-  };
+  if (scrubbed.dropped.length > 0) {
+    logger.info(`test runs do not get these variables (pass one with the verifiedFix.sandbox.passEnv setting or --pass-env): ${scrubbed.dropped.join(', ')}`);
+  }
+  // Where runs can reach each other's copies, a pass counts only once it repeats with no other run active.
+  const requiredRuns = Math.max(request.confirmRuns, executor.runsCanInterfere ? 2 : 1);
+  if (requiredRuns > request.confirmRuns) logger.info('this sandbox cannot keep runs apart: a passing candidate is run once more with no other run active before it is verified');
 
   let resolveBaseline: (report: BaselineReport | undefined) => void = () => undefined;
   const baselineReport = new Promise<BaselineReport | undefined>((resolve) => (resolveBaseline = resolve));
   let baseline: Verdict | null = null;
+  let resolveReference: (summary: TestSummary | undefined) => void = () => undefined;
+  const reference = new Promise<TestSummary | undefined>((resolve) => (resolveReference = resolve));
   const baselineDone = request.baselineCheck
-    ? limit(() => runOnce(originalText, 'baseline')).then((verdict) => {
+    ? limit(() => executor.run(originalText, 'baseline')).then((verdict) => {
         baseline = verdict;
         onEvent({ type: 'baseline', verdict });
         if (verdict.status === 'pass') logger.warn('the tests pass on the unmodified code: they do not catch the bug, so a passing candidate proves little');
+        const summary = verdict.reason === 'cancelled' ? undefined : parseTestSummary(verdict.output);
+        if (!summary && verdict.reason !== 'cancelled') {
+          logger.warn(`the output of "${testCommand}" has no test summary this tool can read: a pass is judged by its exit code alone, so a candidate that exits 0 before the tests run would pass`);
+        }
+        resolveReference(summary);
         resolveBaseline({ status: verdict.status, output: verdict.output.slice(-BASELINE_REPORT_CHARS) });
       })
-    : Promise.resolve(resolveBaseline(undefined));
+    : Promise.resolve().then(() => {
+        resolveReference(undefined);
+        resolveBaseline(undefined);
+      });
 
   const results = new Map<number, CandidateResult>();
   const firstOf = new Map<string, number>();
@@ -130,7 +140,7 @@ export async function runFix(request: FixRequest, onEvent: (event: FixEvent) => 
   const lost: string[] = [];
   const verifications: Array<Promise<void>> = [];
 
-  const finish = (pending: Pending, runs: Verdict[], confirmRuns: number) => {
+  const finish = (pending: Pending, runs: readonly Verdict[]) => {
     const after = pending.invalidReason ? originalText : applyReplacement(originalText, start, end, pending.replacement);
     const passes = runs.filter((r) => r.status === 'pass').length;
     const result: CandidateResult = {
@@ -141,7 +151,7 @@ export async function runFix(request: FixRequest, onEvent: (event: FixEvent) => 
       verdict: runs[0],
       duplicateOf: pending.duplicateOf,
       runs,
-      verified: runs.length >= confirmRuns && passes === runs.length,
+      verified: runs.length >= requiredRuns && passes === runs.length,
       flaky: passes > 0 && passes < runs.length,
       diff: pending.invalidReason ? '' : unifiedDiff(relativePath, originalText, after),
       changeSize: pending.invalidReason ? 0 : changeSize(originalText, after),
@@ -151,18 +161,27 @@ export async function runFix(request: FixRequest, onEvent: (event: FixEvent) => 
     onEvent({ type: 'verdict', candidate: result });
   };
 
+  const runJudged = async (fileText: string, label: string, alone: boolean): Promise<Verdict> => {
+    const verdict = await executor.run(fileText, label, { alone });
+    return verdict.status === 'pass' ? judgePass(verdict, await reference) : verdict;
+  };
+
   const verify = async (pending: Pending) => {
     const fileText = applyReplacement(originalText, start, end, pending.replacement);
-    const runs = [await runOnce(fileText, `c${pending.index}`)];
-    // Confirmation runs catch flaky passes: a pass is shown only if it repeats.
-    while (runs[0].status === 'pass' && runs.length < request.confirmRuns && !controller.signal.aborted) {
-      const again = await runOnce(fileText, `c${pending.index}r${runs.length + 1}`);
+    // Edits that change how the tests run rather than what the code does are refused before anything runs.
+    const edits = findTestRunEdits(prepared.languageId, originalText.slice(start, end), pending.replacement);
+    const runs = edits.length > 0 ? [{ ...errorVerdict(describeTestRunEdits(edits)), status: 'fail' as const }] : [await runJudged(fileText, `c${pending.index}`, false)];
+    // Confirmation runs catch flaky passes: a pass is shown only if it repeats (the last one alone where runs can interfere).
+    while (runs[0].status === 'pass' && runs.length < requiredRuns && !controller.signal.aborted) {
+      const alone = executor.runsCanInterfere && runs.length === requiredRuns - 1;
+      const again = await runJudged(fileText, `c${pending.index}r${runs.length + 1}`, alone);
       if (controller.signal.aborted && again.reason === 'cancelled') break;
       runs.push(again);
     }
     if (controller.signal.aborted && runs[0].reason === 'cancelled') return; // never ran: not a sample
-    finish(pending, runs, request.confirmRuns);
-    for (const dup of waiting.get(pending.index) ?? []) finish(dup, runs, request.confirmRuns);
+    finish(pending, runs);
+    for (const dup of waiting.get(pending.index) ?? []) finish(dup, runs);
+    waiting.delete(pending.index);
   };
 
   let index = 0;
@@ -193,7 +212,7 @@ export async function runFix(request: FixRequest, onEvent: (event: FixEvent) => 
       if (sample.kind === 'invalid') {
         onEvent({ type: 'invalid', index: i, reason: sample.reason });
         const reason = `unusable answer: ${sample.reason}`;
-        finish({ index: i, replacement: '', duplicateOf: null, invalidReason: reason, ...(sample.usage ? { usage: sample.usage } : {}) }, [{ ...errorVerdict(reason), status: 'fail' }], request.confirmRuns);
+        finish({ index: i, replacement: '', duplicateOf: null, invalidReason: reason, ...(sample.usage ? { usage: sample.usage } : {}) }, [{ ...errorVerdict(reason), status: 'fail' }]);
         continue;
       }
       const key = normalise(sample.text);
@@ -205,8 +224,13 @@ export async function runFix(request: FixRequest, onEvent: (event: FixEvent) => 
         verifications.push(limit(() => verify(pending)));
       } else {
         const original = results.get(duplicateOf);
-        if (original) finish(pending, [...original.runs], request.confirmRuns);
-        else waiting.set(duplicateOf, [...(waiting.get(duplicateOf) ?? []), pending]);
+        if (original) finish(pending, original.runs);
+        else {
+          // Appended in place: copying the list per duplicate made 20,000 identical samples quadratic.
+          const queue = waiting.get(duplicateOf);
+          if (queue) queue.push(pending);
+          else waiting.set(duplicateOf, [pending]);
+        }
       }
     }
   };
@@ -243,8 +267,7 @@ export async function runFix(request: FixRequest, onEvent: (event: FixEvent) => 
     clearTimeout(totalTimer);
     request.signal?.removeEventListener('abort', onOuterAbort);
     limit.clearQueue();
-    await Promise.all(removals);
-    await rm(requestDir, { recursive: true, force: true, maxRetries: 3 }).catch(() => undefined);
+    await executor.dispose();
   }
   if (providerError) throw providerError;
 

@@ -1,6 +1,7 @@
 // The engine's contract: what one "Suggest Verified Fix" request takes, the events it streams and what it returns.
 import type { Logger } from './logger';
 import type { CandidateProvider, SampleUsage } from './providers/provider';
+import type { ContainmentKind } from './sandbox';
 
 /** Sandbox and isolation settings for the test runs of a request. */
 export interface IsolationOptions {
@@ -12,6 +13,13 @@ export interface IsolationOptions {
   readonly allowNetwork: boolean;
   /** Memory cap per test run in MiB (0 = no cap). */
   readonly memoryMB: number;
+  /**
+   * Variables passed to test runs although their names look secret (`*_TOKEN`, `AWS_*`, …), which are dropped
+   * otherwise. The product's own key variables are never passed.
+   */
+  readonly passEnv?: readonly string[];
+  /** The containment to use; `auto` (the default) takes the strongest that works here. */
+  readonly backend?: ContainmentKind | 'auto';
 }
 
 /** Folders linked into every copy by default: dependency folders too big to copy and never edited by a fix. */

@@ -1,11 +1,11 @@
 // Checks a request before anything runs and gathers what every run needs; bad input becomes a UserError.
-import { stat } from 'node:fs/promises';
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { lstat, readlink, stat } from 'node:fs/promises';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { UserError } from './errors';
 import type { FixRequest } from './fixRequest';
 import type { Logger } from './logger';
-import { detectSandbox } from './sandbox';
-import type { SandboxCapabilities } from './sandbox';
+import { detectSandbox, sandboxOfKind } from './sandbox';
+import type { ContainmentKind, SandboxCapabilities } from './sandbox';
 import { sweepOrphans } from './tempRoot';
 import { detectTestCommand } from './testCommand';
 import { isTestRelated } from './testFileGuard';
@@ -33,9 +33,20 @@ export const MAX_SELECTION_LINES = 2000;
 
 let swept: Promise<void> | undefined;
 
+async function chooseSandbox(backend: ContainmentKind | 'auto', logger: Logger): Promise<SandboxCapabilities> {
+  if (backend === 'auto') return detectSandbox(logger);
+  const chosen = await sandboxOfKind(backend);
+  if (!chosen) throw new UserError(`the sandbox "${backend}" does not work on this system; choose another (or auto) in verifiedFix.sandbox.backend or --sandbox`);
+  return chosen;
+}
+
+/** The longest delay a timer takes (2^31 − 1 ms, about 24.8 days); a longer one fires at once. */
+export const MAX_TIMER_MS = 2_147_483_647;
+
 function checkNumbers(request: FixRequest): void {
   const positive = (name: string, value: number) => {
     if (!Number.isFinite(value) || value <= 0) throw new UserError(`${name} must be a positive number, got ${value}`);
+    if (value > MAX_TIMER_MS) throw new UserError(`${name} must be at most ${Math.floor(MAX_TIMER_MS / 1000)} s (about 24 days), got ${Math.round(value / 1000)} s`);
   };
   if (!Number.isSafeInteger(request.samples) || request.samples < 1) throw new UserError(`samples must be a whole number ≥ 1, got ${request.samples}`);
   if (!Number.isSafeInteger(request.k) || request.k < 1) throw new UserError(`k must be a whole number ≥ 1, got ${request.k}`);
@@ -44,6 +55,29 @@ function checkNumbers(request: FixRequest): void {
   positive('the total timeout', request.totalTimeoutMs);
   if (!Number.isSafeInteger(request.parallel) || request.parallel < 1) throw new UserError(`parallel must be a whole number ≥ 1, got ${request.parallel}`);
   if (!Number.isSafeInteger(request.confirmRuns) || request.confirmRuns < 1) throw new UserError(`confirm runs must be a whole number ≥ 1, got ${request.confirmRuns}`);
+}
+
+/**
+ * Refuses a target that a write would carry outside the copy: a symbolic link (or a path through a linked folder),
+ * or a file inside a dependency folder that every copy links to the original. The candidate's text is written only
+ * into regular files of the workspace.
+ */
+async function checkTarget(workspace: string, relativePath: string, linkedNames: readonly string[]): Promise<void> {
+  const parts = relativePath.split('/');
+  const linked = parts.slice(0, -1).find((part) => linkedNames.includes(part));
+  if (linked) {
+    throw new UserError(`${relativePath} is inside ${linked}, which every test copy links to the original instead of copying; Verified Fix only edits the project's own files`);
+  }
+  for (let i = 1; i <= parts.length; i++) {
+    const prefix = parts.slice(0, i).join('/');
+    const stats = await lstat(join(workspace, prefix)).catch(() => undefined);
+    if (!stats) return; // not on disk yet (unsaved text): nothing below can be a link
+    if (stats.isSymbolicLink()) {
+      const target = await readlink(join(workspace, prefix)).catch(() => '?');
+      const what = i === parts.length ? 'is a symbolic link' : `is under ${prefix}, a symbolic link`;
+      throw new UserError(`${relativePath} ${what} (to ${target}); Verified Fix writes candidates only into regular files inside the workspace: open the file the link points to`);
+    }
+  }
 }
 
 export async function prepareRequest(request: FixRequest, logger: Logger): Promise<PreparedRequest> {
@@ -66,15 +100,16 @@ export async function prepareRequest(request: FixRequest, logger: Logger): Promi
   }
   const warnings: string[] = [];
   const relativePath = rel.split(sep).join('/');
+  await checkTarget(request.workspace, relativePath, request.isolation.linkedFolders);
   if (isTestRelated(relativePath)) {
     warnings.push(`${request.relativePath} looks like a test file: a candidate that changes the tests can make them pass without fixing anything`);
   }
   const testCommand = request.testCommand?.trim() || detectTestCommand(request.workspace);
-  swept ??= sweepOrphans().then((n) => {
+  swept ??= sweepOrphans(undefined, (problem) => logger.warn(problem)).then((n) => {
     if (n > 0) logger.info(`removed ${n} temp folder(s) left by an earlier process`);
   });
   const [capabilities, listing] = await Promise.all([
-    detectSandbox(logger),
+    chooseSandbox(request.isolation.backend ?? 'auto', logger),
     listWorkspace(request.workspace, request.isolation.linkedFolders, request.isolation.excludes),
     swept,
   ]);

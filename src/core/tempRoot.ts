@@ -1,7 +1,8 @@
 // The one temp root every copy lives under, one folder per live process, and the sweep of dead ones.
-import { chmod, lstat, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { chmod, lstat, mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { UserError } from './errors';
 
 /** `<tmp>/verified-fix`, overridable (tests point it at a folder of their own). */
@@ -25,11 +26,40 @@ function isAlive(pid: number): boolean {
   }
 }
 
+/** Prefix of folders that could not be removed: kept out of every later request's way. */
+const SET_ASIDE_PREFIX = 'stuck-';
+
+function clearImmutable(dir: string): Promise<void> {
+  return new Promise((resolve) => execFile('chattr', ['-R', '-i', '-a', dir], { timeout: 30_000 }, () => resolve()));
+}
+
+/**
+ * Removes a folder a run used. A run as root can leave a file that cannot be removed (`chattr +i`); its flags are
+ * cleared where we may, and a folder still left is renamed `stuck-…` under the temp root and reported, so it never
+ * makes a later request fail. Never rejects; returns the error message when the folder had to be set aside.
+ */
+export async function removeOrSetAside(dir: string, root = dirname(dir)): Promise<string | undefined> {
+  const remove = () => rm(dir, { recursive: true, force: true, maxRetries: 3 });
+  try {
+    await remove();
+    return undefined;
+  } catch (error) {
+    if (process.platform === 'linux' && process.getuid?.() === 0) {
+      await clearImmutable(dir);
+      if (await remove().then(() => true, () => false)) return undefined;
+    }
+    const message = `${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`;
+    const aside = join(root, `${SET_ASIDE_PREFIX}${basename(dir)}-${Date.now()}`);
+    await rename(dir, aside).catch(() => undefined);
+    return `could not remove ${dir} (${message}); moved it to ${aside}: remove it by hand`;
+  }
+}
+
 /**
  * Removes the folders of processes that are gone (a crash, a killed window): their copies were never cleaned.
- * Returns how many were removed.
+ * Returns how many were removed. A folder that cannot be removed is set aside and reported through `warn`.
  */
-export async function sweepOrphans(root = tempRootPath()): Promise<number> {
+export async function sweepOrphans(root = tempRootPath(), warn: (message: string) => void = () => undefined): Promise<number> {
   let entries: string[];
   try {
     entries = await readdir(root);
@@ -39,6 +69,11 @@ export async function sweepOrphans(root = tempRootPath()): Promise<number> {
   let removed = 0;
   for (const name of entries) {
     const dir = join(root, name);
+    if (name.startsWith(SET_ASIDE_PREFIX)) {
+      // Reported when it was set aside; one more quiet try each start.
+      await rm(dir, { recursive: true, force: true }).catch(() => undefined);
+      continue;
+    }
     let owner: OwnerRecord | undefined;
     try {
       owner = JSON.parse(await readFile(join(dir, 'owner.json'), 'utf8')) as OwnerRecord;
@@ -49,8 +84,9 @@ export async function sweepOrphans(root = tempRootPath()): Promise<number> {
     }
     if (owner && owner.pid !== process.pid && isAlive(owner.pid)) continue;
     if (owner?.pid === process.pid) continue;
-    await rm(dir, { recursive: true, force: true, maxRetries: 3 });
-    removed++;
+    const problem = await removeOrSetAside(dir, root);
+    if (problem) warn(problem);
+    else removed++;
   }
   return removed;
 }

@@ -1,7 +1,7 @@
 // Isolated copies of a workspace: the files git sees (or a .gitignore-aware walk), dependency folders linked.
 import { execFile } from 'node:child_process';
 import { constants } from 'node:fs';
-import { copyFile, lstat, mkdir, mkdtemp, readdir, readFile, readlink, realpath, rm, symlink, cp } from 'node:fs/promises';
+import { copyFile, lstat, mkdir, mkdtemp, open, readdir, readFile, readlink, realpath, rm, symlink, cp } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative } from 'node:path';
 import ignore from 'ignore';
 import pLimit from 'p-limit';
@@ -19,9 +19,16 @@ export interface WorkspaceListing {
 const ALWAYS_EXCLUDED = ['.git'];
 const COPY_CONCURRENCY = 32;
 
+/**
+ * Settings of the workspace's git configuration that run commands: a candidate that planted one in `.git/config`
+ * (possible where the sandbox cannot make the original read-only) must not get it run by the next request.
+ */
+const GIT_SAFE_CONFIG = ['-c', 'core.fsmonitor=false', '-c', 'core.hooksPath=/dev/null', '-c', 'core.untrackedCache=false', '-c', 'core.sshCommand=false', '-c', 'diff.external=', '-c', 'protocol.allow=never'];
+
 function git(cwd: string, args: string[]): Promise<string | undefined> {
   return new Promise((resolve) => {
-    execFile('git', args, { cwd, maxBuffer: 256 * 1024 * 1024, encoding: 'utf8' }, (error, stdout) => resolve(error ? undefined : stdout));
+    const env = { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0' };
+    execFile('git', [...GIT_SAFE_CONFIG, ...args], { cwd, env, maxBuffer: 256 * 1024 * 1024, encoding: 'utf8' }, (error, stdout) => resolve(error ? undefined : stdout));
   });
 }
 
@@ -163,6 +170,23 @@ export async function createCopy(listing: WorkspaceListing, parentDir: string, p
 /** Removes a copy; links are removed, never followed. */
 export async function removeCopy(copyDir: string): Promise<void> {
   await rm(copyDir, { recursive: true, force: true, maxRetries: 3 });
+}
+
+/**
+ * Writes the candidate's text into the copy without ever following a link: the folder must resolve to itself inside
+ * the copy, and the file is opened with O_NOFOLLOW, so a symlinked file or folder can never carry the write out of
+ * the copy (into the original workspace, a dependency, or anywhere else).
+ */
+export async function writeIntoCopy(copyDir: string, rel: string, text: string): Promise<void> {
+  const full = pathInCopy(copyDir, rel);
+  const folder = dirname(full);
+  if ((await realpath(folder)) !== join(await realpath(copyDir), relative(copyDir, folder))) throw new Error(`the folder of ${rel} is a link in the copy; refusing to write through it`);
+  const handle = await open(full, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW, 0o644);
+  try {
+    await handle.writeFile(text);
+  } finally {
+    await handle.close();
+  }
 }
 
 /** The copy's path for a workspace-relative path, refusing paths that escape the copy. */

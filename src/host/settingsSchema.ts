@@ -1,5 +1,7 @@
 // The settings snapshot's type and its validation rules, without `vscode`, so the rules are unit-tested with plain node.
 import { DEFAULT_LINKED_FOLDERS } from '../core/fixRequest';
+import { CONTAINMENT_KINDS } from '../core/sandbox';
+import type { ContainmentKind } from '../core/sandbox';
 
 /** Where candidates come from (`verifiedFix.provider`). */
 export type ProviderName = 'mutation' | 'openai-compatible' | 'vscode-lm';
@@ -35,6 +37,10 @@ export interface Settings {
   readonly allowNetwork: boolean;
   /** `verifiedFix.sandbox.memoryMB`: memory cap per test run in MiB, 0 = none (default 4096). */
   readonly memoryMB: number;
+  /** `verifiedFix.sandbox.passEnv` (machine scope): secret-looking variables the tests may still get. */
+  readonly passEnv: readonly string[];
+  /** `verifiedFix.sandbox.backend`: `auto` (default) or one containment kind. */
+  readonly backend: ContainmentKind | 'auto';
   /** `verifiedFix.endpoint`: base URL of an OpenAI-compatible server (ending in /v1). */
   readonly endpoint: string;
   /** `verifiedFix.model`: model name for `openai-compatible`; vendor/family[/id] for `vscode-lm`. */
@@ -124,6 +130,13 @@ export function validateSettings(get: (key: string) => unknown, cpuCount: number
     fallbackProvider = undefined;
   }
   const parallel = integer(get, problems, 'parallel', 0, 0, 256);
+  const backends: readonly string[] = ['auto', ...CONTAINMENT_KINDS];
+  const backendValue = get('sandbox.backend');
+  let backend: ContainmentKind | 'auto' = 'auto';
+  if (typeof backendValue === 'string' && backends.includes(backendValue)) backend = backendValue as ContainmentKind | 'auto';
+  else if (backendValue !== undefined && backendValue !== null) {
+    problems.push(`"${SECTION}.sandbox.backend" must be one of ${backends.join(', ')}, got ${JSON.stringify(backendValue)}; using auto.`);
+  }
   const testCommand = text(get, problems, 'testCommand', '');
   const settings: Settings = {
     testCommand: testCommand === '' ? undefined : testCommand,
@@ -140,6 +153,8 @@ export function validateSettings(get: (key: string) => unknown, cpuCount: number
     excludes: strings(get, problems, 'isolation.excludes', []),
     allowNetwork: bool(get, problems, 'sandbox.network', false),
     memoryMB: integer(get, problems, 'sandbox.memoryMB', 4096, 0, 1_048_576),
+    passEnv: strings(get, problems, 'sandbox.passEnv', []),
+    backend,
     endpoint: text(get, problems, 'endpoint', 'http://localhost:11434/v1'),
     model: text(get, problems, 'model', ''),
     temperature: decimal(get, problems, 'temperature', 0.8, 0, 2),

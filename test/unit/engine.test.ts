@@ -7,6 +7,7 @@ import { runFix } from '../../src/core/engine';
 import type { FixEvent, FixRequest } from '../../src/core/fixRequest';
 import { UserError } from '../../src/core/errors';
 import { createFileProvider } from '../../src/core/providers/fileProvider';
+import { detectSandbox } from '../../src/core/sandbox';
 import { runnerFixture } from './helpers/paths';
 import { killMarked, newMarker, waitForNoSurvivors } from './helpers/processes';
 import { fingerprint, makeTempRoot, makeWorkspace, remove } from './helpers/workspace';
@@ -21,6 +22,8 @@ after(() => remove(tempRoot));
 function valueWorkspace(git: boolean, extra: Record<string, string> = {}): string {
   return makeWorkspace({ 'value.txt': 'old\n', 'check.sh': 'v=$(cat value.txt); test "$v" = good\n', '.gitignore': 'ignored/\n', ...extra }, { git });
 }
+
+const isolation: FixRequest['isolation'] = { linkedFolders: ['node_modules'], excludes: [], allowNetwork: false, memoryMB: 0 };
 
 /** A request replacing the first line of value.txt with each candidate. */
 function request(workspace: string, candidates: string[], overrides: Partial<FixRequest> = {}): FixRequest {
@@ -38,7 +41,7 @@ function request(workspace: string, candidates: string[], overrides: Partial<Fix
     parallel: 2,
     baselineCheck: true,
     confirmRuns: 1,
-    isolation: { linkedFolders: ['node_modules'], excludes: [], allowNetwork: false, memoryMB: 0 },
+    isolation,
     provider: createFileProvider(candidates),
     ...overrides,
   };
@@ -181,13 +184,21 @@ describe('runFix', () => {
     remove(ws);
   });
 
-  it('reports a run that rewrites the tests to pass', async () => {
+  it('keeps a run from rewriting the tests to pass: read-only in a namespace, reported by the hash check elsewhere', async () => {
     const ws = makeWorkspace({ 'value.txt': 'old\n', 'tests/check.sh': 'test "$(cat value.txt)" = good\n' });
     const cheat = 'echo "exit 0" > tests/check.sh';
-    const result = await runFix(request(ws, ['good', cheat], { testCommand: 'sh value.txt; sh tests/check.sh', baselineCheck: false }));
-    assert.equal(result.candidates[0].verdict.status, 'pass', result.candidates[0].verdict.output);
-    assert.equal(result.candidates[1].verdict.status, 'error');
-    assert.match(result.candidates[1].verdict.reason ?? '', /modified test files: tests\/check\.sh/);
+    for (const backend of ['auto', 'process-group'] as const) {
+      const result = await runFix(request(ws, ['good', cheat], { testCommand: 'sh value.txt; sh tests/check.sh', baselineCheck: false, isolation: { ...isolation, backend } }));
+      assert.equal(result.candidates[0].verdict.status, 'pass', result.candidates[0].verdict.output);
+      const cheated = result.candidates[1].verdict;
+      if (backend === 'process-group' || (await detectSandbox()).kind === 'process-group') {
+        assert.equal(cheated.status, 'error');
+        assert.match(cheated.reason ?? '', /modified test files: tests\/check\.sh/);
+      } else {
+        assert.equal(cheated.status, 'fail', 'the write was refused, so the real test ran and failed');
+        assert.match(cheated.output, /Read-only file system/);
+      }
+    }
     remove(ws);
   });
 

@@ -57,7 +57,8 @@ const js = (ws: string): Case[] => [
   { name: 'loops forever', code: 'for (;;) {}', expect: 'timeout' },
   { name: 'prints 1 GB', code: `const mb = Buffer.alloc(1 << 20, 120); for (let i = 0; i < 1024; i++) require('fs').writeSync(1, mb);`, expect: ['pass', 'fail', 'timeout'] },
   { name: 'deletes its own copy mid-run', code: `require('fs').rmSync(process.cwd(), { recursive: true, force: true });`, expect: ['error', 'fail'] },
-  { name: 'changes the test files to make them pass', code: `require('fs').writeFileSync('test/answer.test.js', '');`, expect: 'error', reason: /modified test files/ },
+  // Read-only inside the sandbox: the write throws, so the module fails to load and the real test fails.
+  { name: 'changes the test files to make them pass', code: `require('fs').writeFileSync('test/answer.test.js', '');`, expect: ['fail', 'error'], reason: /modified test files/ },
 ];
 
 const py = (ws: string): Case[] => [
@@ -65,13 +66,13 @@ const py = (ws: string): Case[] => [
   { name: 'writes to $HOME', code: `import os; open(os.path.expanduser('~/pwned.txt'), 'w').write('x')`, expect: ['fail', 'error', 'pass'] },
   { name: 'deletes files through ../', code: `import shutil; [shutil.rmtree(p, ignore_errors=True) for p in ('..', '../..', '../../..')]`, expect: ['fail', 'error', 'pass'] },
   { name: 'follows a symlink out of the copy', code: `import os; os.symlink(${JSON.stringify(ws)}, 'escape'); open('escape/pwned.txt', 'w').write('x')`, expect: ['fail', 'error'] },
-  { name: 'connects to a listener on the host loopback', code: `import socket\ntry: socket.create_connection(('127.0.0.1', ${port}), timeout=2); raise SystemExit('connected')\nexcept OSError: pass`, expect: 'pass' },
-  { name: 'resolves and fetches an outside address', code: `import urllib.request\ntry: urllib.request.urlopen('http://verified-fix-outside.invalid/', timeout=2); raise SystemExit('fetched')\nexcept OSError: pass`, expect: 'pass' },
+  { name: 'connects to a listener on the host loopback', code: `import socket\ntry: socket.create_connection(('127.0.0.1', ${port}), timeout=2); raise RuntimeError('connected')\nexcept OSError: pass`, expect: 'pass' },
+  { name: 'resolves and fetches an outside address', code: `import urllib.request\ntry: urllib.request.urlopen('http://verified-fix-outside.invalid/', timeout=2); raise RuntimeError('fetched')\nexcept OSError: pass`, expect: 'pass' },
   { name: 'forks a double-forked setsid daemon', code: `import subprocess; subprocess.Popen(['sh', '-c', "trap '' TERM; (setsid sh -c 'sleep 303.${marker}' &); sleep 304.${marker}"], start_new_session=True)`, expect: ['pass', 'timeout'] },
   { name: 'allocates without bound', code: `hog = []\nwhile True: hog.append(bytearray(1 << 24))`, expect: ['error', 'timeout', 'fail'], reason: /memory limit|timed out|^$/ },
   { name: 'loops forever', code: 'while True: pass', expect: 'timeout' },
   { name: 'deletes its own copy mid-run', code: `import os, shutil; shutil.rmtree(os.getcwd(), ignore_errors=True)`, expect: ['error', 'fail', 'pass'] },
-  { name: 'changes the test files to make them pass', code: `open('tests/test_answer.py', 'w').write('')`, expect: 'error', reason: /modified test files/ },
+  { name: 'changes the test files to make them pass', code: `open('tests/test_answer.py', 'w').write('')`, expect: ['fail', 'error'], reason: /modified test files/ },
 ];
 
 const languages = [
