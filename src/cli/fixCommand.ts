@@ -60,6 +60,16 @@ function firstLines(text: string, count: number): string {
   return text.replace(/^\[… \d+ earlier bytes dropped …\]\n/, '').split('\n').filter((l) => l.trim()).slice(0, count).map((l) => `      ${l.slice(0, 200)}`).join('\n');
 }
 
+/** Characters of a failed run's output kept in `--json`: enough for an assertion and its stack, bounded for bots. */
+const FAILURE_EXCERPT_CHARS = 2000;
+
+/** The first lines of a failure (its reason first), as a bot would quote them. */
+function failureExcerpt(verdict: CandidateResult['verdict']): string {
+  const output = verdict.output.replace(/^\[… \d+ earlier bytes dropped …\]\n/, '').trim();
+  const text = [verdict.reason, output].filter(Boolean).join('\n');
+  return text.length > FAILURE_EXCERPT_CHARS ? `${text.slice(0, FAILURE_EXCERPT_CHARS)}…` : text;
+}
+
 /** The `--json` object, as documented in the README. */
 export function fixJson(result: FixResult, lines: [number, number]): object {
   return {
@@ -85,6 +95,7 @@ export function fixJson(result: FixResult, lines: [number, number]): object {
       flaky: c.flaky,
       replacement: c.replacement,
       diff: c.diff,
+      ...(c.verdict.status !== 'pass' ? { failure: failureExcerpt(c.verdict) } : {}),
     })),
     verified: result.verified,
     ...(result.stoppedEarly ? { stoppedEarly: result.stoppedEarly } : {}),

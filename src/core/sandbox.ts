@@ -51,8 +51,11 @@ export interface SandboxRunOptions {
   readonly allowNetwork: boolean;
   /** Per-process data-segment cap in MiB; 0 = none. */
   readonly memoryMB: number;
-  /** The environment the run gets (its socket variables say which sockets to hide). */
-  readonly env: NodeJS.ProcessEnv;
+  /**
+   * The environment the engine itself runs in (not the run's, which lacks the secrets): its HOME and socket variables
+   * say which credentials and sockets to hide.
+   */
+  readonly hostEnv: NodeJS.ProcessEnv;
   /** `cgroup.procs` files the run's first process joins before anything else starts. */
   readonly cgroupProcs?: readonly string[];
 }
@@ -89,7 +92,7 @@ function workingSandboxes(): Promise<SandboxCapabilities[]> {
             ...(isRoot() ? [] : [{ ...base, kind: 'unshare' } as const]),
           ]
         : [];
-    const probe = { copyDir: tmpdir(), readOnlyPaths: [], readOnlyInCopy: [], hiddenFolders: [], allowNetwork: false, memoryMB: 0, env: {} };
+    const probe = { copyDir: tmpdir(), readOnlyPaths: [], readOnlyInCopy: [], hiddenFolders: [], allowNetwork: false, memoryMB: 0, hostEnv: {} };
     const works = await Promise.all(candidates.map((candidate) => {
       const { file, args } = sandboxedCommand(candidate, 'true', probe);
       return succeeds(file, args);
@@ -190,7 +193,7 @@ function bwrapArgs(capabilities: SandboxCapabilities, options: SandboxRunOptions
   if (options.memoryMB > 0) args.push('--size', String(options.memoryMB * 1024 * 1024));
   args.push('--tmpfs', '/tmp');
   for (const path of options.readOnlyPaths) args.push('--ro-bind-try', path, path);
-  const hidden = hiddenPaths(options.env, options.allowNetwork);
+  const hidden = hiddenPaths(options.hostEnv, options.allowNetwork);
   for (const folder of [...hidden.folders, ...options.hiddenFolders]) args.push('--tmpfs', folder);
   for (const file of hidden.files) args.push('--ro-bind', '/dev/null', file);
   args.push('--bind', options.copyDir, options.copyDir);
@@ -207,12 +210,12 @@ function bwrapArgs(capabilities: SandboxCapabilities, options: SandboxRunOptions
 function unshareSetup(capabilities: SandboxCapabilities, options: SandboxRunOptions): string {
   const lines = ['fail() { echo "verified-fix sandbox: $*" >&2; exit 125; }'];
   if (!options.allowNetwork) lines.push('ip link set lo up 2>/dev/null');
-  const home = options.env.HOME || homedir();
+  const home = options.hostEnv.HOME || homedir();
   const readOnly = [...options.readOnlyPaths, ...(home && home !== '/' ? [home] : [])].filter((p) => existsSync(p));
   for (const path of [...readOnly, ...options.readOnlyInCopy]) {
     lines.push(`mount --bind ${quote(path)} ${quote(path)} && mount -o remount,bind,ro ${quote(path)} || fail 'cannot make ${path.replace(/'/g, '')} read-only'`);
   }
-  const hidden = hiddenPaths(options.env, options.allowNetwork);
+  const hidden = hiddenPaths(options.hostEnv, options.allowNetwork);
   for (const folder of hidden.folders) lines.push(`mount -t tmpfs -o size=1m,mode=0755 verified-fix ${quote(folder)} || fail 'cannot hide ${folder.replace(/'/g, '')}'`);
   for (const file of hidden.files) lines.push(`mount --bind /dev/null ${quote(file)} || fail 'cannot hide ${file.replace(/'/g, '')}'`);
   lines.push(capabilities.setpriv ? 'exec setpriv --bounding-set=-all --inh-caps=-all --ambient-caps=-all --no-new-privs -- "$@"' : 'exec "$@"');

@@ -63,6 +63,9 @@ export async function changedTestFiles(copyDir: string, original: FileHashes): P
   return changed.sort();
 }
 
+/** Folders modules are imported from by name: a file created under one is a planted module. */
+const MODULE_FOLDER = /(^|\/)(node_modules|site-packages|dist-packages)\//;
+
 /** Folders tools fill with caches as they run, which change nothing about what loads. */
 const DEPENDENCY_CACHES = new Set(['.vite', '.vite-temp', '.cache', '.vitest', '.pytest_cache', '__pycache__']);
 
@@ -86,7 +89,7 @@ export async function newRunnerFiles(copyDir: string, listed: ReadonlySet<string
           for (const name of now) if (!before?.has(name) && !name.startsWith('.') && name !== '__pycache__') found.push(`${path}/${name}`);
         } else if (entry.isDirectory() && !DEPENDENCY_CACHES.has(entry.name) && entry.name !== '.git') {
           await visit(path);
-        } else if (!entry.isDirectory() && !listed.has(path) && RUNNER_FILE.test(path)) {
+        } else if (!entry.isDirectory() && !listed.has(path) && (RUNNER_FILE.test(path) || MODULE_FOLDER.test(path))) {
           found.push(path);
         }
       }),

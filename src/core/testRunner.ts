@@ -95,7 +95,7 @@ async function runContained(options: TestRunOptions, cgroup: RunCgroup | undefin
     hiddenFolders: options.hiddenFolders ?? [],
     allowNetwork: options.allowNetwork,
     memoryMB: options.memoryMB,
-    env,
+    hostEnv: process.env,
     ...(cgroup ? { cgroupProcs: cgroup.procsFiles } : {}),
   });
   const stdout = new OutputTail(OUTPUT_TAIL_BYTES);

@@ -1,8 +1,8 @@
 // What a sandboxed run must not see: credential files under home, the editor's secret storage, and the sockets
 // that reach agents and daemons (a reachable Docker socket is root on the host).
-import { lstatSync } from 'node:fs';
+import { lstatSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { isAbsolute, join } from 'node:path';
+import { basename, dirname, isAbsolute, join } from 'node:path';
 
 /**
  * Relative to home. Toolchains installed under home (nvm, pyenv, cargo's bin, go) are not here: tests need them.
@@ -40,6 +40,19 @@ function kindOf(path: string): 'folder' | 'file' | undefined {
   }
 }
 
+/**
+ * The path with its folder's links resolved (the last part is left alone: a link there is not reported). Mounts land
+ * on the resolved path anyway, and `/var/run/docker.sock` must be seen as inside `/run`: once `/run` is an empty tmpfs,
+ * a mount on the unresolved path finds nothing there and fails.
+ */
+function withRealFolder(path: string): string | undefined {
+  try {
+    return join(realpathSync(dirname(path)), basename(path));
+  } catch {
+    return undefined;
+  }
+}
+
 function socketPath(name: string, value: string): string | undefined {
   let path = value;
   if (name === 'DBUS_SESSION_BUS_ADDRESS') path = /(?:^|[;,])unix:path=([^,;]+)/.exec(value)?.[1] ?? '';
@@ -53,7 +66,9 @@ function socketPath(name: string, value: string): string | undefined {
 export function hiddenPaths(env: NodeJS.ProcessEnv, allowNetwork: boolean): HiddenPaths {
   const folders: string[] = [];
   const files: string[] = [];
-  const add = (path: string) => {
+  const add = (given: string) => {
+    const path = withRealFolder(given);
+    if (path === undefined) return;
     const kind = kindOf(path);
     if (kind === 'folder') folders.push(path);
     else if (kind === 'file') files.push(path);

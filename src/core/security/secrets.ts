@@ -9,9 +9,10 @@ const PRODUCT_KEYS = new Set(['VERIFIED_FIX_API_KEY']);
  * profiles). Matched against the upper-cased name.
  */
 const SECRET_NAME_PATTERNS: readonly RegExp[] = [
-  /(^|_)TOKENS?($|_)|AUTHTOKEN/,
+  /(^|_)TOKENS?($|_)|AUTHTOKEN|(^|_)JWT($|_)/,
   /SECRET/,
-  /PASSWORD|PASSWD|PASSPHRASE/,
+  // `_PWD`, not `PWD`: MYSQL_PWD is a password, PWD and OLDPWD are folders.
+  /PASSWORD|PASSWD|PASSPHRASE|_PWD$/,
   /(^|_)(API|ACCESS|PRIVATE|SECRET|SIGNING|ENCRYPTION)_?KEY($|_)/,
   /(^|_)(CREDENTIALS?|AUTH)($|_)/,
   /^AWS_/,
@@ -22,7 +23,15 @@ const SECRET_NAME_PATTERNS: readonly RegExp[] = [
   /^VAULT_/,
   /^(DATABASE|REDIS|MONGO(DB)?|AMQP|POSTGRES|PG)_?(URL|URI)$/,
   /_DSN$/,
+  // A Slack, Discord or Teams webhook URL lets whoever holds it post.
+  /WEBHOOK/,
 ];
+
+/**
+ * Dropped variables whose value only points at a secret (a socket, a profile name, a region, a config path): the
+ * value itself is no secret, and redacting `default` or `us-east-1` everywhere would garble ordinary output.
+ */
+const POINTER_NAME = /(_(REGION|PROFILE|SOCK|HOST|CONFIG|CONFIG_FILE|FILE|PATH|DIR|HOME|PID|INFO|ADDRESS|ENDPOINT|URL_BASE)|^KUBECONFIG|^GOOGLE_APPLICATION_CREDENTIALS)$/;
 
 /** Whether a variable name looks like it holds a secret (or the way to one). */
 export function isSecretName(name: string): boolean {
@@ -34,7 +43,7 @@ export interface ScrubbedEnvironment {
   readonly env: NodeJS.ProcessEnv;
   /** Names dropped, sorted; for the log (never the values). */
   readonly dropped: readonly string[];
-  /** Values of the dropped variables, for the redactor. */
+  /** Values of the dropped variables that are secrets themselves (not pointers to one), for the redactor. */
   readonly droppedValues: readonly string[];
 }
 
@@ -52,7 +61,7 @@ export function scrubEnvironment(base: NodeJS.ProcessEnv, passEnv: readonly stri
     const secret = isSecretName(name);
     if (PRODUCT_KEYS.has(name.toUpperCase()) || (secret && !keep.has(name))) {
       dropped.push(name);
-      droppedValues.push(value);
+      if (!POINTER_NAME.test(name.toUpperCase())) droppedValues.push(value);
     } else {
       env[name] = value;
     }

@@ -1,0 +1,155 @@
+// Finds which runner a test command really runs (through npm, pnpm and yarn scripts) and the invocation to build on.
+import { existsSync, readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { cargoAdapter } from './cargo';
+import { goAdapter } from './go';
+import { jestAdapter } from './jest';
+import { mochaAdapter } from './mocha';
+import { nodeAdapter } from './node';
+import { pytestAdapter } from './pytest';
+import { shellWords } from './shell';
+import type { ShellWord } from './shell';
+import type { RunnerAdapter } from './types';
+import { vitestAdapter } from './vitest';
+
+/** A runner this tool reads, with `base` to hand to its adapter's `command`; or one sentence saying why not. */
+export type ResolvedRunner = { readonly adapter: RunnerAdapter; readonly base: string } | { readonly unsupported: string };
+
+const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
+// Options of npm, pnpm and yarn themselves that change only what they print; any other would be lost.
+const QUIET_OPTIONS = new Set(['-s', '--silent', '-q', '--quiet', '--if-present']);
+// Scripts calling scripts: deeper than this is a loop or not worth following.
+const MAX_DEPTH = 4;
+const raw = (words: readonly ShellWord[]) => words.map((word) => word.raw);
+const hasFlag = (words: readonly ShellWord[], ...flags: string[]) =>
+  words.some((word) => flags.some((flag) => word.value === flag || word.value.startsWith(`${flag}=`)));
+
+/** For each runner: options that would fight the report or selection, or never finish, and why. */
+const REFUSED: Record<string, Array<[flags: string[], why: string]>> = {
+  node: [[['--watch', '--watch-path'], 'waits for changes instead of finishing'], [['--test-reporter', '--test-reporter-destination'], 'chooses its own reporters']],
+  jest: [[['--watch', '--watchAll'], 'waits for changes instead of finishing'], [['--json', '--outputFile', '--listTests'], 'writes its own report']],
+  vitest: [[['--watch', '-w'], 'waits for changes instead of finishing'], [['--outputFile'], 'writes its own report']],
+  mocha: [[['--watch', '-w'], 'waits for changes instead of finishing'], [['--reporter', '-R', '--reporter-option', '--reporter-options', '-O'], 'chooses its own reporter']],
+  pytest: [
+    [['--lf', '--last-failed', '--ff', '--failed-first', '--sw', '--stepwise', '--nf', '--new-first'], 'depends on the cache of earlier runs'],
+    [['-f', '--looponfail'], 'waits for changes instead of finishing'],
+    [['--junitxml', '--junit-xml'], 'writes its own report'],
+  ],
+  go: [[['-run', '--run', '-list', '--list'], 'selects its own tests']],
+  cargo: [[['-q', '--quiet', '--format', '--list'], 'changes the lines that name each test']],
+};
+
+/** The runner a program is, with the invocation words to keep (a local binary of a script gets its path). */
+function identify(workspace: string, words: readonly ShellWord[], fromScript: boolean): { adapter: RunnerAdapter; invocation: string[]; args: ShellWord[] } | { unsupported: string } {
+  let at = 0;
+  if (basename(words[0].value) === 'npx') for (at = 1; at < words.length && words[at].value.startsWith('-'); ) at++;
+  const program = words[at]?.value ?? '';
+  const name = basename(program);
+  const invocation = raw(words.slice(0, at + 1));
+  const args = words.slice(at + 1);
+  const sub = args[0]?.value;
+  const local = (bin: string) => {
+    // npm puts node_modules/.bin on PATH for scripts; the sandbox has no npm around the command, so use the path.
+    if (!fromScript || at > 0 || program !== bin) return true;
+    if (!existsSync(join(workspace, 'node_modules', '.bin', bin))) return false;
+    invocation[invocation.length - 1] = `./node_modules/.bin/${bin}`;
+    return true;
+  };
+  const notInstalled = (bin: string) => ({ unsupported: `${bin} is not installed in node_modules/.bin (install the dependencies first)` });
+  if ((name === 'node' || name === 'nodejs') && args.some((word) => word.value === '--test')) return { adapter: nodeAdapter, invocation, args };
+  if (name === 'jest') return local('jest') ? { adapter: jestAdapter, invocation, args } : notInstalled('jest');
+  if (name === 'mocha' || name === '_mocha') return local(name) ? { adapter: mochaAdapter, invocation, args } : notInstalled(name);
+  if (name === 'vitest') {
+    if (!local('vitest')) return notInstalled('vitest');
+    if (sub === 'run') return { adapter: vitestAdapter, invocation: [...invocation, 'run'], args: args.slice(1) };
+    if (sub && ['watch', 'dev', 'bench', 'related', 'init', 'list'].includes(sub)) return { unsupported: `vitest ${sub} is not a single run of the tests` };
+    // Plain `vitest` watches when it thinks a person is at a terminal; `run` makes it finish either way.
+    return { adapter: vitestAdapter, invocation: [...invocation, 'run'], args };
+  }
+  if (name === 'pytest' || name === 'py.test') return { adapter: pytestAdapter, invocation, args };
+  if (/^python(?:\d+(?:\.\d+)?)?$/.test(name) && sub === '-m' && args[1]?.value === 'pytest') {
+    return { adapter: pytestAdapter, invocation: [...invocation, '-m', 'pytest'], args: args.slice(2) };
+  }
+  if (name === 'go' && sub === 'test') return { adapter: goAdapter, invocation: [...invocation, 'test'], args: args.slice(1) };
+  if (name === 'cargo' && sub === 'test') return { adapter: cargoAdapter, invocation: [...invocation, 'test'], args: args.slice(1) };
+  return { unsupported: `${raw(words.slice(0, at + 2)).join(' ')} is not a test runner this tool reads` };
+}
+
+/** The script an npm, pnpm or yarn command line runs, and the arguments it passes on; undefined when not a script run. */
+function scriptCall(words: readonly ShellWord[]): { script: string; extra: ShellWord[] } | { unsupported: string } | undefined {
+  const tool = basename(words[0].value);
+  if (tool !== 'npm' && tool !== 'pnpm' && tool !== 'yarn') return undefined;
+  const first = words[1]?.value;
+  let at: number;
+  if (first === 'test' || first === 't' || (tool === 'npm' && first === 'tst')) at = 1;
+  else if (first === 'run' || (tool === 'npm' && ['run-script', 'rum', 'urn'].includes(first))) at = 2;
+  else if (tool !== 'npm' && first !== undefined && !first.startsWith('-')) at = 1; // `yarn unit`, `pnpm unit`
+  else return { unsupported: `${raw(words.slice(0, 2)).join(' ')} does not run a package.json script` };
+  const script = at === 1 && (first === 't' || first === 'tst') ? 'test' : words[at === 1 ? 1 : 2]?.value;
+  if (!script) return { unsupported: `${raw(words).join(' ')} names no script` };
+  const extra: ShellWord[] = [];
+  let passThrough = false;
+  for (const word of words.slice(at + 1)) {
+    if (!passThrough && word.value === '--') passThrough = true;
+    else if (!passThrough && word.value.startsWith('-')) {
+      if (!QUIET_OPTIONS.has(word.value)) return { unsupported: `${tool} option ${word.value} cannot be kept when the script's command runs alone` };
+    } else extra.push(word);
+  }
+  return { script, extra };
+}
+
+function readScripts(workspace: string): Record<string, unknown> | undefined {
+  try {
+    const pkg = JSON.parse(readFileSync(join(workspace, 'package.json'), 'utf8')) as { scripts?: unknown };
+    return pkg.scripts && typeof pkg.scripts === 'object' ? (pkg.scripts as Record<string, unknown>) : {};
+  } catch {
+    return undefined;
+  }
+}
+
+function resolve(workspace: string, command: string, what: string, depth: number): ResolvedRunner {
+  const parsed = shellWords(command);
+  if ('refused' in parsed) return { unsupported: `${what} ${parsed.refused}` };
+  let words = parsed;
+  const env: ShellWord[] = [];
+  for (;;) {
+    while (words.length > 0 && ASSIGNMENT.test(words[0].value)) env.push(words.shift() as ShellWord);
+    // cross-env only sets variables portably; sh's own `NAME=value` prefix does the same here.
+    if (words[0]?.value !== 'cross-env') break;
+    words = words.slice(1);
+  }
+  if (words.length === 0) return { unsupported: `${what} runs no program` };
+  const call = scriptCall(words);
+  if (call && 'unsupported' in call) return call;
+  if (call) {
+    if (depth >= MAX_DEPTH) return { unsupported: `${what} calls scripts more than ${MAX_DEPTH} deep` };
+    const scripts = readScripts(workspace);
+    const text = scripts?.[call.script];
+    if (typeof text !== 'string') return { unsupported: `package.json has no "${call.script}" script` };
+    for (const hook of [`pre${call.script}`, `post${call.script}`]) {
+      if (typeof scripts?.[hook] === 'string') return { unsupported: `the "${hook}" script runs with "${call.script}", and running the tests alone would skip it` };
+    }
+    const inner = resolve(workspace, [text, ...raw(call.extra)].join(' '), `the "${call.script}" script`, depth + 1);
+    return 'unsupported' in inner || env.length === 0 ? inner : { adapter: inner.adapter, base: `${raw(env).join(' ')} ${inner.base}` };
+  }
+  const found = identify(workspace, words, depth > 0);
+  if ('unsupported' in found) return found;
+  for (const [flags, why] of REFUSED[found.adapter.name] ?? []) {
+    if (hasFlag(found.args, ...flags)) return { unsupported: `${what} ${why} (${flags.find((flag) => hasFlag(found.args, flag))})` };
+  }
+  return { adapter: found.adapter, base: [...raw(env), ...found.invocation, ...raw(found.args)].join(' ') };
+}
+
+/**
+ * The runner behind `command` (the workspace's test command, as configured or detected) and the invocation its
+ * adapter builds on, or why per-test results cannot be had from it. `npm test`, `npm run X`, `pnpm X`, `yarn X`
+ * are followed into package.json: the script's own command becomes the base, with `NAME=value` prefixes kept and
+ * local binaries (jest, vitest, mocha) called as ./node_modules/.bin/NAME, which is what npm's PATH would find.
+ * Running the script's text rather than `npm test -- ARGS` matters: npm can only append arguments, and node --test
+ * takes everything after its first file as more files. Refused: several commands (`&&`, `;`, `|`), variable or
+ * command expansions, pre/post scripts (the script alone would skip them), watch modes, and options that choose
+ * their own reporter or tests.
+ */
+export function resolveRunner(workspace: string, command: string): ResolvedRunner {
+  return resolve(workspace, command.trim(), 'the test command', 0);
+}

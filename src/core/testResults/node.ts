@@ -1,0 +1,113 @@
+// node --test: an inline reporter writes one JSON line per test, because Node 20's junit and TAP reporters omit passing tests' files.
+import { joinId, ownNameCandidates, isInside, splitId, unique } from './ids';
+import { boundMessage, jsonLines, str } from './reportText';
+import { regexEscape, shellQuote } from './shell';
+import type { RunnerAdapter, TestOutcome, TestResult } from './types';
+
+/**
+ * The reporter module (Node's custom reporter API: an async generator over test events). Events are per file in
+ * definition order and a test's `test:start` precedes its verdict, so a stack per file gives each test its
+ * ancestors. A line is written as soon as a test ends, so a run killed by a timeout still leaves the tests that ended.
+ * Node names a file that fails to load after its own path; that becomes the file's container id.
+ */
+const REPORTER = `import { relative } from 'node:path';
+export default async function* verifiedFixReporter(source) {
+  const stacks = new Map();
+  for await (const { type, data } of source) {
+    if (type !== 'test:start' && type !== 'test:pass' && type !== 'test:fail') continue;
+    try {
+      const file = data.file ? relative(process.cwd(), data.file) : '';
+      const depth = data.nesting | 0;
+      const stack = stacks.get(file) ?? [];
+      stacks.set(file, stack);
+      stack.length = depth;
+      const own = data.name === data.file ? [] : [String(data.name)];
+      if (type === 'test:start') { stack.push(...own); continue; }
+      const error = data.details?.error;
+      const cause = error?.cause ?? error;
+      yield JSON.stringify({
+        file,
+        path: [...stack, ...own].filter((name) => typeof name === 'string'),
+        outcome: data.skip !== undefined || data.todo !== undefined ? 'skipped' : type === 'test:pass' ? 'passed' : 'failed',
+        suite: data.details?.type === 'suite',
+        message: error === undefined ? undefined : String(cause?.stack ?? cause?.message ?? cause).slice(0, 4000),
+      }) + '\\n';
+    } catch {
+      // one odd event must not cost the rest of the report
+    }
+  }
+}
+`;
+
+// Loaded from a data: URL so that nothing has to be written into the copy or next to the report: Node imports
+// reporters through its ESM loader, which accepts data: URLs (checked on Node 20.20).
+const REPORTER_URL = `data:text/javascript,${encodeURIComponent(REPORTER)}`;
+
+// The flag itself, not `--test-name-pattern` and the like.
+const TEST_FLAG = /(^|\s)--test(?=\s|$)/;
+
+interface Row {
+  readonly id: string;
+  readonly outcome: TestOutcome;
+  readonly suite: boolean;
+  readonly message?: string;
+}
+
+function readRows(report: string): Row[] {
+  const rows: Row[] = [];
+  for (const line of jsonLines(report)) {
+    const file = str(line.file);
+    const outcome = str(line.outcome);
+    if (file === undefined || !Array.isArray(line.path) || (outcome !== 'passed' && outcome !== 'failed' && outcome !== 'skipped')) continue;
+    const path = line.path.filter((name): name is string => typeof name === 'string');
+    rows.push({ id: joinId(file, path), outcome, suite: line.suite === true, message: outcome === 'failed' ? boundMessage(str(line.message)) : undefined });
+  }
+  return rows;
+}
+
+/**
+ * Command: base's own flags, then the JSON-lines reporter to the report and the spec reporter to stdout (for people
+ * and the output summary), then base's files. Flags must come before the files: Node takes everything after the
+ * first file as more files. `only` adds the ids' files (Node drops duplicates of base's own files) and
+ * `--test-name-pattern=^(?:names)$`. Node 20 matches the pattern against a test's own name only (Node 22 also
+ * against ancestors and name joined by spaces), and a matching suite runs all its tests; so the pattern lists own
+ * names, and a same-named test elsewhere in the same files runs too. Other tests are reported as skipped (Node 20)
+ * or not at all (Node 22). An id naming a whole file drops the pattern so that all its tests can run.
+ */
+export const nodeAdapter: RunnerAdapter = {
+  name: 'node',
+
+  command(base, reportPath, only) {
+    const flag = TEST_FLAG.exec(base);
+    if (!flag || only?.length === 0) return undefined;
+    const args = [`--test-reporter=${REPORTER_URL}`, `--test-reporter-destination=${reportPath}`, '--test-reporter=spec', '--test-reporter-destination=stdout'];
+    const files: string[] = [];
+    if (only) {
+      const names: string[] = [];
+      let wholeFile = false;
+      for (const id of only) {
+        const parts = splitId(id);
+        files.push(parts.scope);
+        if (parts.names) names.push(...ownNameCandidates(parts.names).map(regexEscape));
+        else wholeFile = true;
+      }
+      if (!wholeFile) args.push(`--test-name-pattern=^(?:${unique(names).join('|')})$`);
+    }
+    const at = flag.index + flag[0].length;
+    const tail = unique(files).map((file) => ` ${shellQuote(file)}`).join('');
+    return `${base.slice(0, at)} ${args.map(shellQuote).join(' ')}${base.slice(at)}${tail}`;
+  },
+
+  parse(report) {
+    const rows = readRows(report);
+    const failedTests = rows.filter((row) => !row.suite && row.outcome === 'failed');
+    const results: TestResult[] = [];
+    for (const row of rows) {
+      // A suite's own verdict only matters when it failed with no test of its own failing: a throwing describe
+      // body or hook. Otherwise its tests say everything.
+      if (row.suite && (row.outcome !== 'failed' || failedTests.some((test) => isInside(test.id, row.id)))) continue;
+      results.push(row.message ? { id: row.id, outcome: row.outcome, message: row.message } : { id: row.id, outcome: row.outcome });
+    }
+    return results;
+  },
+};

@@ -1,0 +1,87 @@
+// pytest: JUnit XML (xunit1, which names each test's file) in the report; a selection is node ids as arguments.
+import { unique } from './ids';
+import { boundMessage } from './reportText';
+import { shellQuote } from './shell';
+import type { RunnerAdapter, TestOutcome, TestResult } from './types';
+
+const ENTITY: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+
+function unescapeXml(text: string): string {
+  return text.replace(/&(#x[0-9a-fA-F]+|#[0-9]+|[a-z]+);/g, (whole, code: string) => {
+    if (code[0] !== '#') return ENTITY[code] ?? whole;
+    const point = code[1] === 'x' ? parseInt(code.slice(2), 16) : parseInt(code.slice(1), 10);
+    return point <= 0x10ffff ? String.fromCodePoint(point) : whole;
+  });
+}
+
+function attributes(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const m of text.matchAll(/([\w:-]+)="([^"]*)"/g)) out[m[1]] = unescapeXml(m[2]);
+  return out;
+}
+
+/**
+ * The node id back from pytest's JUnit names. pytest writes `classname` = the node id's path with `/` → `.` and
+ * `.py` dropped, then its classes, and `name` = the function with its parameters; xunit1 adds `file`, the path.
+ * A collection error has an empty classname and the module as name: its id is the file. When the file is not the
+ * classname's module (a test inherited from a class in another file) the module is guessed: the classname's
+ * leading segments that do not start with a capital letter.
+ */
+function nodeId(attrs: Record<string, string>): string | undefined {
+  const classname = attrs.classname ?? '';
+  const name = attrs.name;
+  if (name === undefined) return undefined;
+  const file = attrs.file;
+  if (file) {
+    const module = file.replace(/\.py$/, '').split('/').join('.');
+    if (classname === '' && name === module) return file;
+    if (classname === module) return `${file}::${name}`;
+    if (classname.startsWith(`${module}.`)) return [file, ...classname.slice(module.length + 1).split('.'), name].join('::');
+  }
+  if (classname === '') return name;
+  const segments = classname.split('.');
+  const firstClass = segments.findIndex((segment) => /^[A-Z]/.test(segment));
+  const modules = firstClass < 0 ? segments : segments.slice(0, Math.max(firstClass, 1));
+  return [`${modules.join('/')}.py`, ...segments.slice(modules.length), name].join('::');
+}
+
+function outcomeOf(body: string): TestOutcome {
+  if (/<(?:failure|error)\b/.test(body)) return 'failed';
+  // xfail is reported as skipped too: it did not pass.
+  return /<skipped\b/.test(body) ? 'skipped' : 'passed';
+}
+
+function messageOf(body: string): string | undefined {
+  const m = /<(?:failure|error)\b([^>]*?)(?:\/>|>([\s\S]*?)<\/(?:failure|error)>)/.exec(body);
+  if (!m) return undefined;
+  const headline = attributes(m[1]).message ?? '';
+  return boundMessage([headline, unescapeXml(m[2] ?? '')].filter(Boolean).join('\n'));
+}
+
+/**
+ * Command: `base -p no:cacheprovider -o junit_family=xunit1 --junitxml=REPORT` (no .pytest_cache in the copy; xunit1
+ * for the `file` attribute). `only` adds the node ids as arguments, which selects them exactly; but when base
+ * already names paths (`pytest tests/`) pytest runs those too, so the run is the full one again.
+ */
+export const pytestAdapter: RunnerAdapter = {
+  name: 'pytest',
+
+  command(base, reportPath, only) {
+    if (only?.length === 0) return undefined;
+    const args = ['-p', 'no:cacheprovider', '-o', 'junit_family=xunit1', `--junitxml=${reportPath}`, ...unique(only ?? [])];
+    return `${base} ${args.map(shellQuote).join(' ')}`;
+  },
+
+  parse(report) {
+    const results: TestResult[] = [];
+    for (const m of report.matchAll(/<testcase\b([^>]*?)(?:\/>|>([\s\S]*?)<\/testcase>)/g)) {
+      const id = nodeId(attributes(m[1]));
+      if (!id) continue;
+      const body = m[2] ?? '';
+      const outcome = outcomeOf(body);
+      const message = outcome === 'failed' ? messageOf(body) : undefined;
+      results.push(message ? { id, outcome, message } : { id, outcome });
+    }
+    return results;
+  },
+};

@@ -1,0 +1,82 @@
+// Quoting for `/bin/sh -c` and JavaScript-style regexes, and the small shell-word reader detect.ts relies on.
+
+// Characters that mean nothing to sh inside a word, so such a word needs no quotes (keeps logged commands readable).
+const PLAIN = /^[A-Za-z0-9_\-./:=@%+,]+$/;
+
+/** `value` as one sh word: unchanged when it holds only plain characters, otherwise single-quoted. */
+export function shellQuote(value: string): string {
+  if (PLAIN.test(value)) return value;
+  return `'${value.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * `text` matched literally by a regex, escaped for JavaScript's RegExp (node, jest, vitest, mocha; with or without
+ * the `u` flag) and Go's RE2 alike: both read a backslash before these syntax characters as the character itself.
+ */
+export function regexEscape(text: string): string {
+  return text.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&');
+}
+
+/** One word of a command line: its value after quote removal, and its text as written. */
+export interface ShellWord {
+  readonly value: string;
+  readonly raw: string;
+}
+
+/**
+ * The words of a simple command, or a sentence saying why it is not one. Only what can be copied into another
+ * command unchanged is accepted: quotes, backslashes and unquoted globs or `~` (which expand the same way wherever
+ * sh runs them). Operators (`&&`, `;`, `|`, redirections, subshells), comments and `$` or backtick expansions are
+ * refused: they would run several commands or depend on variables that npm sets and the sandbox does not.
+ */
+export function shellWords(text: string): ShellWord[] | { refused: string } {
+  const words: ShellWord[] = [];
+  let value = '';
+  let raw = '';
+  let inWord = false;
+  let quote: "'" | '"' | undefined;
+  const end = () => {
+    if (inWord) words.push({ value, raw });
+    value = raw = '';
+    inWord = false;
+  };
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quote === "'") {
+      raw += c;
+      if (c === "'") quote = undefined;
+      else value += c;
+      continue;
+    }
+    if (c === '$' || c === '`') return { refused: 'it expands variables or commands' };
+    if (quote === '"') {
+      raw += c;
+      if (c === '"') quote = undefined;
+      else if (c === '\\' && '"\\'.includes(text[i + 1] ?? '')) {
+        i++;
+        value += text[i];
+        raw += text[i];
+      } else value += c;
+      continue;
+    }
+    if (c === '\n' || c === '\r') return { refused: 'it runs several commands' };
+    if (/\s/.test(c)) {
+      end();
+      continue;
+    }
+    if (';&|'.includes(c)) return { refused: 'it chains several commands (&&, ;, |)' };
+    if ('<>()'.includes(c)) return { refused: 'it redirects input or output or opens a subshell' };
+    if (c === '#' && !inWord) return { refused: 'it contains a comment' };
+    inWord = true;
+    raw += c;
+    if (c === "'" || c === '"') quote = c;
+    else if (c === '\\' && i + 1 < text.length) {
+      i++;
+      value += text[i];
+      raw += text[i];
+    } else value += c;
+  }
+  if (quote) return { refused: 'it has an unterminated quote' };
+  end();
+  return words;
+}

@@ -1,0 +1,41 @@
+// The shared vocabulary of per-test results: what one test did, and what an adapter for one runner must offer.
+
+export type TestOutcome = 'passed' | 'failed' | 'skipped';
+
+export type RunnerName = 'node' | 'jest' | 'vitest' | 'mocha' | 'pytest' | 'go' | 'cargo';
+
+/**
+ * One test's verdict in one run. The id is stable across copies of the workspace (relative paths only) and
+ * readable: the file (or package, or test binary) and the names leading to the test, joined by ` > `:
+ * `test/range.test.js > inRange > includes hi`; pytest: its own node id `tests/test_a.py::TestX::test_y`;
+ * go: `example.com/mod/pkg > TestName`; cargo: `crate (src/lib.rs) > module::test_name`.
+ *
+ * An id may also name a container (a file, suite, package) when the failure belongs to it rather than to a
+ * test: a file that does not load, a `before` hook that throws, a package that does not build. Its tests'
+ * ids start with the container's id and ` > ` (pytest: `::`).
+ */
+export interface TestResult {
+  readonly id: string;
+  readonly outcome: TestOutcome;
+  /** The first lines of the failure (bounded to about 2 KB); only on failures, and only when the runner gave one. */
+  readonly message?: string;
+}
+
+/** What Verified Fix knows about one test runner: how to make it write a report, and how to read that report. */
+export interface RunnerAdapter {
+  readonly name: RunnerName;
+  /**
+   * The shell command (for `/bin/sh -c`) that runs `base`, the runner invocation as resolveRunner returned it
+   * (e.g. `node --test`, `npx jest`, `python3 -m pytest -q`), writing its report to `reportPath`, an absolute path
+   * in a folder only this run writes to. With `only` (ids from an earlier parse of this runner) it runs those
+   * tests and as few others as the runner allows: some runners can only narrow to a superset (see each adapter).
+   * undefined when `only` is empty or cannot be expressed for this runner, or `base` is not this runner's.
+   */
+  command(base: string, reportPath: string, only?: readonly string[]): string | undefined;
+  /**
+   * The results in `report` (the content of the file at `reportPath` after the run, possibly cut short by a
+   * timeout). `cwd` is the folder the run ran in: runners that report absolute paths are made relative to it.
+   * Never throws; a missing, empty or unreadable report gives [] (judge that run by its exit code instead).
+   */
+  parse(report: string, cwd: string): TestResult[];
+}
