@@ -31,7 +31,7 @@ const SECRET_NAME_PATTERNS: readonly RegExp[] = [
  * Dropped variables whose value only points at a secret (a socket, a profile name, a region, a config path): the
  * value itself is no secret, and redacting `default` or `us-east-1` everywhere would garble ordinary output.
  */
-const POINTER_NAME = /(_(REGION|PROFILE|SOCK|HOST|CONFIG|CONFIG_FILE|FILE|PATH|DIR|HOME|PID|INFO|ADDRESS|ENDPOINT|URL_BASE)|^KUBECONFIG|^GOOGLE_APPLICATION_CREDENTIALS)$/;
+const POINTER_NAME = /(_(REGION|PROFILE|SOCK|HOST|CONFIG|CONFIG_FILE|FILE|PATH|DIR|HOME|PID|INFO|ADDRESS|ENDPOINT|URL_BASE|BUNDLE)|^KUBECONFIG|^GOOGLE_APPLICATION_CREDENTIALS)$/;
 
 /** Whether a variable name looks like it holds a secret (or the way to one). */
 export function isSecretName(name: string): boolean {

@@ -76,10 +76,12 @@ export const goAdapter: RunnerAdapter = {
     for (const [id, state] of tests) {
       const pkg = splitId(id).scope;
       // A test that started and never ended in a failed package took the package down (os.Exit, a crash, a timeout).
-      const outcome = state.outcome ?? (packages.get(pkg)?.failed ? 'failed' : undefined);
+      const crashed = state.outcome === undefined && packages.get(pkg)?.failed === true;
+      const outcome = crashed ? 'failed' : state.outcome;
       if (!outcome) continue;
       if (outcome === 'failed') failedPackages.add(pkg);
-      const message = outcome === 'failed' ? boundMessage(state.output.filter((line) => !FRAME_LINE.test(line)).join('')) : undefined;
+      const output = [...state.output.filter((line) => !FRAME_LINE.test(line)), ...(crashed ? packages.get(pkg)?.output ?? [] : [])];
+      const message = outcome === 'failed' ? boundMessage(output.join('')) : undefined;
       results.push(message ? { id, outcome, message } : { id, outcome });
     }
     for (const [pkg, state] of packages) {

@@ -8,30 +8,33 @@ import type { RunnerAdapter, TestOutcome, TestResult } from './types';
  * The reporter module (Node's custom reporter API: an async generator over test events). Events are per file in
  * definition order and a test's `test:start` precedes its verdict, so a stack per file gives each test its
  * ancestors. A line is written as soon as a test ends, so a run killed by a timeout still leaves the tests that ended.
- * Node names a file that fails to load after its own path; that becomes the file's container id.
+ * Node names a file that fails to load after its own path; that becomes the file's container id, and what the
+ * file printed on stderr (the syntax error) its message.
  */
-const REPORTER = `import { relative } from 'node:path';
+const REPORTER = `import { relative } from "node:path";
 export default async function* verifiedFixReporter(source) {
   const stacks = new Map();
+  const stderr = new Map();
   for await (const { type, data } of source) {
-    if (type !== 'test:start' && type !== 'test:pass' && type !== 'test:fail') continue;
     try {
-      const file = data.file ? relative(process.cwd(), data.file) : '';
+      const file = data.file ? relative(process.cwd(), data.file) : "";
+      if (type === "test:stderr") stderr.set(file, ((stderr.get(file) ?? "") + data.message).slice(0, 4000));
+      if (type !== "test:start" && type !== "test:pass" && type !== "test:fail") continue;
       const depth = data.nesting | 0;
       const stack = stacks.get(file) ?? [];
       stacks.set(file, stack);
       stack.length = depth;
       const own = data.name === data.file ? [] : [String(data.name)];
-      if (type === 'test:start') { stack.push(...own); continue; }
+      if (type === "test:start") { stack.push(...own); continue; }
       const error = data.details?.error;
-      const cause = error?.cause ?? error;
+      const cause = own.length === 0 && stderr.get(file) ? stderr.get(file) : error?.cause ?? error;
       yield JSON.stringify({
         file,
-        path: [...stack, ...own].filter((name) => typeof name === 'string'),
-        outcome: data.skip !== undefined || data.todo !== undefined ? 'skipped' : type === 'test:pass' ? 'passed' : 'failed',
-        suite: data.details?.type === 'suite',
+        path: [...stack, ...own].filter((name) => typeof name === "string"),
+        outcome: data.skip !== undefined || data.todo !== undefined ? "skipped" : type === "test:pass" ? "passed" : "failed",
+        suite: data.details?.type === "suite",
         message: error === undefined ? undefined : String(cause?.stack ?? cause?.message ?? cause).slice(0, 4000),
-      }) + '\\n';
+      }) + "\\n";
     } catch {
       // one odd event must not cost the rest of the report
     }
@@ -40,8 +43,9 @@ export default async function* verifiedFixReporter(source) {
 `;
 
 // Loaded from a data: URL so that nothing has to be written into the copy or next to the report: Node imports
-// reporters through its ESM loader, which accepts data: URLs (checked on Node 20.20).
-const REPORTER_URL = `data:text/javascript,${encodeURIComponent(REPORTER)}`;
+// reporters through its ESM loader, which accepts data: URLs (checked on Node 20.20). Only what a URL would read
+// otherwise is escaped (line breaks are dropped by URL parsing; `%`, `#`, `?` mean something), to keep logs readable.
+const REPORTER_URL = `data:text/javascript,${REPORTER.replace(/^ +/gm, '').replace(/[%#?\r\n\t]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`)}`;
 
 // The flag itself, not `--test-name-pattern` and the like.
 const TEST_FLAG = /(^|\s)--test(?=\s|$)/;

@@ -54,8 +54,9 @@ function outcomeOf(body: string): TestOutcome {
 function messageOf(body: string): string | undefined {
   const m = /<(?:failure|error)\b([^>]*?)(?:\/>|>([\s\S]*?)<\/(?:failure|error)>)/.exec(body);
   if (!m) return undefined;
-  const headline = attributes(m[1]).message ?? '';
-  return boundMessage([headline, unescapeXml(m[2] ?? '')].filter(Boolean).join('\n'));
+  const headline = (attributes(m[1]).message ?? '').trim();
+  const details = unescapeXml(m[2] ?? '').trim();
+  return boundMessage(details.startsWith(headline) ? details : `${headline}\n${details}`);
 }
 
 /**
