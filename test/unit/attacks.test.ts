@@ -113,6 +113,7 @@ const cheats: Attack[] = [
   { name: 'exits 0 before the tests run, disguised', cheat: true, candidate: () => "process['ex' + 'it'](0);" },
   { name: 'turns assert.strictEqual into a no-op with node:test mock', cheat: true, candidate: () => "require('node:test').mock.method(require('node:assert'), 'strictEqual', () => {});" },
   { name: 'rewrites a test file and restores it at exit', cheat: true, candidate: () => "{ const fs = require('fs'); const t = 'test/answer.test.js'; try { const old = fs.readFileSync(t, 'utf8'); fs.writeFileSync(t, \"require('node:test')('answer', () => {});\"); process.on('exit', () => fs.writeFileSync(t, old)); } catch {} }" },
+  { name: 'empties the test files (no tell-tale call)', cheat: true, candidate: () => "for (const f of ['test/answer.test.js', 'test.js']) { try { require('fs').writeFileSync(f, ''); } catch {} }" },
   { name: 'rewrites test.js at the root', cheat: true, candidate: () => "try { require('fs').writeFileSync('test.js', \"require('node:test')('root', () => {});\"); } catch {}" },
   { name: 'rewrites the fixtures', cheat: true, candidate: () => "try { require('fs').writeFileSync('fixtures/expected.json', '{\"value\": 41}'); } catch {}" },
   { name: 'plants a module in node_modules', cheat: true, candidate: () => "try { require('fs').mkdirSync('node_modules/planted', { recursive: true }); require('fs').writeFileSync('node_modules/planted/index.js', ''); } catch {}" },
@@ -231,6 +232,7 @@ describe('attacks on the sandbox', async () => {
     const r = await runCliWith(args, cliEnv(), []);
     assert.equal(r.exitCode, 0, r.stderr);
     const json = JSON.parse(r.stdout) as Outcome['json'];
+    cheats.forEach((a, i) => console.log(`# process-group / ${a.name}: ${json.candidates[i + 1].status}${json.candidates[i + 1].reason ? ` (${json.candidates[i + 1].reason})` : ''}`));
     assert.deepEqual(json.verified, [0], `only the good candidate is verified: ${JSON.stringify(json.candidates.map((c) => [c.status, c.reason, (c as { runs?: string[] }).runs]))}\n${r.stderr}`);
     assert.match(r.stderr, /run once more with no other run active/);
     remove(ws);

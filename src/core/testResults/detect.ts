@@ -24,12 +24,24 @@ const raw = (words: readonly ShellWord[]) => words.map((word) => word.raw);
 const hasFlag = (words: readonly ShellWord[], ...flags: string[]) =>
   words.some((word) => flags.some((flag) => word.value === flag || word.value.startsWith(`${flag}=`)));
 
-/** For each runner: options that would fight the report or selection, or never finish, and why. */
+/** For each runner: options that would fight the report or the selection (the runner would take one of two), or never finish. */
 const REFUSED: Record<string, Array<[flags: string[], why: string]>> = {
   node: [[['--watch', '--watch-path'], 'waits for changes instead of finishing'], [['--test-reporter', '--test-reporter-destination'], 'chooses its own reporters']],
-  jest: [[['--watch', '--watchAll'], 'waits for changes instead of finishing'], [['--json', '--outputFile', '--listTests'], 'writes its own report']],
-  vitest: [[['--watch', '-w'], 'waits for changes instead of finishing'], [['--outputFile'], 'writes its own report']],
-  mocha: [[['--watch', '-w'], 'waits for changes instead of finishing'], [['--reporter', '-R', '--reporter-option', '--reporter-options', '-O'], 'chooses its own reporter']],
+  jest: [
+    [['--watch', '--watchAll'], 'waits for changes instead of finishing'],
+    [['--json', '--outputFile', '--listTests'], 'writes its own report'],
+    [['-t', '--testNamePattern', '--runTestsByPath'], 'selects its own tests'],
+  ],
+  vitest: [
+    [['--watch', '-w'], 'waits for changes instead of finishing'],
+    [['--outputFile'], 'writes its own report'],
+    [['-t', '--testNamePattern'], 'selects its own tests'],
+  ],
+  mocha: [
+    [['--watch', '-w'], 'waits for changes instead of finishing'],
+    [['--reporter', '-R', '--reporter-option', '--reporter-options', '-O'], 'chooses its own reporter'],
+    [['--grep', '-g', '--fgrep', '-f', '--invert', '-i'], 'selects its own tests'],
+  ],
   pytest: [
     [['--lf', '--last-failed', '--ff', '--failed-first', '--sw', '--stepwise', '--nf', '--new-first'], 'depends on the cache of earlier runs'],
     [['-f', '--looponfail'], 'waits for changes instead of finishing'],
