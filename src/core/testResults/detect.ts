@@ -84,7 +84,7 @@ function identify(workspace: string, words: readonly ShellWord[], fromScript: bo
   }
   if (name === 'go' && sub === 'test') return { adapter: goAdapter, invocation: [...invocation, 'test'], args: args.slice(1) };
   if (name === 'cargo' && sub === 'test') return { adapter: cargoAdapter, invocation: [...invocation, 'test'], args: args.slice(1) };
-  return { unsupported: `${raw(words.slice(0, at + 2)).join(' ')} is not a test runner this tool reads` };
+  return { unsupported: `${raw(words.slice(0, at + (sub === '-m' ? 3 : 2))).join(' ')} is not a test runner this tool reads` };
 }
 
 /** The script an npm, pnpm or yarn command line runs, and the arguments it passes on; undefined when not a script run. */

@@ -48,7 +48,7 @@ export function shellWords(text: string): ShellWord[] | { refused: string } {
       else value += c;
       continue;
     }
-    if (c === '$' || c === '`') return { refused: 'it expands variables or commands' };
+    if (c === '$' || c === '`') return { refused: 'expands variables or commands' };
     if (quote === '"') {
       raw += c;
       if (c === '"') quote = undefined;
@@ -59,14 +59,14 @@ export function shellWords(text: string): ShellWord[] | { refused: string } {
       } else value += c;
       continue;
     }
-    if (c === '\n' || c === '\r') return { refused: 'it runs several commands' };
+    if (c === '\n' || c === '\r') return { refused: 'runs several commands' };
     if (/\s/.test(c)) {
       end();
       continue;
     }
-    if (';&|'.includes(c)) return { refused: 'it chains several commands (&&, ;, |)' };
-    if ('<>()'.includes(c)) return { refused: 'it redirects input or output or opens a subshell' };
-    if (c === '#' && !inWord) return { refused: 'it contains a comment' };
+    if (';&|'.includes(c)) return { refused: 'chains several commands (&&, ;, |)' };
+    if ('<>()'.includes(c)) return { refused: 'redirects input or output or opens a subshell' };
+    if (c === '#' && !inWord) return { refused: 'contains a comment' };
     inWord = true;
     raw += c;
     if (c === "'" || c === '"') quote = c;
@@ -76,7 +76,7 @@ export function shellWords(text: string): ShellWord[] | { refused: string } {
       raw += text[i];
     } else value += c;
   }
-  if (quote) return { refused: 'it has an unterminated quote' };
+  if (quote) return { refused: 'has an unterminated quote' };
   end();
   return words;
 }

@@ -1,0 +1,125 @@
+// resolveRunner, table-driven over package.json scripts and direct commands.
+import assert from 'node:assert/strict';
+import { describe, it, after } from 'node:test';
+import { resolveRunner } from '../../src/core/testResults/detect';
+import type { RunnerName } from '../../src/core/testResults/types';
+import { makeWorkspace, remove } from './helpers/workspace';
+
+type Scripts = Record<string, string> | undefined;
+type Expected = { runner: RunnerName; base: string } | RegExp;
+
+const cleanup: string[] = [];
+after(() => remove(...cleanup));
+
+/** A workspace with these package.json scripts (none: no package.json) and these local binaries installed. */
+function workspace(scripts: Scripts, bins: readonly string[]): string {
+  const files: Record<string, string> = {};
+  if (scripts) files['package.json'] = JSON.stringify({ name: 'w', scripts });
+  for (const bin of bins) files[`node_modules/.bin/${bin}`] = '#!/bin/sh\n';
+  const dir = makeWorkspace(files);
+  cleanup.push(dir);
+  return dir;
+}
+
+const js = ['jest', 'vitest', 'mocha'];
+const rows: Array<[command: string, scripts: Scripts, bins: readonly string[], expected: Expected]> = [
+  // npm, pnpm and yarn scripts, followed to the runner
+  ['npm test', { test: 'node --test' }, [], { runner: 'node', base: 'node --test' }],
+  ['npm t', { test: 'node --test test/' }, [], { runner: 'node', base: 'node --test test/' }],
+  ['npm run unit', { unit: 'node --enable-source-maps --test' }, [], { runner: 'node', base: 'node --enable-source-maps --test' }],
+  ['npm run-script unit -s', { unit: 'node --test' }, [], { runner: 'node', base: 'node --test' }],
+  ['npm test -- test/a.test.js', { test: 'node --test' }, [], { runner: 'node', base: 'node --test test/a.test.js' }],
+  ['pnpm test', { test: 'jest --coverage' }, js, { runner: 'jest', base: './node_modules/.bin/jest --coverage' }],
+  ['yarn unit', { unit: 'vitest' }, js, { runner: 'vitest', base: './node_modules/.bin/vitest run' }],
+  ['yarn run test', { test: 'vitest run --silent' }, js, { runner: 'vitest', base: './node_modules/.bin/vitest run --silent' }],
+  ['npm test', { test: 'vitest --coverage' }, js, { runner: 'vitest', base: './node_modules/.bin/vitest run --coverage' }],
+  ['npm test', { test: 'mocha "test/**/*.spec.js"' }, js, { runner: 'mocha', base: './node_modules/.bin/mocha "test/**/*.spec.js"' }],
+  ['npm test', { test: 'NODE_ENV=test jest' }, js, { runner: 'jest', base: 'NODE_ENV=test ./node_modules/.bin/jest' }],
+  ['CI=1 npm test', { test: "cross-env NODE_ENV='a b' jest" }, js, { runner: 'jest', base: "CI=1 NODE_ENV='a b' ./node_modules/.bin/jest" }],
+  ['npm test', { test: 'npm run unit', unit: 'node --test' }, [], { runner: 'node', base: 'node --test' }],
+  ['npm test', { test: 'npx jest' }, [], { runner: 'jest', base: 'npx jest' }],
+  ['npm test', { test: 'pytest -q' }, [], { runner: 'pytest', base: 'pytest -q' }],
+  ['npm test', { test: 'go test ./...' }, [], { runner: 'go', base: 'go test ./...' }],
+  // direct commands, kept as written
+  ['node --test', undefined, [], { runner: 'node', base: 'node --test' }],
+  ['  node --test test/a.test.js  ', undefined, [], { runner: 'node', base: 'node --test test/a.test.js' }],
+  ['npx jest', undefined, [], { runner: 'jest', base: 'npx jest' }],
+  ['npx --no-install jest -i', undefined, [], { runner: 'jest', base: 'npx --no-install jest -i' }],
+  ['npx vitest run', undefined, [], { runner: 'vitest', base: 'npx vitest run' }],
+  ['npx vitest', undefined, [], { runner: 'vitest', base: 'npx vitest run' }],
+  ['npx mocha', undefined, [], { runner: 'mocha', base: 'npx mocha' }],
+  ['pytest', undefined, [], { runner: 'pytest', base: 'pytest' }],
+  ['python -m pytest tests', undefined, [], { runner: 'pytest', base: 'python -m pytest tests' }],
+  ['python3 -m pytest -q', undefined, [], { runner: 'pytest', base: 'python3 -m pytest -q' }],
+  ['.venv/bin/python3.12 -m pytest', undefined, [], { runner: 'pytest', base: '.venv/bin/python3.12 -m pytest' }],
+  ['go test ./...', undefined, [], { runner: 'go', base: 'go test ./...' }],
+  ['CGO_ENABLED=0 go test -count=1 ./...', undefined, [], { runner: 'go', base: 'CGO_ENABLED=0 go test -count=1 ./...' }],
+  ['cargo test', undefined, [], { runner: 'cargo', base: 'cargo test' }],
+  ['cargo test --workspace -- --test-threads=1', undefined, [], { runner: 'cargo', base: 'cargo test --workspace -- --test-threads=1' }],
+  // refused, with the reason
+  ['npm test', { test: 'echo "Error: no test specified" && exit 1' }, [], /^the "test" script chains several commands/],
+  ['npm test', { test: 'tsc && node --test' }, [], /chains several commands/],
+  ['npm test', { test: 'node --test | tee log' }, [], /chains several commands/],
+  ['npm test', { test: 'node --test; echo done' }, [], /chains several commands/],
+  ['npm test', { test: 'node --test', pretest: 'tsc' }, [], /^the "pretest" script runs with "test"/],
+  ['npm run unit', { unit: 'node --test', postunit: 'rm -rf x' }, [], /"postunit" script/],
+  ['npm test', { test: 'jest --watch' }, js, /waits for changes instead of finishing \(--watch\)/],
+  ['npm test', { test: 'vitest watch' }, js, /^vitest watch is not a single run/],
+  ['npm test', { test: 'mocha -w' }, js, /waits for changes/],
+  ['node --watch --test', undefined, [], /waits for changes/],
+  ['npm test', { test: 'jest' }, [], /^jest is not installed in node_modules\/\.bin/],
+  ['npm test', undefined, [], /^package\.json has no "test" script/],
+  ['npm run lint', { test: 'node --test' }, [], /no "lint" script/],
+  ['npm test', { test: 'NODE_OPTIONS=$NODE_OPTIONS jest' }, js, /expands variables/],
+  ['npm test', { test: 'node --test --test-reporter=tap' }, [], /chooses its own reporters/],
+  ['npm test', { test: 'mocha --reporter dot' }, js, /chooses its own reporter/],
+  ['npm test', { test: 'jest -t add' }, js, /selects its own tests/],
+  ['npm test', { test: 'npm test' }, [], /calls scripts more than \d+ deep/],
+  ['npm install', { test: 'node --test' }, [], /^npm install does not run a package\.json script/],
+  ['yarn', { test: 'node --test' }, [], /does not run a package\.json script/],
+  ['npm test --workspace=a', { test: 'node --test' }, [], /npm option --workspace=a cannot be kept/],
+  ['npm test', { test: 'node test.js' }, [], /^node test\.js is not a test runner this tool reads$/],
+  ['make check', undefined, [], /^make check is not a test runner this tool reads$/],
+  ['python3 -m unittest', undefined, [], /^python3 -m unittest is not a test runner this tool reads$/],
+  ['go test -run TestX ./...', undefined, [], /selects its own tests \(-run\)/],
+  ['go vet ./...', undefined, [], /not a test runner/],
+  ['cargo test -q', undefined, [], /changes the lines that name each test/],
+  ['pytest --lf', undefined, [], /cache of earlier runs/],
+  ['pytest > log', undefined, [], /redirects/],
+  ['', undefined, [], /runs no program/],
+];
+
+describe('resolveRunner', () => {
+  for (const [command, scripts, bins, expected] of rows) {
+    const label = `${JSON.stringify(command)}${scripts ? ` with ${JSON.stringify(scripts)}` : ''}`;
+    it(`${label} → ${expected instanceof RegExp ? `refused ${expected}` : `${expected.runner}: ${expected.base}`}`, () => {
+      const resolved = resolveRunner(workspace(scripts, bins), command);
+      if (expected instanceof RegExp) {
+        assert.ok('unsupported' in resolved, `resolved to ${JSON.stringify(resolved)}`);
+        assert.match(resolved.unsupported, expected);
+      } else {
+        assert.ok('adapter' in resolved, 'unsupported' in resolved ? resolved.unsupported : '');
+        assert.deepEqual({ runner: resolved.adapter.name, base: resolved.base }, expected);
+      }
+    });
+  }
+
+  it('every base it returns is one its adapter can build on, with and without a selection', () => {
+    const ids: Record<RunnerName, string> = {
+      node: 'a.test.js > t',
+      jest: 'a.test.js > t',
+      vitest: 'a.test.js > t',
+      mocha: 'a.test.js > t',
+      pytest: 'tests/test_a.py::test_t',
+      go: 'example.com/m > TestT',
+      cargo: 'm (src/lib.rs) > tests::t',
+    };
+    for (const [command, scripts, bins, expected] of rows) {
+      if (expected instanceof RegExp) continue;
+      const resolved = resolveRunner(workspace(scripts, bins), command);
+      assert.ok('adapter' in resolved);
+      assert.ok(resolved.adapter.command(resolved.base, '/tmp/r/report'), command);
+      assert.ok(resolved.adapter.command(resolved.base, '/tmp/r/report', [ids[resolved.adapter.name]]), command);
+    }
+  });
+});
