@@ -11,12 +11,13 @@ import { CONTAINMENT_KINDS } from '../core/sandbox';
 import type { ContainmentKind } from '../core/sandbox';
 import { readUserText } from '../core/userFiles';
 import { lineRangeToOffsets } from '../core/textRange';
+import { provenByTests } from '../core/testEvidence';
 import { createProviderFromFlags, providerOptions } from './providerFromFlags';
 
 export const fixUsage =
   'usage: verified-fix fix --workspace DIR --file REL --lines A-B [--provider mutation|file|openai-compatible] [--candidates FILE.json] ' +
   '[--endpoint URL --model NAME [--temperature T] [--stream]] [--fallback-provider NAME] ' +
-  '[--samples N] [--k K] [--test "CMD"] [--timeout SEC] [--total-timeout SEC] [--parallel P] [--confirm-runs R] [--no-baseline] ' +
+  '[--samples N] [--k K] [--test "CMD"] [--timeout SEC] [--total-timeout SEC] [--parallel P] [--confirm-runs R] [--no-baseline] [--no-staged] ' +
   '[--allow-network] [--memory-mb MB] [--pass-env NAME,…] [--sandbox auto|bwrap|unshare|process-group] [--link node_modules,.venv] [--exclude DIR,…] [--json] [--verbose]';
 
 function int(flag: string, text: string | undefined, fallback: number): number {
@@ -51,9 +52,10 @@ function list(text: string | undefined, fallback: readonly string[]): string[] {
 
 function statusLine(c: CandidateResult): string {
   const runs = c.runs.length > 1 ? ` (${c.runs.filter((r) => r.status === 'pass').length}/${c.runs.length} runs passed${c.flaky ? ', flaky' : ''})` : '';
+  const proven = c.verified && c.tests ? ` — ${provenByTests(c.tests)}` : '';
   const dup = c.duplicateOf !== null ? ` (same as #${c.duplicateOf})` : '';
   const reason = c.verdict.reason ? `: ${c.verdict.reason}` : '';
-  return `#${c.index} ${c.verdict.status}${reason}${runs}${dup}, ${(c.verdict.durationMs / 1000).toFixed(1)} s`;
+  return `#${c.index} ${c.verdict.status}${reason}${runs}${dup}, ${(c.verdict.durationMs / 1000).toFixed(1)} s${proven}`;
 }
 
 function firstLines(text: string, count: number): string {
@@ -76,7 +78,9 @@ export function fixJson(result: FixResult, lines: [number, number]): object {
     file: result.relativePath,
     lines,
     testCommand: result.testCommand,
-    baseline: result.baseline ? { status: result.baseline.status, durationMs: result.baseline.durationMs } : null,
+    baseline: result.baseline
+      ? { status: result.baseline.status, durationMs: result.baseline.durationMs, perTest: result.perTest, failingTests: result.failingTests }
+      : null,
     baselinePassed: result.baselinePassed,
     samples: result.samples,
     passed: result.passed,
@@ -95,6 +99,8 @@ export function fixJson(result: FixResult, lines: [number, number]): object {
       flaky: c.flaky,
       replacement: c.replacement,
       diff: c.diff,
+      ...(c.stage ? { stage: c.stage } : {}),
+      ...(c.tests ? { tests: { fixed: c.tests.fixed, broke: c.tests.broke, passed: c.tests.passed, failed: c.tests.failed } } : {}),
       ...(c.verdict.status !== 'pass' ? { failure: failureExcerpt(c.verdict) } : {}),
     })),
     verified: result.verified,
@@ -135,7 +141,7 @@ export async function runFixCommand(argv: string[], out: (text: string) => void,
       workspace: { type: 'string' }, file: { type: 'string' }, lines: { type: 'string' },
       samples: { type: 'string' }, k: { type: 'string' }, test: { type: 'string' },
       timeout: { type: 'string' }, 'total-timeout': { type: 'string' }, parallel: { type: 'string' },
-      'confirm-runs': { type: 'string' }, 'no-baseline': { type: 'boolean', default: false },
+      'confirm-runs': { type: 'string' }, 'no-baseline': { type: 'boolean', default: false }, 'no-staged': { type: 'boolean', default: false },
       'allow-network': { type: 'boolean', default: false }, 'memory-mb': { type: 'string' },
       link: { type: 'string' }, exclude: { type: 'string' }, 'pass-env': { type: 'string' }, sandbox: { type: 'string' },
       json: { type: 'boolean', default: false }, verbose: { type: 'boolean', default: false },
@@ -185,6 +191,7 @@ export async function runFixCommand(argv: string[], out: (text: string) => void,
         parallel: int('--parallel', values.parallel, availableParallelism()),
         baselineCheck: !values['no-baseline'],
         confirmRuns: int('--confirm-runs', values['confirm-runs'], 2),
+        stagedVerification: !values['no-staged'],
         isolation: {
           linkedFolders: list(values.link, DEFAULT_LINKED_FOLDERS),
           excludes: list(values.exclude, []),

@@ -2,8 +2,9 @@
 import pLimit from 'p-limit';
 import { changedCharacters, changeSize, unifiedDiff } from './diffing';
 import { UserError } from './errors';
-import type { CandidateResult, FixEvent, FixRequest, FixResult, Verdict } from './fixRequest';
+import type { CandidateResult, FixEvent, FixRequest, FixResult, TestEvidence, Verdict } from './fixRequest';
 import { errorVerdict, LocalExecutor } from './localExecutor';
+import type { ExecutedRun } from './localExecutor';
 import { silentLogger } from './logger';
 import type { Logger } from './logger';
 import { passAtK, passHatK } from './passAtK';
@@ -13,6 +14,10 @@ import { describeProtections } from './sandbox';
 import { Redactor, scrubEnvironment } from './security/secrets';
 import { describeTestRunEdits, findTestRunEdits } from './security/testRunEdits';
 import { createRequestFolder, removeOrSetAside, tempRootPath } from './tempRoot';
+import { judgeRun, listIds, planFromBaseline, reporterCommand } from './stagedVerification';
+import type { PerTestPlan } from './stagedVerification';
+import { resolveRunner } from './testResults/detect';
+import type { RunnerAdapter } from './testResults/types';
 import { parseTestSummary, testsRun } from './testSummary';
 import type { TestSummary } from './testSummary';
 import { applyReplacement } from './textRange';
@@ -57,6 +62,35 @@ function judgePass(verdict: Verdict, reference: TestSummary | undefined): Verdic
   if (!summary) return fail('the run printed no test summary, though the unmodified code\'s run did: the tests did not run to the end');
   if (testsRun(summary) < testsRun(reference)) return fail(`fewer tests ran than on the unmodified code (${testsRun(summary)} of ${testsRun(reference)})`);
   return verdict;
+}
+
+/** What candidates are judged against once the baseline has run. */
+interface Reference {
+  /** The baseline's per-test results, when its runner's report was read. */
+  readonly plan?: PerTestPlan;
+  /** Otherwise the baseline's printed test summary, when there was one. */
+  readonly summary?: TestSummary;
+}
+
+type Evidence = Pick<CandidateResult, 'stage' | 'tests'>;
+
+const emptyEvidence: TestEvidence = { fixed: [], broke: [], stillFailing: [], passed: 0, failed: 0 };
+
+/** The reference from the baseline's run; says once in the log when candidates fall back to the whole command. */
+function referenceFrom(run: ExecutedRun, runner: { adapter: RunnerAdapter; base: string } | undefined, testCommand: string, logger: Logger): Reference {
+  if (runner) {
+    const planned = planFromBaseline(runner.adapter, runner.base, run);
+    if ('plan' in planned) {
+      logger.info(`per-test results (${runner.adapter.name}): ${planned.plan.failing.length} of ${planned.plan.baselineRan} tests fail on the unmodified code${planned.plan.failing.length ? `: ${listIds(planned.plan.failing)}` : ''}`);
+      return { plan: planned.plan };
+    }
+    logger.warn(`per-test results: ${planned.problem}; each candidate runs the whole command`);
+  }
+  const summary = parseTestSummary(run.verdict.output);
+  if (!summary) {
+    logger.warn(`the output of "${testCommand}" has no test summary this tool can read: a pass is judged by its exit code alone, so a candidate that exits 0 before the tests run would pass`);
+  }
+  return summary ? { summary } : {};
 }
 
 interface Pending {
@@ -112,27 +146,34 @@ export async function runFix(request: FixRequest, onEvent: (event: FixEvent) => 
   const requiredRuns = Math.max(request.confirmRuns, executor.runsCanInterfere ? 2 : 1);
   if (requiredRuns > request.confirmRuns) logger.info('this sandbox cannot keep runs apart: a passing candidate is run once more with no other run active before it is verified');
 
+  // Per-test results need the baseline's report; without a runner this tool reads, every run is the whole command.
+  const runner = request.baselineCheck ? resolveRunner(request.workspace, testCommand) : undefined;
+  const staged = request.stagedVerification ?? true;
+  if (runner && 'unsupported' in runner) logger.info(`per-test results: not available for \`${testCommand}\` (${runner.unsupported}); each candidate runs the whole command`);
+  const resolved = runner && 'adapter' in runner ? runner : undefined;
+  const fullCommand = resolved ? reporterCommand(resolved.adapter, resolved.base) : undefined;
+
   let resolveBaseline: (report: BaselineReport | undefined) => void = () => undefined;
   const baselineReport = new Promise<BaselineReport | undefined>((resolve) => (resolveBaseline = resolve));
   let baseline: Verdict | null = null;
-  let resolveReference: (summary: TestSummary | undefined) => void = () => undefined;
-  const reference = new Promise<TestSummary | undefined>((resolve) => (resolveReference = resolve));
+  /** The summary or the per-test plan every candidate is judged against; settles when the baseline has run. */
+  let resolveReference: (reference: Reference) => void = () => undefined;
+  const reference = new Promise<Reference>((resolve) => (resolveReference = resolve));
   const baselineDone = request.baselineCheck
-    ? limit(() => executor.run(originalText, 'baseline')).then((verdict) => {
+    ? limit(() => executor.run(originalText, 'baseline', fullCommand ? { command: fullCommand } : {})).then((run) => {
+        const { verdict } = run;
         baseline = verdict;
         onEvent({ type: 'baseline', verdict });
         if (verdict.status === 'pass') logger.warn('the tests pass on the unmodified code: they do not catch the bug, so a passing candidate proves little');
-        const summary = verdict.reason === 'cancelled' ? undefined : parseTestSummary(verdict.output);
-        if (!summary && verdict.reason !== 'cancelled') {
-          logger.warn(`the output of "${testCommand}" has no test summary this tool can read: a pass is judged by its exit code alone, so a candidate that exits 0 before the tests run would pass`);
-        }
-        resolveReference(summary);
+        resolveReference(verdict.reason === 'cancelled' ? {} : referenceFrom(run, resolved, testCommand, logger));
         resolveBaseline({ status: verdict.status, output: verdict.output.slice(-BASELINE_REPORT_CHARS) });
       })
     : Promise.resolve().then(() => {
-        resolveReference(undefined);
+        resolveReference({});
         resolveBaseline(undefined);
       });
+  // Staged candidates need the failing tests before they start; others run alongside the baseline, as before.
+  const readyToVerify: Promise<unknown> = resolved && staged ? reference : Promise.resolve();
 
   const results = new Map<number, CandidateResult>();
   const firstOf = new Map<string, number>();
@@ -140,7 +181,7 @@ export async function runFix(request: FixRequest, onEvent: (event: FixEvent) => 
   const lost: string[] = [];
   const verifications: Array<Promise<void>> = [];
 
-  const finish = (pending: Pending, runs: readonly Verdict[]) => {
+  const finish = (pending: Pending, runs: readonly Verdict[], evidence: Evidence = {}) => {
     const after = pending.invalidReason ? originalText : applyReplacement(originalText, start, end, pending.replacement);
     const passes = runs.filter((r) => r.status === 'pass').length;
     const result: CandidateResult = {
@@ -156,32 +197,56 @@ export async function runFix(request: FixRequest, onEvent: (event: FixEvent) => 
       diff: pending.invalidReason ? '' : unifiedDiff(relativePath, originalText, after),
       changeSize: pending.invalidReason ? 0 : changeSize(originalText, after),
       changedCharacters: pending.invalidReason ? 0 : changedCharacters(originalText.slice(start, end), pending.replacement),
+      ...evidence,
     };
     results.set(pending.index, result);
     onEvent({ type: 'verdict', candidate: result });
   };
 
-  const runJudged = async (fileText: string, label: string, alone: boolean): Promise<Verdict> => {
-    const verdict = await executor.run(fileText, label, { alone });
-    return verdict.status === 'pass' ? judgePass(verdict, await reference) : verdict;
+  /** One full run of the command, judged by the per-test plan or, without one, by the test summary. */
+  const runFull = async (fileText: string, label: string, alone: boolean): Promise<{ verdict: Verdict; tests?: TestEvidence }> => {
+    const run = await executor.run(fileText, label, { alone, ...(fullCommand ? { command: fullCommand } : {}) });
+    if (run.verdict.reason === 'cancelled') return run;
+    const { plan, summary } = await reference;
+    if (plan) return judgeRun(run, plan, 'full');
+    return { verdict: run.verdict.status === 'pass' ? judgePass(run.verdict, summary) : run.verdict };
+  };
+
+  /** Stage 1: only the tests that failed on the baseline; undefined when there is nothing to select. */
+  const runFailingTests = async (fileText: string, label: string): Promise<{ verdict: Verdict; tests: TestEvidence } | undefined> => {
+    const { plan } = await reference;
+    const command = plan && staged && plan.failing.length > 0 ? reporterCommand(plan.adapter, plan.base, plan.failing) : undefined;
+    if (!plan || !command) return undefined;
+    const run = await executor.run(fileText, label, { command });
+    return run.verdict.reason === 'cancelled' ? { verdict: run.verdict, tests: emptyEvidence } : judgeRun(run, plan, 'failing-tests');
   };
 
   const verify = async (pending: Pending) => {
     const fileText = applyReplacement(originalText, start, end, pending.replacement);
+    const done = (runs: Verdict[], evidence: Evidence) => {
+      if (controller.signal.aborted && runs[0].reason === 'cancelled') return; // never ran: not a sample
+      finish(pending, runs, evidence);
+      for (const dup of waiting.get(pending.index) ?? []) finish(dup, runs, evidence);
+      waiting.delete(pending.index);
+    };
     // Edits that change how the tests run rather than what the code does are refused before anything runs.
     const edits = findTestRunEdits(prepared.languageId, originalText.slice(start, end), pending.replacement);
-    const runs = edits.length > 0 ? [{ ...errorVerdict(describeTestRunEdits(edits)), status: 'fail' as const }] : [await runJudged(fileText, `c${pending.index}`, false)];
+    if (edits.length > 0) return done([{ ...errorVerdict(describeTestRunEdits(edits)), status: 'fail' }], {});
+    // A candidate that still fails the baseline's failing tests costs one short run and is a failed sample.
+    const first = await runFailingTests(fileText, `c${pending.index}f`);
+    if (first && first.verdict.status !== 'pass') return done([first.verdict], { stage: 'failing-tests', tests: first.tests });
+    const full = await runFull(fileText, `c${pending.index}`, false);
+    const runs = [full.verdict];
+    let tests = full.tests;
     // Confirmation runs catch flaky passes: a pass is shown only if it repeats (the last one alone where runs can interfere).
     while (runs[0].status === 'pass' && runs.length < requiredRuns && !controller.signal.aborted) {
       const alone = executor.runsCanInterfere && runs.length === requiredRuns - 1;
-      const again = await runJudged(fileText, `c${pending.index}r${runs.length + 1}`, alone);
-      if (controller.signal.aborted && again.reason === 'cancelled') break;
-      runs.push(again);
+      const again = await runFull(fileText, `c${pending.index}r${runs.length + 1}`, alone);
+      if (controller.signal.aborted && again.verdict.reason === 'cancelled') break;
+      runs.push(again.verdict);
+      tests = again.tests ?? tests;
     }
-    if (controller.signal.aborted && runs[0].reason === 'cancelled') return; // never ran: not a sample
-    finish(pending, runs);
-    for (const dup of waiting.get(pending.index) ?? []) finish(dup, runs);
-    waiting.delete(pending.index);
+    done(runs, { ...(first || tests ? { stage: 'full' as const } : {}), ...(tests ? { tests } : {}) });
   };
 
   let index = 0;
@@ -221,7 +286,7 @@ export async function runFix(request: FixRequest, onEvent: (event: FixEvent) => 
       onEvent({ type: 'generated', index: i, replacement: sample.text, duplicateOf });
       if (duplicateOf === null) {
         firstOf.set(key, i);
-        verifications.push(limit(() => verify(pending)));
+        verifications.push(readyToVerify.then(() => limit(() => verify(pending))));
       } else {
         const original = results.get(duplicateOf);
         if (original) finish(pending, original.runs);
@@ -271,6 +336,7 @@ export async function runFix(request: FixRequest, onEvent: (event: FixEvent) => 
   }
   if (providerError) throw providerError;
 
+  const finalReference = await reference;
   const candidates = [...results.values()].sort((a, b) => a.index - b.index);
   const verified = candidates
     .filter((c) => c.verified && c.duplicateOf === null)
@@ -294,6 +360,8 @@ export async function runFix(request: FixRequest, onEvent: (event: FixEvent) => 
     testCommand,
     baseline,
     baselinePassed: (baseline as Verdict | null)?.status === 'pass',
+    perTest: finalReference.plan !== undefined,
+    failingTests: finalReference.plan?.failing ?? [],
     candidates,
     verified,
     samples: n,

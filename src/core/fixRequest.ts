@@ -53,6 +53,11 @@ export interface FixRequest {
   readonly baselineCheck: boolean;
   /** A candidate counts as verified only if it passes this many runs (≥ 1). */
   readonly confirmRuns: number;
+  /**
+   * With per-test results, each candidate first runs only the tests that failed on the baseline, and the full
+   * command only if they pass (default true). Off: every candidate runs the full command.
+   */
+  readonly stagedVerification?: boolean;
   readonly isolation: IsolationOptions;
   readonly provider: CandidateProvider;
   /**
@@ -80,6 +85,19 @@ export interface Verdict {
   readonly stderr: string;
 }
 
+/** What a run showed test by test, against the unmodified code's run. Ids as the runner's adapter forms them. */
+export interface TestEvidence {
+  /** Failed on the baseline, passed now. */
+  readonly fixed: readonly string[];
+  /** Did not fail on the baseline, failed now. */
+  readonly broke: readonly string[];
+  /** Failed on the baseline and failed again, or were not reported at all. */
+  readonly stillFailing: readonly string[];
+  /** Tests that passed / failed in this run. */
+  readonly passed: number;
+  readonly failed: number;
+}
+
 export interface CandidateResult {
   /** 0-based, in the order the provider produced the samples. */
   readonly index: number;
@@ -103,6 +121,10 @@ export interface CandidateResult {
   /** Characters added + removed in the selection, the ranking's tie-break. */
   readonly changedCharacters: number;
   readonly usage?: SampleUsage;
+  /** The last stage its first attempt reached (with per-test results): only the failing tests, or the full command. */
+  readonly stage?: 'failing-tests' | 'full';
+  /** Per-test evidence of its last run, when the runner gives per-test results. */
+  readonly tests?: TestEvidence;
 }
 
 export type FixEvent =
@@ -123,6 +145,10 @@ export interface FixResult {
   readonly baseline: Verdict | null;
   /** True when the baseline passed: the tests do not catch the bug, so a pass proves little. */
   readonly baselinePassed: boolean;
+  /** Whether candidates were judged test by test (the runner's report read on the baseline). */
+  readonly perTest: boolean;
+  /** The tests that failed on the baseline (empty without per-test results). */
+  readonly failingTests: readonly string[];
   readonly candidates: readonly CandidateResult[];
   /** Indices of verified candidates, best (fewest lines, then characters changed) first; duplicates left out. */
   readonly verified: readonly number[];

@@ -1,7 +1,8 @@
 // Runs one candidate's file text in a fresh copy on this machine: copy, write, sandboxed run, tamper checks, removal.
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { readdir } from 'node:fs/promises';
-import { join } from 'node:path';
+import { chmod, mkdir, readdir, readFile, rm } from 'node:fs/promises';
+import { basename, join } from 'node:path';
 import type { FixRequest, Verdict } from './fixRequest';
 import type { Logger } from './logger';
 import { RunGate } from './runGate';
@@ -17,6 +18,15 @@ import type { WorkspaceListing } from './workspaceCopy';
 
 export function errorVerdict(reason: string, durationMs = 0): Verdict {
   return { status: 'error', exitCode: null, durationMs, reason, output: '', stdout: '', stderr: '' };
+}
+
+async function readReport(path: string): Promise<string | undefined> {
+  try {
+    const bytes = await readFile(path);
+    return bytes.length > MAX_REPORT_BYTES ? undefined : bytes.toString('utf8');
+  } catch {
+    return undefined; // the runner wrote none (it crashed, or never started)
+  }
 }
 
 /** What the executor needs of a request, fixed for all its runs. */
@@ -41,7 +51,23 @@ export interface RunOptions {
    * its siblings' copies; a pass only counts once it repeats with nobody else running.
    */
   readonly alone?: boolean;
+  /**
+   * The command for this run, given the path its test reporter writes to (in a folder of the copy that the run can
+   * write but not list); the report comes back with the verdict. Default: the request's test command, no report.
+   */
+  readonly command?: (reportPath: string) => string;
 }
+
+/** A finished run: its verdict and, when the command wrote one, the test reporter's file. */
+export interface ExecutedRun {
+  readonly verdict: Verdict;
+  readonly report?: string;
+  /** The folder the run ran in (removed by now): runners that report absolute paths are read relative to it. */
+  readonly cwd?: string;
+}
+
+/** A report larger than this is not read: no suite's per-test results come near it, a hostile run's might. */
+const MAX_REPORT_BYTES = 64 * 1024 * 1024;
 
 /** Runs candidates of one request in copies of the workspace; `prepare` once, then `run` any number of times. */
 export class LocalExecutor {
@@ -71,29 +97,40 @@ export class LocalExecutor {
   }
 
   /** One test run of `fileText` in a fresh copy; never throws. */
-  async run(fileText: string, label: string, runOptions: RunOptions = {}): Promise<Verdict> {
+  async run(fileText: string, label: string, runOptions: RunOptions = {}): Promise<ExecutedRun> {
     const { signal } = this.options;
-    if (signal.aborted) return errorVerdict('cancelled');
-    return runOptions.alone ? this.gate.alone(() => this.runInCopy(fileText, label)) : this.gate.shared(() => this.runInCopy(fileText, label));
+    if (signal.aborted) return { verdict: errorVerdict('cancelled') };
+    const work = () => this.runInCopy(fileText, label, runOptions.command);
+    return runOptions.alone ? this.gate.alone(work) : this.gate.shared(work);
   }
 
-  private async runInCopy(fileText: string, label: string): Promise<Verdict> {
+  private async runInCopy(fileText: string, label: string, command: RunOptions['command']): Promise<ExecutedRun> {
     const { request, listing, relativePath, logger, signal } = this.options;
-    if (signal.aborted) return errorVerdict('cancelled');
+    if (signal.aborted) return { verdict: errorVerdict('cancelled') };
     // A copy of a vanished workspace would hold only the target file, and its verdict would mean nothing.
-    if (!existsSync(request.workspace)) return errorVerdict('the workspace folder was removed during the run');
+    if (!existsSync(request.workspace)) return { verdict: errorVerdict('the workspace folder was removed during the run') };
     const t0 = performance.now();
     let copyDir: string | undefined;
+    let reportDir: string | undefined;
     try {
       copyDir = await createCopy(listing, this.options.requestDir, label);
       await writeIntoCopy(copyDir, relativePath, fileText);
       const copy = copyDir;
+      let reportPath: string | undefined;
+      if (command) {
+        // Beside the copy, not in it (runners scan the copy for tests). Write and search, no read: the run can create
+        // the report by its name but cannot list the folder to find and forge it.
+        reportDir = join(this.options.requestDir, `${basename(copy)}-report-${randomBytes(8).toString('hex')}`);
+        await mkdir(reportDir, { mode: 0o300 });
+        reportPath = join(reportDir, `report-${randomBytes(8).toString('hex')}`);
+      }
       const verdict = await runTestCommand({
-        command: this.options.testCommand,
+        command: command && reportPath ? command(reportPath) : this.options.testCommand,
         cwd: copy,
         readOnlyPaths: [request.workspace],
         readOnlyInCopy: this.readOnlyInCopy.map((rel) => join(copy, rel)),
         hiddenFolders: [tempRootPath()],
+        writablePaths: reportDir ? [reportDir] : [],
         timeoutMs: request.testTimeoutMs,
         signal,
         capabilities: this.options.capabilities,
@@ -101,20 +138,27 @@ export class LocalExecutor {
         memoryMB: request.isolation.memoryMB,
         env: this.options.env,
       });
+      // Readable again, so the report can be read and the copy removed by a user without root's override.
+      if (reportDir) await chmod(reportDir, 0o700).catch(() => undefined);
       // A cancelled run is dropped, not judged: its reason must survive.
-      if (verdict.reason === 'cancelled') return verdict;
+      if (verdict.reason === 'cancelled') return { verdict };
       const tampered = await changedTestFiles(copy, this.testHashes);
-      if (tampered.length > 0) return this.redact({ ...verdict, status: 'error', reason: `the run modified test files: ${tampered.join(', ')}` });
+      if (tampered.length > 0) return { verdict: this.redact({ ...verdict, status: 'error', reason: `the run modified test files: ${tampered.join(', ')}` }) };
       const planted = await newRunnerFiles(copy, this.listed, listing.linkedFolders, this.linkedEntries);
-      if (planted.length > 0) return this.redact({ ...verdict, status: 'error', reason: `the run created files the test runner loads: ${planted.join(', ')}` });
-      return this.redact(verdict);
+      if (planted.length > 0) return { verdict: this.redact({ ...verdict, status: 'error', reason: `the run created files the test runner loads: ${planted.join(', ')}` }) };
+      const report = reportPath ? await readReport(reportPath) : undefined;
+      return { verdict: this.redact(verdict), cwd: copy, ...(report !== undefined ? { report: this.options.redactor.redact(report) } : {}) };
     } catch (error) {
       const err = error as NodeJS.ErrnoException;
       logger.error(err);
       const what = copyDir ? 'run failed' : 'copy failed';
-      return errorVerdict(`${what}: ${err.code === 'ENOSPC' ? 'no space left in the temp folder' : err.message}`, Math.round(performance.now() - t0));
+      return { verdict: errorVerdict(`${what}: ${err.code === 'ENOSPC' ? 'no space left in the temp folder' : err.message}`, Math.round(performance.now() - t0)) };
     } finally {
       // Removal does not hold the run's slot: the next candidate starts while this copy goes (awaited in dispose).
+      if (reportDir) {
+        const dir = reportDir;
+        this.removals.push(rm(dir, { recursive: true, force: true }).catch(() => undefined));
+      }
       if (copyDir) {
         const dir = copyDir;
         this.removals.push(

@@ -48,6 +48,8 @@ export interface SandboxRunOptions {
   readonly readOnlyInCopy: readonly string[];
   /** Folders replaced by an empty one: the temp root that holds the other candidates' copies. */
   readonly hiddenFolders: readonly string[];
+  /** Folders outside the copy the run may write (its test reporter's folder), even inside a hidden one. */
+  readonly writablePaths?: readonly string[];
   readonly allowNetwork: boolean;
   /** Per-process data-segment cap in MiB; 0 = none. */
   readonly memoryMB: number;
@@ -105,7 +107,8 @@ function workingSandboxes(): Promise<SandboxCapabilities[]> {
 /** The strongest containment that works here. */
 export async function detectSandbox(logger?: Logger): Promise<SandboxCapabilities> {
   const capabilities = (await workingSandboxes())[0];
-  logger?.info(`sandbox: ${describeProtections(capabilities, { allowNetwork: false, memoryMB: 1 })}`);
+  const memory = capabilities.cgroup ? `a cgroup v${capabilities.cgroup.version} per run` : capabilities.prlimit ? 'prlimit --data per process' : 'none';
+  logger?.info(`sandbox: ${capabilities.kind}${capabilities.userNamespace ? ' (user namespace)' : ''}${capabilities.setpriv ? ' (setpriv)' : ''}; memory cap: ${memory}`);
   return capabilities;
 }
 
@@ -197,6 +200,7 @@ function bwrapArgs(capabilities: SandboxCapabilities, options: SandboxRunOptions
   for (const folder of [...hidden.folders, ...options.hiddenFolders]) args.push('--tmpfs', folder);
   for (const file of hidden.files) args.push('--ro-bind', '/dev/null', file);
   args.push('--bind', options.copyDir, options.copyDir);
+  for (const path of options.writablePaths ?? []) args.push('--bind', path, path);
   for (const path of options.readOnlyInCopy) args.push('--ro-bind', path, path);
   if (!options.allowNetwork) args.push('--unshare-net');
   args.push('--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try', '--die-with-parent', '--new-session', '--chdir', options.copyDir, '--', ...command);

@@ -22,6 +22,8 @@ export interface TestRunOptions {
   readonly readOnlyInCopy?: readonly string[];
   /** Folders the run must not see (the temp root holding other runs' copies). */
   readonly hiddenFolders?: readonly string[];
+  /** Folders outside the copy the run may write (its test reporter's). */
+  readonly writablePaths?: readonly string[];
   readonly timeoutMs: number;
   readonly signal?: AbortSignal;
   readonly capabilities: SandboxCapabilities;
@@ -93,6 +95,7 @@ async function runContained(options: TestRunOptions, cgroup: RunCgroup | undefin
     readOnlyPaths: options.readOnlyPaths ?? [],
     readOnlyInCopy: options.readOnlyInCopy ?? [],
     hiddenFolders: options.hiddenFolders ?? [],
+    writablePaths: options.writablePaths ?? [],
     allowNetwork: options.allowNetwork,
     memoryMB: options.memoryMB,
     hostEnv: process.env,

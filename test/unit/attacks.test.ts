@@ -211,7 +211,7 @@ describe('attacks on the sandbox', async () => {
     const { json } = await attack('bwrap', [...escapes, ...cheats]);
     const byName = (name: string) => json.candidates[1 + [...escapes, ...cheats].findIndex((a) => a.name === name)];
     assert.match(byName('exits 0 before the tests run (process.exit)').reason ?? '', /changes how the tests run: process\.exit/);
-    assert.match(byName('exits 0 before the tests run, disguised').reason ?? '', /fewer tests ran|no test summary|no test ran/);
+    assert.match(byName('exits 0 before the tests run, disguised').reason ?? '', /still failing|fewer tests ran|no test summary|no test ran/);
     assert.match(byName('turns assert.strictEqual into a no-op with node:test mock').reason ?? '', /changes how the tests run/);
     assert.match(byName('plants a module in node_modules').reason ?? '', /created files the test runner loads: node_modules\/planted/);
   });
@@ -227,7 +227,8 @@ describe('attacks on the sandbox', async () => {
     const ws = makeWorkspace(projectFiles, { git: true });
     const candidatesFile = join(outside, 'candidates-pg.json');
     writeFileSync(candidatesFile, JSON.stringify([GOOD, ...cheats.map((a) => `${a.candidate(ws)}\n${WRONG}`), WRONG, WRONG]));
-    const args = ['fix', '--workspace', ws, '--file', 'src/answer.js', '--lines', '1-1', '--candidates', candidatesFile, '--test', 'node --test'];
+    // A reporter of the user's own choosing: no per-test results, so passes are judged by the printed summary.
+    const args = ['fix', '--workspace', ws, '--file', 'src/answer.js', '--lines', '1-1', '--candidates', candidatesFile, '--test', 'node --test --test-reporter=spec'];
     args.push('--timeout', '20', '--parallel', '2', '--confirm-runs', '1', '--k', '1', '--sandbox', 'process-group', '--json', '--verbose');
     const r = await runCliWith(args, cliEnv(), []);
     assert.equal(r.exitCode, 0, r.stderr);
@@ -235,6 +236,8 @@ describe('attacks on the sandbox', async () => {
     cheats.forEach((a, i) => console.log(`# process-group / ${a.name}: ${json.candidates[i + 1].status}${json.candidates[i + 1].reason ? ` (${json.candidates[i + 1].reason})` : ''}`));
     assert.deepEqual(json.verified, [0], `only the good candidate is verified: ${JSON.stringify(json.candidates.map((c) => [c.status, c.reason, (c as { runs?: string[] }).runs]))}\n${r.stderr}`);
     assert.match(r.stderr, /run once more with no other run active/);
+    assert.match(r.stderr, /per-test results: not available/);
+    assert.match(json.candidates[2].reason ?? '', /fewer tests ran than on the unmodified code \(2 of 3\)/, 'the summary count catches a disguised exit');
     remove(ws);
   });
 
@@ -266,7 +269,7 @@ describe('attacks on the sandbox', async () => {
     const json = JSON.parse(r.stdout) as Outcome['json'];
     pyCheats.forEach((code, i) => console.log(`# python / ${code}: ${json.candidates[i + 1].status} (${json.candidates[i + 1].reason ?? ''})`));
     assert.deepEqual(json.verified, [0], JSON.stringify(json.candidates.map((c) => [c.status, c.reason])));
-    assert.match(json.candidates[2].reason ?? '', /no test summary|fewer tests/, 'a disguised os._exit is caught by the missing summary');
+    assert.match(json.candidates[2].reason ?? '', /no test ran|still failing|no test summary|fewer tests/, 'a disguised os._exit is caught: its tests never reported');
     // A module-level skip raised while a test module imports the code: pytest then exits non-zero or reports the
     // module skipped (no test ran); either way not verified, which the line above asserts.
     assert.match(json.candidates[5].reason ?? '', /created files the test runner loads: conftest\.py/);

@@ -106,7 +106,7 @@ describe('the run report', () => {
       diff: '--- a/sum.js\n+++ b/sum.js\n@@ -1 +1 @@\n-a\n+x\n', changeSize: 2, changedCharacters: 1,
     });
     const result = {
-      relativePath: 'sum.js', testCommand: 'npm test', baseline: verdict('fail', ''), baselinePassed: false, candidates: [c(0, 'fail'), c(1, 'timeout')],
+      relativePath: 'sum.js', testCommand: 'npm test', baseline: verdict('fail', ''), baselinePassed: false, perTest: false, failingTests: [], candidates: [c(0, 'fail'), c(1, 'timeout')],
       verified: [], samples: 2, passed: 0, lost: [], k: 2, passAtK: {}, passHatK: {}, durationMs: 10, originalText: 'a\n', start: 0, end: 1,
     } satisfies FixResult;
     const report = formatRunReport(result, 'sum.js:1');

@@ -1,0 +1,83 @@
+// Staged verification: the baseline's per-test results say which tests fail; a candidate first runs only those, and
+// the full suite only if it fixes them. Every verdict then carries which tests it turned green or broke.
+import type { ExecutedRun } from './localExecutor';
+import type { TestEvidence, Verdict } from './fixRequest';
+import { diffAgainstBaseline, failingIds } from './testResults/compare';
+import type { BaselineDiff } from './testResults/compare';
+import type { RunnerAdapter, TestResult } from './testResults/types';
+
+/** What the baseline's report told about the suite, for judging every candidate of the request. */
+export interface PerTestPlan {
+  readonly adapter: RunnerAdapter;
+  readonly base: string;
+  readonly baseline: readonly TestResult[];
+  /** F: the ids that failed on the unmodified code, in report order. */
+  readonly failing: readonly string[];
+  /** Tests that ran to a verdict on the unmodified code (skipped ones not counted). */
+  readonly baselineRan: number;
+}
+
+export type Stage = 'failing-tests' | 'full';
+
+/** A command builder for the executor: the full suite with the runner's reporter, or only `only`. */
+export function reporterCommand(adapter: RunnerAdapter, base: string, only?: readonly string[]): ((reportPath: string) => string) | undefined {
+  if (adapter.command(base, '/report', only) === undefined) return undefined;
+  return (reportPath) => adapter.command(base, reportPath, only) as string;
+}
+
+/**
+ * The plan from the baseline's run, or why there is none (the request then runs the whole command per candidate).
+ * A failed baseline without a failing test (a syntax error, a missing command, a collection error, zero tests)
+ * gives nothing to select.
+ */
+export function planFromBaseline(adapter: RunnerAdapter, base: string, run: ExecutedRun): { plan: PerTestPlan } | { problem: string } {
+  const baseline = adapter.parse(run.report ?? '', run.cwd ?? '');
+  const failing = failingIds(baseline);
+  const { verdict } = run;
+  if (baseline.length === 0) {
+    return { problem: `the unmodified code's run left no ${adapter.name} test report (${verdict.reason ?? `exit ${verdict.exitCode}`}: a syntax error, a missing command, a collection error or no tests)` };
+  }
+  if (verdict.status !== 'pass' && failing.length === 0) {
+    return { problem: `the unmodified code's run failed (${verdict.reason ?? `exit ${verdict.exitCode}`}) without any failing test` };
+  }
+  const ran = diffAgainstBaseline(baseline, baseline).ranCount;
+  return { plan: { adapter, base, baseline, failing, baselineRan: ran } };
+}
+
+const MAX_LISTED = 3;
+
+/** "a, b, c and 4 more" */
+export function listIds(ids: readonly string[]): string {
+  const shown = ids.slice(0, MAX_LISTED).join(', ');
+  return ids.length > MAX_LISTED ? `${shown} and ${ids.length - MAX_LISTED} more` : shown;
+}
+
+/** Why the per-test results say a run is no pass, or undefined when they say it is. */
+function problemOf(diff: BaselineDiff, plan: PerTestPlan, stage: Stage): string | undefined {
+  if (diff.ranCount === 0) return 'no test ran';
+  const unfixed = [...diff.stillFailing, ...diff.missing];
+  if (unfixed.length > 0) return `still failing: ${listIds(unfixed)}`;
+  if (stage === 'failing-tests') return undefined;
+  if (diff.broke.length > 0) return `broke: ${listIds(diff.broke)}`;
+  if (diff.vanished.length > 0) return `tests that passed on the unmodified code did not run: ${listIds(diff.vanished)}`;
+  if (diff.ranCount < plan.baselineRan) return `fewer tests ran than on the unmodified code (${diff.ranCount} of ${plan.baselineRan})`;
+  return undefined;
+}
+
+/**
+ * Judges a run by its per-test results against the baseline: a pass needs exit 0 and every baseline failure reported
+ * passed (not skipped, not missing); a full run also needs no test broken and no fewer tests run.
+ */
+export function judgeRun(run: ExecutedRun, plan: PerTestPlan, stage: Stage): { verdict: Verdict; tests: TestEvidence } {
+  const results = plan.adapter.parse(run.report ?? '', run.cwd ?? '');
+  const diff = diffAgainstBaseline(plan.baseline, results);
+  const tests: TestEvidence = { fixed: diff.fixed, broke: diff.broke, stillFailing: [...diff.stillFailing, ...diff.missing], passed: diff.passed, failed: diff.failed };
+  const { verdict } = run;
+  if (verdict.status !== 'pass' && verdict.status !== 'fail') return { verdict, tests };
+  const problem = problemOf(diff, plan, stage);
+  if (problem) return { verdict: { ...verdict, status: 'fail', reason: problem }, tests };
+  if (verdict.status === 'fail') {
+    return { verdict: { ...verdict, reason: verdict.reason ?? `every test passed, but the command failed (exit ${verdict.exitCode})` }, tests };
+  }
+  return { verdict, tests };
+}
