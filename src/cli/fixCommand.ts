@@ -52,7 +52,7 @@ function list(text: string | undefined, fallback: readonly string[]): string[] {
 
 function statusLine(c: CandidateResult): string {
   const runs = c.runs.length > 1 ? ` (${c.runs.filter((r) => r.status === 'pass').length}/${c.runs.length} runs passed${c.flaky ? ', flaky' : ''})` : '';
-  const proven = c.verified && c.tests ? ` — ${provenByTests(c.tests)}` : '';
+  const proven = c.verified && c.tests ? ` — ${provenByTests(c.tests.fixed.length, c.tests.passed)}` : '';
   const dup = c.duplicateOf !== null ? ` (same as #${c.duplicateOf})` : '';
   const reason = c.verdict.reason ? `: ${c.verdict.reason}` : '';
   return `#${c.index} ${c.verdict.status}${reason}${runs}${dup}, ${(c.verdict.durationMs / 1000).toFixed(1)} s${proven}`;

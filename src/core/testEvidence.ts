@@ -1,11 +1,13 @@
 // One wording of what per-test results proved, shared by the CLI and the editor: "fixes 2 failing tests · 148 others still pass".
-import type { TestEvidence } from './fixRequest';
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
-/** "fixes 2 failing tests · 148 others still pass"; the second half is left out when nothing else ran. */
-export function provenByTests(tests: TestEvidence): string {
-  const others = tests.passed - tests.fixed.length;
-  const fixed = `fixes ${plural(tests.fixed.length, 'failing test', 'failing tests')}`;
-  return others > 0 ? `${fixed} · ${plural(others, 'other still passes', 'others still pass')}` : fixed;
+/**
+ * "fixes 2 failing tests · 148 others still pass", from how many baseline failures a run fixed and how many tests
+ * passed in it; the second half is left out when nothing else ran.
+ */
+export function provenByTests(fixed: number, passed: number): string {
+  const others = passed - fixed;
+  const fixes = `fixes ${plural(fixed, 'failing test', 'failing tests')}`;
+  return others > 0 ? `${fixes} · ${plural(others, 'other still passes', 'others still pass')}` : fixes;
 }

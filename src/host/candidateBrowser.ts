@@ -1,5 +1,6 @@
 // Looking at verified candidates: the QuickPick, the diff view against the real document, Next, and Apply.
 import * as vscode from 'vscode';
+import { provenByTests } from '../core/testEvidence';
 import { applyReplacement } from '../core/textRange';
 import { CANDIDATE_SCHEME, CandidateDocuments } from './candidateDocuments';
 import type { Log } from './log';
@@ -30,9 +31,10 @@ export interface BrowsableTask {
 /** Where Apply's "Run Again" goes: the same lines of the same document. */
 export type Rerun = (uri: vscode.Uri, startLine: number, endLine: number) => void;
 
-/** "passed 2/2 runs, 1.4 s" */
+/** "fixes 2 failing tests · 148 others still pass · passed 2/2 runs, 1.4 s" (the first part with per-test results) */
 export function verifiedLabel(c: BrowsableCandidate): string {
-  return `passed ${c.runsPassed}/${c.runs} run${c.runs === 1 ? '' : 's'}, ${(c.durationMs / 1000).toFixed(1)} s`;
+  const proven = c.testsFixed !== undefined && c.testsPassed !== undefined ? `${provenByTests(c.testsFixed, c.testsPassed)} · ` : '';
+  return `${proven}passed ${c.runsPassed}/${c.runs} run${c.runs === 1 ? '' : 's'}, ${(c.durationMs / 1000).toFixed(1)} s`;
 }
 
 /** "±2 lines" */

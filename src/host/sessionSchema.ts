@@ -10,6 +10,9 @@ export interface StoredCandidate {
   readonly runs: number;
   readonly durationMs: number;
   readonly changeSize: number;
+  /** With per-test results: how many of the baseline's failing tests it fixed, and how many tests passed. */
+  readonly testsFixed?: number;
+  readonly testsPassed?: number;
 }
 
 /** One finished request. */

@@ -29,6 +29,8 @@ export interface Settings {
   readonly baselineCheck: boolean;
   /** `verifiedFix.confirmRuns`: passes a candidate needs to count as verified (1–10, default 2). */
   readonly confirmRuns: number;
+  /** `verifiedFix.stagedVerification`: the failing tests first, the full command for survivors (default true). */
+  readonly stagedVerification: boolean;
   /** `verifiedFix.isolation.linkedFolders`: folders linked into each copy instead of copied. */
   readonly linkedFolders: readonly string[];
   /** `verifiedFix.isolation.excludes`: extra paths never copied, besides .gitignore. */
@@ -149,6 +151,7 @@ export function validateSettings(get: (key: string) => unknown, cpuCount: number
     fallbackProvider,
     baselineCheck: bool(get, problems, 'baselineCheck', true),
     confirmRuns: integer(get, problems, 'confirmRuns', 2, 1, 10),
+    stagedVerification: bool(get, problems, 'stagedVerification', true),
     linkedFolders: strings(get, problems, 'isolation.linkedFolders', DEFAULT_LINKED_FOLDERS),
     excludes: strings(get, problems, 'isolation.excludes', []),
     allowNetwork: bool(get, problems, 'sandbox.network', false),

@@ -155,6 +155,7 @@ export class SuggestCommand {
               parallel: settings.parallel,
               baselineCheck: settings.baselineCheck,
               confirmRuns: settings.confirmRuns,
+              stagedVerification: settings.stagedVerification,
               isolation: {
               linkedFolders: settings.linkedFolders,
               excludes: settings.excludes,

@@ -19,6 +19,7 @@ export function storedCandidate(c: CandidateResult): StoredCandidate {
     runs: c.runs.length,
     durationMs: c.verdict.durationMs,
     changeSize: c.changeSize,
+    ...(c.tests ? { testsFixed: c.tests.fixed.length, testsPassed: c.tests.passed } : {}),
   };
 }
 

@@ -47,6 +47,10 @@ describe('Suggest Verified Fix', function () {
     assert.ok(result.verified.length >= 1, `nothing verified: ${JSON.stringify(result.candidates.map((c) => c.verdict.status))}`);
     const best = result.candidates.find((c) => c.index === result?.verified[0]);
     assert.ok(best?.runs.length === 2 && best.runs.every((r) => r.status === 'pass'), 'the best candidate passed both confirmation runs');
+    assert.equal(result.perTest, true, 'npm test resolves to node --test, whose per-test results are read');
+    assert.ok(result.failingTests.length >= 1);
+    assert.equal(best?.stage, 'full');
+    assert.deepEqual(best?.tests?.fixed, result.failingTests, 'the verified fix turned every failing test green');
     assert.equal(api.lastResult(), result);
   });
 
@@ -62,7 +66,7 @@ describe('Suggest Verified Fix', function () {
     const diffTab = await waitFor('the diff tab', () =>
       vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.toString() === uri.toString()),
     );
-    assert.match(diffTab.label, /candidate \d+ .*passed 2\/2 runs/);
+    assert.match(diffTab.label, /candidate \d+ .*fixes \d+ failing tests? · .*passed 2\/2 runs/, 'the title says what was proven');
   });
 
   it('applies the candidate as one edit that undo reverts', async () => {
