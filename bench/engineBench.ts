@@ -6,8 +6,9 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { runFix } from '../src/core/engine';
 import { createFileProvider } from '../src/core/providers/fileProvider';
-import { detectSandbox } from '../src/core/sandbox';
-import type { SandboxCapabilities } from '../src/core/sandbox';
+import { detectSandbox, sandboxOfKind } from '../src/core/sandbox/detect';
+import { describeProtections } from '../src/core/sandbox/backend';
+import type { SandboxBackend } from '../src/core/sandbox/backend';
 import { runTestCommand } from '../src/core/testRunner';
 import { createCopy, listWorkspace, removeCopy } from '../src/core/workspaceCopy';
 
@@ -107,15 +108,17 @@ function survivors(marker: string): number[] {
   return alive;
 }
 
-async function benchKilling(capabilities: SandboxCapabilities, scratch: string): Promise<void> {
+async function benchKilling(strongest: SandboxBackend, scratch: string): Promise<void> {
   // Inside the run's folder: the sandbox's private /tmp would hide a checkout that lives under /tmp.
   copyFileSync(join(__dirname, '..', '..', 'test', 'fixtures', 'runner', 'hostile.sh'), join(scratch, 'hostile.sh'));
   const hostile = 'hostile.sh';
-  for (const kind of [capabilities.kind, ...(capabilities.kind === 'process-group' ? [] : (['process-group'] as const))]) {
+  const fallback = await sandboxOfKind('process-group');
+  for (const backend of [strongest, ...(strongest.kind === 'process-group' || !fallback ? [] : [fallback])]) {
+    const kind = backend.kind;
     const marker = String(100000 + Math.floor(Math.random() * 899999));
     const timeoutMs = 1000;
     const t0 = performance.now();
-    await runTestCommand({ command: `sh ${hostile} ${marker}`, cwd: scratch, timeoutMs, capabilities: { ...capabilities, kind }, allowNetwork: false, memoryMB: 0 });
+    await runTestCommand({ command: `sh ${hostile} ${marker}`, cwd: scratch, timeoutMs, backend, allowNetwork: false, memoryMB: 0 });
     let left = survivors(marker);
     const deadline = performance.now() + 1000;
     while (left.length > 0 && performance.now() < deadline) left = survivors(marker);
@@ -125,7 +128,7 @@ async function benchKilling(capabilities: SandboxCapabilities, scratch: string):
   }
 }
 
-async function benchSandboxOverhead(capabilities: SandboxCapabilities, scratch: string): Promise<void> {
+async function benchSandboxOverhead(strongest: SandboxBackend, scratch: string): Promise<void> {
   const medianOf = async (once: () => Promise<unknown>) => {
     const times: number[] = [];
     for (let i = 0; i < 30; i++) times.push(await timeAsync(once));
@@ -133,22 +136,22 @@ async function benchSandboxOverhead(capabilities: SandboxCapabilities, scratch: 
   };
   // Baseline: the same command spawned plainly, with nothing around it.
   const plain = await medianOf(() => execa('/bin/sh', ['-c', 'true'], { cwd: scratch, stdin: 'ignore' }));
-  const runner = (kind: SandboxCapabilities['kind'], memoryMB: number) =>
-    medianOf(() => runTestCommand({ command: 'true', cwd: scratch, timeoutMs: 10_000, capabilities: { ...capabilities, kind }, allowNetwork: false, memoryMB }));
-  const fallback = await runner('process-group', 0);
-  const sandboxed = await runner(capabilities.kind, 4096);
+  const runner = (backend: SandboxBackend, memoryMB: number) =>
+    medianOf(() => runTestCommand({ command: 'true', cwd: scratch, timeoutMs: 10_000, backend, allowNetwork: false, memoryMB }));
+  const fallback = await runner((await sandboxOfKind('process-group')) ?? strongest, 0);
+  const sandboxed = await runner(strongest, 4096);
   console.log(`sandbox overhead: a run of 'true' takes ${plain.toFixed(1)} ms as a plain spawn, ${fallback.toFixed(1)} ms through the runner ` +
-    `without a sandbox (${(fallback / plain).toFixed(2)}×: the tree kill's ps) and ${sandboxed.toFixed(1)} ms under ${capabilities.kind} with the memory cap ` +
+    `without a sandbox (${(fallback / plain).toFixed(2)}×: the tree kill's ps) and ${sandboxed.toFixed(1)} ms under ${strongest.kind} with the memory cap ` +
     `(${(sandboxed / plain).toFixed(2)}×, +${(sandboxed - plain).toFixed(1)} ms per run)`);
 }
 
 export async function benchEngine(): Promise<void> {
   const scratch = mkdtempSync(join(tmpdir(), 'vf-bench-'));
   try {
-    const capabilities = await detectSandbox();
-    console.log(`containment here: ${capabilities.kind}${capabilities.prlimit ? ' + prlimit' : ''}`);
-    await benchSandboxOverhead(capabilities, scratch);
-    await benchKilling(capabilities, scratch);
+    const strongest = await detectSandbox();
+    console.log(`containment here: ${describeProtections(strongest.protections({ allowNetwork: false, memoryMB: 4096 }))}`);
+    await benchSandboxOverhead(strongest, scratch);
+    await benchKilling(strongest, scratch);
     await benchEndToEnd(scratch);
     await benchIsolation(benchWorkspace(), scratch);
   } finally {

@@ -7,8 +7,9 @@ import { UserError } from '../core/errors';
 import type { CandidateResult, FixEvent, FixResult } from '../core/fixRequest';
 import { DEFAULT_LINKED_FOLDERS } from '../core/fixRequest';
 import type { Logger } from '../core/logger';
-import { CONTAINMENT_KINDS } from '../core/sandbox';
-import type { ContainmentKind } from '../core/sandbox';
+import { describeProtections, protectsLess } from '../core/sandbox/backend';
+import { BACKEND_CHOICES } from '../core/sandbox/detect';
+import type { BackendChoice } from '../core/sandbox/detect';
 import { readUserText } from '../core/userFiles';
 import { lineRangeToOffsets } from '../core/textRange';
 import { provenByTests } from '../core/testEvidence';
@@ -34,10 +35,10 @@ function milliseconds(flag: string, text: string | undefined, fallbackMs: number
   return value * 1000;
 }
 
-function sandboxKind(text: string | undefined): ContainmentKind | 'auto' {
-  if (text === undefined || text === 'auto') return 'auto';
-  if ((CONTAINMENT_KINDS as readonly string[]).includes(text)) return text as ContainmentKind;
-  throw new UserError(`--sandbox must be one of auto, ${CONTAINMENT_KINDS.join(', ')}, got "${text}"`);
+function sandboxKind(text: string | undefined): BackendChoice {
+  if (text === undefined) return 'auto';
+  if ((BACKEND_CHOICES as readonly string[]).includes(text)) return text as BackendChoice;
+  throw new UserError(`--sandbox must be one of ${BACKEND_CHOICES.join(', ')}, got "${text}"`);
 }
 
 function parseLines(text: string | undefined): [number, number] {
@@ -169,7 +170,10 @@ export async function runFixCommand(argv: string[], out: (text: string) => void,
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   const onEvent = (event: FixEvent) => {
-    if (event.type === 'started') err(`verified-fix: testing with "${event.testCommand}" (${event.protections})`);
+    if (event.type === 'started') {
+      err(`verified-fix: testing with "${event.testCommand}" (${describeProtections(event.protections)})`);
+      if (protectsLess(event.protections)) err('verified-fix: warning: this system protects less than bubblewrap would (see above); on Debian or Ubuntu: sudo apt install bubblewrap');
+    }
     if (event.type === 'baseline') err(`baseline (unmodified code): ${event.verdict.status}${event.verdict.reason ? `: ${event.verdict.reason}` : ''}, ${(event.verdict.durationMs / 1000).toFixed(1)} s`);
     if (event.type === 'verdict') err(`candidate ${statusLine(event.candidate)}`);
     if (event.type === 'lost') err(`sample lost: ${event.reason}`);

@@ -10,7 +10,6 @@ import type { Logger } from './logger';
 import { passAtK, passHatK } from './passAtK';
 import type { BaselineReport, CandidateProvider, SampleUsage } from './providers/provider';
 import { prepareRequest } from './requestCheck';
-import { describeProtections } from './sandbox';
 import { Redactor, scrubEnvironment } from './security/secrets';
 import { describeTestRunEdits, findTestRunEdits } from './security/testRunEdits';
 import { createRequestFolder, removeOrSetAside, tempRootPath } from './tempRoot';
@@ -64,11 +63,27 @@ function judgePass(verdict: Verdict, reference: TestSummary | undefined): Verdic
   return verdict;
 }
 
+/**
+ * The runner's report comes from the same untrusted process as the tests: a candidate that learns its path (from a
+ * command line, or `sys.argv` inside pytest) can write "passed" for every test and exit 0. The printed summary is a
+ * second witness: it must be there when the baseline printed one, and must not count fewer tests than the report
+ * claims ran (fewer, not different: a report lists tests of the same name once).
+ */
+function crossCheck(verdict: Verdict, tests: TestEvidence, reference: TestSummary | undefined): Verdict {
+  const printed = parseTestSummary(verdict.output);
+  if (reference && !printed) return { ...verdict, status: 'fail', reason: 'the run printed no test summary, though the unmodified code\'s run did: the tests did not run to the end' };
+  const reported = tests.passed + tests.failed;
+  if (printed && testsRun(printed) < reported) {
+    return { ...verdict, status: 'error', reason: `the test report claims ${reported} tests ran, the printed summary ${testsRun(printed)}: the report was not written by the runner alone` };
+  }
+  return verdict;
+}
+
 /** What candidates are judged against once the baseline has run. */
 interface Reference {
   /** The baseline's per-test results, when its runner's report was read. */
   readonly plan?: PerTestPlan;
-  /** Otherwise the baseline's printed test summary, when there was one. */
+  /** The baseline's printed test summary, when there was one (the only judge without a plan, a witness with one). */
   readonly summary?: TestSummary;
 }
 
@@ -82,7 +97,8 @@ function referenceFrom(run: ExecutedRun, runner: { adapter: RunnerAdapter; base:
     const planned = planFromBaseline(runner.adapter, runner.base, run);
     if ('plan' in planned) {
       logger.info(`per-test results (${runner.adapter.name}): ${planned.plan.failing.length} of ${planned.plan.baselineRan} tests fail on the unmodified code${planned.plan.failing.length ? `: ${listIds(planned.plan.failing)}` : ''}`);
-      return { plan: planned.plan };
+      const summary = parseTestSummary(run.verdict.output);
+      return { plan: planned.plan, ...(summary ? { summary } : {}) };
     }
     logger.warn(`per-test results: ${planned.problem}; each candidate runs the whole command`);
   }
@@ -109,11 +125,11 @@ export async function runFix(request: FixRequest, onEvent: (event: FixEvent) => 
   const redactor = new Redactor(scrubbed.droppedValues);
   const logger = redactingLogger(request.logger ?? silentLogger, redactor);
   const prepared = await prepareRequest(request, logger);
-  const { relativePath, text: originalText, start, end, testCommand, capabilities, listing } = prepared;
+  const { relativePath, text: originalText, start, end, testCommand, backend, listing } = prepared;
   const controller = new AbortController();
   // Before the timer and listeners below: a failure here must leave nothing running.
   const requestDir = await createRequestFolder();
-  const executor = new LocalExecutor({ request, relativePath, testCommand, capabilities, listing, requestDir, env: scrubbed.env, redactor, signal: controller.signal, logger });
+  const executor = new LocalExecutor({ request, relativePath, testCommand, backend, listing, requestDir, env: scrubbed.env, redactor, signal: controller.signal, logger });
   try {
     await executor.prepare();
   } catch (error) {
@@ -133,7 +149,7 @@ export async function runFix(request: FixRequest, onEvent: (event: FixEvent) => 
   const totalTimer = setTimeout(() => stop(`total timeout (${Math.round(request.totalTimeoutMs / 1000)} s)`), request.totalTimeoutMs);
 
   const limit = pLimit(Math.max(1, request.parallel));
-  onEvent({ type: 'started', testCommand, protections: describeProtections(capabilities, request.isolation) });
+  onEvent({ type: 'started', testCommand, protections: backend.protections(request.isolation) });
   for (const message of prepared.warnings) {
     logger.warn(message);
     onEvent({ type: 'warning', message });
@@ -208,8 +224,9 @@ export async function runFix(request: FixRequest, onEvent: (event: FixEvent) => 
     const run = await executor.run(fileText, label, { alone, ...(fullCommand ? { command: fullCommand } : {}) });
     if (run.verdict.reason === 'cancelled') return run;
     const { plan, summary } = await reference;
-    if (plan) return judgeRun(run, plan, 'full');
-    return { verdict: run.verdict.status === 'pass' ? judgePass(run.verdict, summary) : run.verdict };
+    if (!plan) return { verdict: run.verdict.status === 'pass' ? judgePass(run.verdict, summary) : run.verdict };
+    const judged = judgeRun(run, plan, 'full');
+    return judged.verdict.status === 'pass' ? { ...judged, verdict: crossCheck(judged.verdict, judged.tests, summary) } : judged;
   };
 
   /** Stage 1: only the tests that failed on the baseline; undefined when there is nothing to select. */

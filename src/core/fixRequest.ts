@@ -1,7 +1,20 @@
 // The engine's contract: what one "Suggest Verified Fix" request takes, the events it streams and what it returns.
 import type { Logger } from './logger';
 import type { CandidateProvider, SampleUsage } from './providers/provider';
-import type { ContainmentKind } from './sandbox';
+import type { Protections } from './sandbox/backend';
+import type { BackendChoice } from './sandbox/detect';
+
+/** How the `container` backend runs tests. */
+export interface ContainerSettings {
+  /** `podman` or `docker`; default: whichever is installed, podman first. */
+  readonly engine?: 'podman' | 'docker';
+  /** Default: the `image` of `.devcontainer/devcontainer.json`. */
+  readonly image?: string;
+  /** Extra arguments for the engine's `run` (machine-scoped in the editor: a repository must not add `--privileged`). */
+  readonly extraArgs?: readonly string[];
+  /** Treat the engine as remote (copy files in instead of bind-mounting); default: detected. */
+  readonly remote?: boolean;
+}
 
 /** Sandbox and isolation settings for the test runs of a request. */
 export interface IsolationOptions {
@@ -18,8 +31,10 @@ export interface IsolationOptions {
    * otherwise. The product's own key variables are never passed.
    */
   readonly passEnv?: readonly string[];
-  /** The containment to use; `auto` (the default) takes the strongest that works here. */
-  readonly backend?: ContainmentKind | 'auto';
+  /** The containment to use; `auto` (the default) takes the strongest local one that works here. */
+  readonly backend?: BackendChoice;
+  /** For `backend: 'container'`: the engine, image and extra arguments (the workspace is the request's). */
+  readonly container?: ContainerSettings;
 }
 
 /** Folders linked into every copy by default: dependency folders too big to copy and never edited by a fix. */
@@ -128,7 +143,7 @@ export interface CandidateResult {
 }
 
 export type FixEvent =
-  | { readonly type: 'started'; readonly testCommand: string; readonly protections: string }
+  | { readonly type: 'started'; readonly testCommand: string; readonly protections: Protections }
   | { readonly type: 'warning'; readonly message: string }
   | { readonly type: 'baseline'; readonly verdict: Verdict }
   | { readonly type: 'generated'; readonly index: number; readonly replacement: string; readonly duplicateOf: number | null }

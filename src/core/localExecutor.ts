@@ -6,8 +6,7 @@ import { basename, join } from 'node:path';
 import type { FixRequest, Verdict } from './fixRequest';
 import type { Logger } from './logger';
 import { RunGate } from './runGate';
-import { isolatesRuns } from './sandbox';
-import type { SandboxCapabilities } from './sandbox';
+import type { SandboxBackend } from './sandbox/backend';
 import type { Redactor } from './security/secrets';
 import { removeOrSetAside, tempRootPath } from './tempRoot';
 import { changedTestFiles, hashTestFiles, newRunnerFiles, readOnlyTestPaths } from './testFileGuard';
@@ -34,7 +33,7 @@ export interface LocalExecutorOptions {
   readonly request: FixRequest;
   readonly relativePath: string;
   readonly testCommand: string;
-  readonly capabilities: SandboxCapabilities;
+  readonly backend: SandboxBackend;
   readonly listing: WorkspaceListing;
   /** The folder of this request's copies (under the temp root). */
   readonly requestDir: string;
@@ -85,7 +84,7 @@ export class LocalExecutor {
 
   /** Whether a pass needs a run `alone` before it counts (see RunOptions). */
   get runsCanInterfere(): boolean {
-    return !isolatesRuns(this.options.capabilities);
+    return !this.options.backend.isolatesRuns;
   }
 
   async prepare(): Promise<void> {
@@ -133,7 +132,7 @@ export class LocalExecutor {
         writablePaths: reportDir ? [reportDir] : [],
         timeoutMs: request.testTimeoutMs,
         signal,
-        capabilities: this.options.capabilities,
+        backend: this.options.backend,
         allowNetwork: request.isolation.allowNetwork,
         memoryMB: request.isolation.memoryMB,
         env: this.options.env,

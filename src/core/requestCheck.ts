@@ -4,8 +4,9 @@ import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { UserError } from './errors';
 import type { FixRequest } from './fixRequest';
 import type { Logger } from './logger';
-import { detectSandbox, sandboxOfKind } from './sandbox';
-import type { ContainmentKind, SandboxCapabilities } from './sandbox';
+import type { SandboxBackend } from './sandbox/backend';
+import { detectSandbox, sandboxOfKind } from './sandbox/detect';
+import type { BackendChoice } from './sandbox/detect';
 import { sweepOrphans } from './tempRoot';
 import { detectTestCommand } from './testCommand';
 import { isTestRelated } from './testFileGuard';
@@ -22,7 +23,7 @@ export interface PreparedRequest {
   readonly end: number;
   readonly languageId: string;
   readonly testCommand: string;
-  readonly capabilities: SandboxCapabilities;
+  readonly backend: SandboxBackend;
   readonly listing: WorkspaceListing;
   /** Things the user should know that do not stop the request. */
   readonly warnings: readonly string[];
@@ -33,10 +34,17 @@ export const MAX_SELECTION_LINES = 2000;
 
 let swept: Promise<void> | undefined;
 
-async function chooseSandbox(backend: ContainmentKind | 'auto', logger: Logger): Promise<SandboxCapabilities> {
-  if (backend === 'auto') return detectSandbox(logger);
-  const chosen = await sandboxOfKind(backend);
-  if (!chosen) throw new UserError(`the sandbox "${backend}" does not work on this system; choose another (or auto) in verifiedFix.sandbox.backend or --sandbox`);
+// CONTAINER-WIRING: replaced when the container backend lands.
+async function containerSandbox(request: FixRequest): Promise<SandboxBackend> {
+  throw new UserError(`the container sandbox is not built yet (${request.workspace})`);
+}
+
+async function chooseSandbox(request: FixRequest, logger: Logger): Promise<SandboxBackend> {
+  const choice: BackendChoice = request.isolation.backend ?? 'auto';
+  if (choice === 'auto') return detectSandbox(logger);
+  if (choice === 'container') return containerSandbox(request);
+  const chosen = await sandboxOfKind(choice);
+  if (!chosen) throw new UserError(`the sandbox "${choice}" does not work on this system; choose another (or auto) in verifiedFix.sandbox.backend or --sandbox`);
   return chosen;
 }
 
@@ -108,8 +116,8 @@ export async function prepareRequest(request: FixRequest, logger: Logger): Promi
   swept ??= sweepOrphans(undefined, (problem) => logger.warn(problem)).then((n) => {
     if (n > 0) logger.info(`removed ${n} temp folder(s) left by an earlier process`);
   });
-  const [capabilities, listing] = await Promise.all([
-    chooseSandbox(request.isolation.backend ?? 'auto', logger),
+  const [backend, listing] = await Promise.all([
+    chooseSandbox(request, logger),
     listWorkspace(request.workspace, request.isolation.linkedFolders, request.isolation.excludes),
     swept,
   ]);
@@ -120,7 +128,7 @@ export async function prepareRequest(request: FixRequest, logger: Logger): Promi
     end: request.end,
     languageId: request.languageId ?? languageIdOf(request.relativePath),
     testCommand,
-    capabilities,
+    backend,
     listing,
     warnings,
   };

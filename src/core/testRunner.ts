@@ -1,12 +1,8 @@
 // Runs one test command in one copy: contained, time-limited, output capped, and always settled with a verdict.
-import { spawn } from 'node:child_process';
 import { execa } from 'execa';
-import treeKill from 'tree-kill';
 import type { RunStatus, Verdict } from './fixRequest';
 import { OutputTail } from './outputTail';
-import { RunCgroup } from './runCgroup';
-import { runEnvironment, sandboxedCommand } from './sandbox';
-import type { SandboxCapabilities } from './sandbox';
+import type { PreparedRun, SandboxBackend } from './sandbox/backend';
 
 /** Bytes kept of each stream (and of the two interleaved). */
 export const OUTPUT_TAIL_BYTES = 64 * 1024;
@@ -26,7 +22,7 @@ export interface TestRunOptions {
   readonly writablePaths?: readonly string[];
   readonly timeoutMs: number;
   readonly signal?: AbortSignal;
-  readonly capabilities: SandboxCapabilities;
+  readonly backend: SandboxBackend;
   readonly allowNetwork: boolean;
   readonly memoryMB: number;
   /** The run's environment before the runner's own settings; secrets should already be gone (see security/secrets). */
@@ -35,72 +31,36 @@ export interface TestRunOptions {
 
 const memoryExhausted = /JavaScript heap out of memory|Allocation failed|MemoryError|Cannot allocate memory|std::bad_alloc|out of memory/i;
 
-/**
- * SIGKILLs the tree, then the process group. The tree walk goes first, while the parents still link the
- * children (setsid children left the group but are still in the tree); the group kill then reaches those the
- * walk missed. Inside a PID namespace killing the wrapper alone is enough; this is harmless there.
- */
-function killTree(pid: number, cgroup: RunCgroup | undefined): Promise<void> {
-  return new Promise((resolve) => {
-    const killGroup = () => {
-      try {
-        process.kill(-pid, 'SIGKILL');
-      } catch {
-        // the group is already gone
-      }
-      // The cgroup knows every process of the run, double-forked setsid daemons included.
-      void (cgroup ? cgroup.killAll() : Promise.resolve()).then(resolve);
-    };
-    const fallback = setTimeout(killGroup, 1000);
-    treeKill(pid, 'SIGKILL', () => {
-      clearTimeout(fallback);
-      killGroup();
-    });
-  });
-}
-
-/**
- * Without a PID namespace nothing ends a run's processes when the engine itself is SIGKILLed: a detached watchdog
- * does, for the run's process group (and its cgroup when there is one). Processes that left the group by `setsid`
- * and have no cgroup to be found by still escape it.
- */
-function startWatchdog(pid: number, cgroup: RunCgroup | undefined): () => void {
-  const script = 'while kill -0 "$1" 2>/dev/null; do sleep 1; done; kill -KILL -"$2" 2>/dev/null; [ -n "$3" ] && kill -KILL $(cat "$3") 2>/dev/null; exit 0';
-  try {
-    const watchdog = spawn('/bin/sh', ['-c', script, 'verified-fix-watchdog', String(process.pid), String(pid), cgroup?.procsFiles[0] ?? ''], { detached: true, stdio: 'ignore' });
-    watchdog.on('error', () => undefined);
-    watchdog.unref();
-    return () => watchdog.kill('SIGKILL');
-  } catch {
-    return () => undefined;
-  }
-}
-
 /** Runs the command and resolves with its verdict; never rejects. */
 export async function runTestCommand(options: TestRunOptions): Promise<Verdict> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
-  const cgroup = options.capabilities.cgroup ? await RunCgroup.create(options.capabilities.cgroup, options.memoryMB * 1024 * 1024) : undefined;
+  let prepared: PreparedRun;
   try {
-    return await runContained(options, cgroup, elapsed);
+    prepared = await options.backend.prepare({
+      command: options.command,
+      copyDir: options.cwd,
+      readOnlyPaths: options.readOnlyPaths ?? [],
+      readOnlyInCopy: options.readOnlyInCopy ?? [],
+      hiddenFolders: options.hiddenFolders ?? [],
+      writablePaths: options.writablePaths ?? [],
+      allowNetwork: options.allowNetwork,
+      memoryMB: options.memoryMB,
+      env: options.env ?? process.env,
+      hostEnv: process.env,
+    });
+  } catch (error) {
+    return { status: 'error', exitCode: null, durationMs: elapsed(), reason: `could not prepare the sandbox: ${(error as Error).message}`, output: '', stdout: '', stderr: '' };
+  }
+  try {
+    return await runPrepared(options, prepared, elapsed);
   } finally {
-    await cgroup?.remove();
+    await prepared.release();
   }
 }
 
-async function runContained(options: TestRunOptions, cgroup: RunCgroup | undefined, elapsed: () => number): Promise<Verdict> {
-  const env = runEnvironment(options.env ?? process.env, options.capabilities);
-  const { file, args } = sandboxedCommand(options.capabilities, options.command, {
-    copyDir: options.cwd,
-    readOnlyPaths: options.readOnlyPaths ?? [],
-    readOnlyInCopy: options.readOnlyInCopy ?? [],
-    hiddenFolders: options.hiddenFolders ?? [],
-    writablePaths: options.writablePaths ?? [],
-    allowNetwork: options.allowNetwork,
-    memoryMB: options.memoryMB,
-    hostEnv: process.env,
-    ...(cgroup ? { cgroupProcs: cgroup.procsFiles } : {}),
-  });
+async function runPrepared(options: TestRunOptions, prepared: PreparedRun, elapsed: () => number): Promise<Verdict> {
+  const { file, args, env } = prepared;
   const stdout = new OutputTail(OUTPUT_TAIL_BYTES);
   const stderr = new OutputTail(OUTPUT_TAIL_BYTES);
   const both = new OutputTail(OUTPUT_TAIL_BYTES);
@@ -142,13 +102,12 @@ async function runContained(options: TestRunOptions, cgroup: RunCgroup | undefin
     both.append(chunk);
   });
 
-  const processGroupOnly = options.capabilities.kind === 'process-group' && process.platform !== 'win32';
-  const stopWatchdog = processGroupOnly && subprocess.pid !== undefined ? startWatchdog(subprocess.pid, cgroup) : () => undefined;
+  prepared.started(subprocess.pid);
   let ended: 'timeout' | 'cancelled' | undefined;
   const stop = (why: 'timeout' | 'cancelled') => {
     if (ended) return;
     ended = why;
-    if (subprocess.pid !== undefined) void killTree(subprocess.pid, cgroup);
+    void prepared.stop();
   };
   const timer = setTimeout(() => stop('timeout'), options.timeoutMs);
   const onAbort = () => stop('cancelled');
@@ -160,10 +119,6 @@ async function runContained(options: TestRunOptions, cgroup: RunCgroup | undefin
   });
   clearTimeout(timer);
   options.signal?.removeEventListener('abort', onAbort);
-  // Whatever the main process left behind (daemons, orphans in its group) ends with the run. In a PID
-  // namespace that already happened when its first process exited, so only the fallback needs the tree walk.
-  if (subprocess.pid !== undefined && options.capabilities.kind === 'process-group') await killTree(subprocess.pid, cgroup);
-  stopWatchdog();
   await Promise.race([
     Promise.all([subprocess.stdout, subprocess.stderr].map((s) => (s && !s.closed ? new Promise((r) => s.once('close', r)) : undefined))),
     new Promise((r) => setTimeout(r, PIPE_GRACE_MS)),
@@ -178,7 +133,7 @@ async function runContained(options: TestRunOptions, cgroup: RunCgroup | undefin
     return verdict('error', exit.code, stderr.toString().match(/^verified-fix sandbox: (.*)$/m)?.[1] ?? 'sandbox setup failed');
   }
   const output = both.toString();
-  const overCap = options.memoryMB > 0 && ((await cgroup?.oomKilled()) || (exit.code !== 0 && memoryExhausted.test(output)));
+  const overCap = options.memoryMB > 0 && ((await prepared.overMemory()) || (exit.code !== 0 && memoryExhausted.test(output)));
   if (overCap) return verdict('error', exit.code, `memory limit (${options.memoryMB} MiB)`);
   if (exit.code === 0) return verdict('pass', 0);
   if (exit.code === 127 && /not found/i.test(output)) {

@@ -1,7 +1,7 @@
 // The settings snapshot's type and its validation rules, without `vscode`, so the rules are unit-tested with plain node.
 import { DEFAULT_LINKED_FOLDERS } from '../core/fixRequest';
-import { CONTAINMENT_KINDS } from '../core/sandbox';
-import type { ContainmentKind } from '../core/sandbox';
+import { BACKEND_CHOICES } from '../core/sandbox/detect';
+import type { BackendChoice } from '../core/sandbox/detect';
 
 /** Where candidates come from (`verifiedFix.provider`). */
 export type ProviderName = 'mutation' | 'openai-compatible' | 'vscode-lm';
@@ -42,7 +42,7 @@ export interface Settings {
   /** `verifiedFix.sandbox.passEnv` (machine scope): secret-looking variables the tests may still get. */
   readonly passEnv: readonly string[];
   /** `verifiedFix.sandbox.backend`: `auto` (default) or one containment kind. */
-  readonly backend: ContainmentKind | 'auto';
+  readonly backend: BackendChoice;
   /** `verifiedFix.endpoint`: base URL of an OpenAI-compatible server (ending in /v1). */
   readonly endpoint: string;
   /** `verifiedFix.model`: model name for `openai-compatible`; vendor/family[/id] for `vscode-lm`. */
@@ -132,10 +132,10 @@ export function validateSettings(get: (key: string) => unknown, cpuCount: number
     fallbackProvider = undefined;
   }
   const parallel = integer(get, problems, 'parallel', 0, 0, 256);
-  const backends: readonly string[] = ['auto', ...CONTAINMENT_KINDS];
+  const backends: readonly string[] = BACKEND_CHOICES;
   const backendValue = get('sandbox.backend');
-  let backend: ContainmentKind | 'auto' = 'auto';
-  if (typeof backendValue === 'string' && backends.includes(backendValue)) backend = backendValue as ContainmentKind | 'auto';
+  let backend: BackendChoice = 'auto';
+  if (typeof backendValue === 'string' && backends.includes(backendValue)) backend = backendValue as BackendChoice;
   else if (backendValue !== undefined && backendValue !== null) {
     problems.push(`"${SECTION}.sandbox.backend" must be one of ${backends.join(', ')}, got ${JSON.stringify(backendValue)}; using auto.`);
   }

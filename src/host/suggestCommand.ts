@@ -1,5 +1,6 @@
 // "Suggest Verified Fix": checks trust and input, runs the engine under a cancellable progress, then presents the result.
 import * as vscode from 'vscode';
+import { describeProtections, protectsLess } from '../core/sandbox/backend';
 import { runFix } from '../core/engine';
 import { UserError } from '../core/errors';
 import type { FixEvent, FixResult } from '../core/fixRequest';
@@ -208,10 +209,10 @@ export class SuggestCommand {
     return (event) => {
       switch (event.type) {
         case 'started':
-          log.logger.info(`testing with "${event.testCommand}" (${event.protections})`);
-          if (!this.protectionsShown && /not isolated|not protected|not capped/i.test(event.protections)) {
+          log.logger.info(`testing with "${event.testCommand}" (${describeProtections(event.protections)})`);
+          if (!this.protectionsShown && protectsLess(event.protections)) {
             this.protectionsShown = true;
-            void log.info(`Verified Fix test runs on this system: ${event.protections}.`);
+            void log.info(`Verified Fix test runs on this system: ${describeProtections(event.protections)}.`);
           }
           break;
         case 'baseline':

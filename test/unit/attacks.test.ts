@@ -8,8 +8,8 @@ import type { Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { sandboxOfKind } from '../../src/core/sandbox';
-import type { ContainmentKind } from '../../src/core/sandbox';
+import { sandboxOfKind } from '../../src/core/sandbox/detect';
+import type { BackendChoice } from '../../src/core/sandbox/detect';
 import type { CliResult } from './helpers/cli';
 import { cliPath } from './helpers/cli';
 import { killMarked, newMarker, waitForNoSurvivors } from './helpers/processes';
@@ -118,6 +118,13 @@ const cheats: Attack[] = [
   { name: 'rewrites the fixtures', cheat: true, candidate: () => "try { require('fs').writeFileSync('fixtures/expected.json', '{\"value\": 41}'); } catch {}" },
   { name: 'plants a module in node_modules', cheat: true, candidate: () => "try { require('fs').mkdirSync('node_modules/planted', { recursive: true }); require('fs').writeFileSync('node_modules/planted/index.js', ''); } catch {}" },
   {
+    name: 'forges the runner\'s report and exits 0',
+    cheat: true,
+    candidate: () =>
+      "{ const fs = require('fs'); let dest; for (const pid of fs.readdirSync('/proc').filter((n) => /^\\d+$/.test(n))) { try { const a = fs.readFileSync('/proc/' + pid + '/cmdline', 'utf8').split('\\0').find((x) => x.startsWith('--test-reporter-destination=/')); if (a) dest = a.slice(28); } catch {} } " +
+      "if (dest) { const rows = []; for (const f of ['test/answer.test.js', 'test.js']) for (const m of fs.readFileSync(f, 'utf8').matchAll(/test'\\)\\('([^']+)'|test\\('([^']+)'/g)) rows.push(JSON.stringify({ file: f, path: [m[1] || m[2]], outcome: 'passed', suite: false })); try { fs.appendFileSync(dest, rows.join('\\n') + '\\n'); } catch {} process['ex' + 'it'](0); } }",
+  },
+  {
     name: 'rewrites its siblings\' copies',
     cheat: true,
     candidate: () =>
@@ -158,7 +165,7 @@ interface Outcome {
 }
 
 /** One request with every attack of `attacks` as a candidate, the good fix first; checks what must hold whatever the attack. */
-async function attack(backend: ContainmentKind | 'auto', attacks: readonly Attack[], options: { uid?: number } = {}): Promise<Outcome> {
+async function attack(backend: BackendChoice, attacks: readonly Attack[], options: { uid?: number } = {}): Promise<Outcome> {
   const ws = makeWorkspace(projectFiles, { git: true });
   const candidatesFile = join(outside, `candidates-${backend}-${options.uid ?? 0}.json`);
   writeFileSync(candidatesFile, JSON.stringify([GOOD, ...attacks.map((a) => `${a.candidate(ws)}\n${a.cheat ? WRONG : GOOD}`)]));

@@ -7,7 +7,7 @@ import { runFix } from '../../src/core/engine';
 import type { FixEvent, FixRequest } from '../../src/core/fixRequest';
 import { UserError } from '../../src/core/errors';
 import { createFileProvider } from '../../src/core/providers/fileProvider';
-import { detectSandbox } from '../../src/core/sandbox';
+import { detectSandbox } from '../../src/core/sandbox/detect';
 import { runnerFixture } from './helpers/paths';
 import { killMarked, newMarker, waitForNoSurvivors } from './helpers/processes';
 import { fingerprint, makeTempRoot, makeWorkspace, remove } from './helpers/workspace';

@@ -11,7 +11,7 @@ import type { FixEvent, FixRequest } from '../../src/core/fixRequest';
 import type { Logger } from '../../src/core/logger';
 import { createFileProvider } from '../../src/core/providers/fileProvider';
 import { createOpenAiCompatibleProvider } from '../../src/core/providers/openaiCompatible';
-import { detectSandbox } from '../../src/core/sandbox';
+import { detectSandbox } from '../../src/core/sandbox/detect';
 import { cliPath, runCli } from './helpers/cli';
 import type { FakeOpenAiServer } from './helpers/fakeOpenAiServer';
 import { inTurn, startFakeOpenAiServer } from './helpers/fakeOpenAiServer';
@@ -181,8 +181,7 @@ describe('robustness', () => {
   });
 
   it('caps a run as a whole: shared memory and files in the private /tmp count', async (t) => {
-    const capabilities = await detectSandbox();
-    if (!capabilities.cgroup) {
+    if ((await detectSandbox()).protections({ allowNetwork: false, memoryMB: 256 }).memory.scope !== 'run') {
       t.skip('no writable cgroup here: the cap is per process, as the protections line says');
       return;
     }

@@ -6,7 +6,7 @@ import type { Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { detectSandbox } from '../../src/core/sandbox';
+import { detectSandbox } from '../../src/core/sandbox/detect';
 import { runCli } from './helpers/cli';
 import { killMarked, newMarker, waitForNoSurvivors } from './helpers/processes';
 import { fingerprint, makeWorkspace, remove } from './helpers/workspace';
@@ -105,8 +105,7 @@ const languages = [
 ] as const;
 
 describe('hostile candidates', async () => {
-  const capabilities = await detectSandbox();
-  const contained = capabilities.kind === 'bwrap';
+  const contained = (await detectSandbox()).kind === 'bwrap';
   for (const language of languages) {
     it(`${language.name}: every hostile run is reported, the good candidate still verifies, nothing leaks`, { skip: !contained && 'needs bubblewrap (CI installs it)' }, async () => {
       const ws = makeWorkspace(language.files, { git: true });

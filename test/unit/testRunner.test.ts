@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { after, describe, it } from 'node:test';
-import { CONTAINMENT_KINDS, detectSandbox, sandboxOfKind } from '../../src/core/sandbox';
-import type { SandboxCapabilities } from '../../src/core/sandbox';
+import type { SandboxBackend } from '../../src/core/sandbox/backend';
+import { detectSandbox, LOCAL_BACKENDS, sandboxOfKind } from '../../src/core/sandbox/detect';
 import { OUTPUT_TAIL_BYTES, runTestCommand } from '../../src/core/testRunner';
 import { runnerFixture } from './helpers/paths';
 import { killMarked, newMarker, waitForNoSurvivors } from './helpers/processes';
@@ -14,13 +14,13 @@ const scripts = ['hostile.sh', 'daemon.sh', 'flood.sh', 'network.js'];
 const cwd = makeWorkspace(Object.fromEntries(scripts.map((name) => [name, runnerFixture(name)])));
 after(() => remove(cwd));
 
-async function kinds(): Promise<SandboxCapabilities[]> {
-  const all = await Promise.all(CONTAINMENT_KINDS.map((kind) => sandboxOfKind(kind)));
-  return all.filter((c): c is SandboxCapabilities => c !== undefined);
+async function kinds(): Promise<SandboxBackend[]> {
+  const all = await Promise.all(LOCAL_BACKENDS.map((kind) => sandboxOfKind(kind)));
+  return all.filter((b): b is SandboxBackend => b !== undefined);
 }
 
-const run = (capabilities: SandboxCapabilities, command: string, timeoutMs = 10_000, signal?: AbortSignal) =>
-  runTestCommand({ command, cwd, timeoutMs, capabilities, allowNetwork: false, memoryMB: 0, ...(signal ? { signal } : {}) });
+const run = (backend: SandboxBackend, command: string, timeoutMs = 10_000, signal?: AbortSignal) =>
+  runTestCommand({ command, cwd, timeoutMs, backend, allowNetwork: false, memoryMB: 0, ...(signal ? { signal } : {}) });
 
 describe('runTestCommand', async () => {
   for (const caps of await kinds()) {

@@ -1,0 +1,90 @@
+// The seam between the engine and the ways of containing a test run: one object per backend, chosen once per request.
+
+/** The containments there are, strongest local one first; `container` runs each test in Podman or Docker. */
+export type BackendKind = 'bwrap' | 'unshare' | 'process-group' | 'container';
+
+/** What protects the user during a run, as fields: front ends derive their wording from them, never the reverse. */
+export interface Protections {
+  readonly backend: BackendKind;
+  /** How the backend names itself, e.g. "bubblewrap sandbox as an unprivileged user, no capabilities". */
+  readonly name: string;
+  /** `all`: only the copy is writable; `partly`: the workspace and home are protected, other files are not. */
+  readonly files: 'all' | 'partly' | 'none';
+  /** Whether every process of a run ends with it (a namespace or a container), or only its process group. */
+  readonly processes: 'all' | 'group';
+  readonly network: 'isolated' | 'allowed' | 'not-isolated';
+  /** The cap in MiB (0: none asked) and what it applies to. */
+  readonly memory: { readonly capMB: number; readonly scope: 'run' | 'process' | 'none' };
+}
+
+/** Whether the user should be told plainly that this system protects less than it could. */
+export function protectsLess(protections: Protections): boolean {
+  return protections.files !== 'all' || protections.network === 'not-isolated' || (protections.memory.capMB > 0 && protections.memory.scope === 'none');
+}
+
+/** One plain sentence for the log and the UI. */
+export function describeProtections(p: Protections): string {
+  const files = {
+    all: 'files outside the copy read-only, credentials hidden',
+    partly: 'the workspace, home and tests read-only, credentials hidden; other files outside the copy are NOT protected on this system: install bubblewrap',
+    none: 'files outside the copy are NOT protected on this system: install bubblewrap',
+  }[p.files];
+  const processes = p.processes === 'all' ? 'every process ends with its run' : 'process-group kill only';
+  const network = { isolated: 'network: isolated (sockets of daemons and agents hidden)', allowed: 'network: allowed by setting', 'not-isolated': 'network: not isolated on this system' }[p.network];
+  const memory =
+    p.memory.capMB <= 0
+      ? 'memory: no cap'
+      : { run: `memory: ${p.memory.capMB} MiB per run (/tmp included), processes capped`, process: `memory: ${p.memory.capMB} MiB per process`, none: 'memory: not capped on this system' }[p.memory.scope];
+  return [p.name, files, processes, network, memory].join('; ');
+}
+
+/** One run as the engine asks for it. */
+export interface RunSpec {
+  /** The shell command line to run in the copy. */
+  readonly command: string;
+  /** The writable copy the command runs in (its working directory). */
+  readonly copyDir: string;
+  /** Folders the run must still see read-only (the original workspace, which dependency links point into). */
+  readonly readOnlyPaths: readonly string[];
+  /** Paths inside the copy the run may read but not change (tests, fixtures, runner configuration). */
+  readonly readOnlyInCopy: readonly string[];
+  /** Folders replaced by an empty one (the temp root holding the other runs' copies). */
+  readonly hiddenFolders: readonly string[];
+  /** Folders outside the copy the run may write (its test reporter's). */
+  readonly writablePaths: readonly string[];
+  readonly allowNetwork: boolean;
+  /** Memory cap in MiB; 0 = none. */
+  readonly memoryMB: number;
+  /** The run's environment, secrets already removed. */
+  readonly env: NodeJS.ProcessEnv;
+  /** The environment the engine runs in: its HOME and socket variables say what to hide. */
+  readonly hostEnv: NodeJS.ProcessEnv;
+}
+
+/** A run made ready by its backend: the process the runner spawns, and how the backend ends and cleans it. */
+export interface PreparedRun {
+  readonly file: string;
+  readonly args: readonly string[];
+  readonly env: NodeJS.ProcessEnv;
+  /** The spawned process started (its PID, where the platform gave one). */
+  started(pid: number | undefined): void;
+  /**
+   * Ends every process of the run now (timeout, cancel). Killing the spawned process is not always enough: a
+   * container keeps running when its client dies.
+   */
+  stop(): Promise<void>;
+  /** After the spawned process exited: ends whatever the run left behind and releases what it held. Never rejects. */
+  release(): Promise<void>;
+  /** Whether a process of the run was killed for going over the memory cap, where the backend can tell. */
+  overMemory(): Promise<boolean>;
+}
+
+/** One way of containing test runs. */
+export interface SandboxBackend {
+  readonly kind: BackendKind;
+  /** Whether runs cannot see or reach each other's copies (else a pass is confirmed with no other run active). */
+  readonly isolatesRuns: boolean;
+  protections(options: { readonly allowNetwork: boolean; readonly memoryMB: number }): Protections;
+  /** Everything a run needs before it is spawned (a cgroup, a container); never leaves anything behind on failure. */
+  prepare(spec: RunSpec): Promise<PreparedRun>;
+}

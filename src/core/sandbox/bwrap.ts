@@ -1,0 +1,49 @@
+// bubblewrap: each run an unprivileged user with no capabilities, in its own namespaces, seeing only its copy writable.
+import { hiddenPaths } from '../security/hiddenPaths';
+import type { PreparedRun, Protections, RunSpec, SandboxBackend } from './backend';
+import { innerCommand, localEnvironment, prepareLocal } from './localRun';
+import type { LocalTools } from './localRun';
+
+/** The identity a run has inside bwrap when the caller is root: `nobody`, owning only what the user namespace maps. */
+const UNPRIVILEGED_ID = '65534';
+
+const isRoot = () => process.getuid?.() === 0;
+
+function bwrapArgs(userNamespace: boolean, spec: RunSpec, command: readonly string[]): string[] {
+  const args: string[] = [];
+  if (userNamespace) args.push('--unshare-user', ...(isRoot() ? ['--uid', UNPRIVILEGED_ID, '--gid', UNPRIVILEGED_ID] : []), '--disable-userns');
+  args.push('--cap-drop', 'ALL', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc');
+  if (spec.memoryMB > 0) args.push('--size', String(spec.memoryMB * 1024 * 1024));
+  args.push('--tmpfs', '/tmp');
+  for (const path of spec.readOnlyPaths) args.push('--ro-bind-try', path, path);
+  const hidden = hiddenPaths(spec.hostEnv, spec.allowNetwork);
+  for (const folder of [...hidden.folders, ...spec.hiddenFolders]) args.push('--tmpfs', folder);
+  for (const file of hidden.files) args.push('--ro-bind', '/dev/null', file);
+  args.push('--bind', spec.copyDir, spec.copyDir);
+  for (const path of spec.writablePaths) args.push('--bind', path, path);
+  for (const path of spec.readOnlyInCopy) args.push('--ro-bind', path, path);
+  if (!spec.allowNetwork) args.push('--unshare-net');
+  args.push('--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try', '--die-with-parent', '--new-session', '--chdir', spec.copyDir, '--', ...command);
+  return args;
+}
+
+/**
+ * `userNamespace`: run as an unprivileged user in a user namespace (else as the caller, every capability dropped,
+ * where user namespaces are off).
+ */
+export function bwrapBackend(tools: LocalTools, userNamespace: boolean): SandboxBackend {
+  return {
+    kind: 'bwrap',
+    isolatesRuns: true,
+    protections: ({ allowNetwork, memoryMB }): Protections => ({
+      backend: 'bwrap',
+      name: `bubblewrap sandbox${userNamespace ? ' as an unprivileged user' : ''}, no capabilities`,
+      files: 'all',
+      processes: 'all',
+      network: allowNetwork ? 'allowed' : 'isolated',
+      memory: { capMB: memoryMB, scope: tools.cgroup ? 'run' : tools.prlimit ? 'process' : 'none' },
+    }),
+    prepare: (spec: RunSpec): Promise<PreparedRun> =>
+      prepareLocal(tools, spec, { argv: ['bwrap', ...bwrapArgs(userNamespace, spec, innerCommand(tools, spec))], env: localEnvironment(spec.env, true), namespaced: true }),
+  };
+}

@@ -1,0 +1,51 @@
+// util-linux unshare: PID and mount namespaces, the workspace, home and tests read-only, capabilities dropped.
+import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { hiddenPaths } from '../security/hiddenPaths';
+import type { PreparedRun, Protections, RunSpec, SandboxBackend } from './backend';
+import { innerCommand, localEnvironment, prepareLocal, quote } from './localRun';
+import type { LocalTools } from './localRun';
+
+/**
+ * The shell that sets up the mount namespace: read-only binds of what must not change, empty mounts over
+ * credentials and sockets, then every capability dropped so nothing of it can be undone.
+ */
+function setupScript(setpriv: boolean, spec: RunSpec): string {
+  const lines = ['fail() { echo "verified-fix sandbox: $*" >&2; exit 125; }'];
+  if (!spec.allowNetwork) lines.push('ip link set lo up 2>/dev/null');
+  const home = spec.hostEnv.HOME || homedir();
+  const readOnly = [...spec.readOnlyPaths, ...(home && home !== '/' ? [home] : [])].filter((p) => existsSync(p));
+  for (const path of [...readOnly, ...spec.readOnlyInCopy]) {
+    lines.push(`mount --bind ${quote(path)} ${quote(path)} && mount -o remount,bind,ro ${quote(path)} || fail 'cannot make ${path.replace(/'/g, '')} read-only'`);
+  }
+  const hidden = hiddenPaths(spec.hostEnv, spec.allowNetwork);
+  for (const folder of hidden.folders) lines.push(`mount -t tmpfs -o size=1m,mode=0755 verified-fix ${quote(folder)} || fail 'cannot hide ${folder.replace(/'/g, '')}'`);
+  for (const file of hidden.files) lines.push(`mount --bind /dev/null ${quote(file)} || fail 'cannot hide ${file.replace(/'/g, '')}'`);
+  lines.push(setpriv ? 'exec setpriv --bounding-set=-all --inh-caps=-all --ambient-caps=-all --no-new-privs -- "$@"' : 'exec "$@"');
+  return lines.join('\n');
+}
+
+/** `setpriv`: util-linux's, drops every capability before the test starts (without it root keeps them). */
+export function unshareBackend(tools: LocalTools, setpriv: boolean): SandboxBackend {
+  const argv = (spec: RunSpec): string[] => {
+    // As root no user namespace is needed; otherwise -r maps the user to root inside one.
+    const user = process.getuid?.() === 0 ? [] : ['-r'];
+    const namespaces = [...user, '--mount', '--propagation', 'private', '--pid', '--fork', '--kill-child', '--mount-proc', ...(spec.allowNetwork ? [] : ['--net'])];
+    // unshare outlives a killed editor or CLI unless told to die with it; its --kill-child then ends the namespace.
+    const dieWithParent = setpriv ? ['setpriv', '--pdeathsig', 'KILL', '--'] : [];
+    return [...dieWithParent, 'unshare', ...namespaces, '--', '/bin/sh', '-c', setupScript(setpriv, spec), 'sandbox-setup', ...innerCommand(tools, spec)];
+  };
+  return {
+    kind: 'unshare',
+    isolatesRuns: false,
+    protections: ({ allowNetwork, memoryMB }): Protections => ({
+      backend: 'unshare',
+      name: `PID and mount namespaces${setpriv ? ', no capabilities' : ''}`,
+      files: 'partly',
+      processes: 'all',
+      network: allowNetwork ? 'allowed' : 'isolated',
+      memory: { capMB: memoryMB, scope: tools.cgroup ? 'run' : tools.prlimit ? 'process' : 'none' },
+    }),
+    prepare: (spec: RunSpec): Promise<PreparedRun> => prepareLocal(tools, spec, { argv: argv(spec), env: localEnvironment(spec.env, true), namespaced: true }),
+  };
+}
