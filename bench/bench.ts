@@ -4,6 +4,7 @@ import type { SampleOutcome } from '../src/core/sessionStats';
 import { generateMutants } from '../src/core/mutation/generator';
 import { parserFor } from '../src/core/mutation/grammars';
 import { benchEngine } from './engineBench';
+import { benchStaged } from './stagedBench';
 
 function time(fn: () => void): number {
   const start = process.hrtime.bigint();
@@ -75,6 +76,7 @@ async function main(): Promise<void> {
   benchStatistics();
   await benchMutation();
   await benchEngine();
+  await benchStaged();
 }
 
 main().catch((error: unknown) => {

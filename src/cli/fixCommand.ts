@@ -1,54 +1,35 @@
 // `verified-fix fix …`: runs the engine headless for CI bots and prints diffs, verdicts and statistics.
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { runFix } from '../core/engine';
 import { UserError } from '../core/errors';
 import type { CandidateResult, FixEvent, FixResult } from '../core/fixRequest';
-import { DEFAULT_LINKED_FOLDERS } from '../core/fixRequest';
 import type { Logger } from '../core/logger';
+import type { OptionSpec } from '../core/request/options';
+import { OPTIONS } from '../core/request/options';
+import type { OptionsReading } from '../core/request/readOptions';
+import { requestOptions } from '../core/request/requestOptions';
 import { describeProtections, protectsLess } from '../core/sandbox/backend';
-import { BACKEND_CHOICES } from '../core/sandbox/detect';
-import type { BackendChoice } from '../core/sandbox/detect';
 import { readUserText } from '../core/userFiles';
 import { lineRangeToOffsets } from '../core/textRange';
 import { provenByTests } from '../core/testEvidence';
-import { createProviderFromFlags, providerOptions } from './providerFromFlags';
+import { fixHelp, fixUsage, readFlags } from './flags';
+import { createProvidersFromFlags } from './providerFromFlags';
 
-export const fixUsage =
-  'usage: verified-fix fix --workspace DIR --file REL --lines A-B [--provider mutation|file|openai-compatible] [--candidates FILE.json] ' +
-  '[--endpoint URL --model NAME [--temperature T] [--stream]] [--fallback-provider NAME] ' +
-  '[--samples N] [--k K] [--test "CMD"] [--timeout SEC] [--total-timeout SEC] [--parallel P] [--confirm-runs R] [--no-baseline] [--no-staged] ' +
-  '[--allow-network] [--memory-mb MB] [--pass-env NAME,…] [--sandbox auto|bwrap|unshare|process-group] [--link node_modules,.venv] [--exclude DIR,…] [--json] [--verbose]';
+export { fixUsage };
 
-function int(flag: string, text: string | undefined, fallback: number): number {
-  if (text === undefined) return fallback;
-  if (!/^\d+$/.test(text)) throw new UserError(`${flag} must be a whole number, got "${text}"`);
-  return Number(text);
-}
-
-/** A flag given in seconds, as milliseconds. */
-function milliseconds(flag: string, text: string | undefined, fallbackMs: number): number {
-  if (text === undefined) return fallbackMs;
-  const value = Number(text);
-  if (!Number.isFinite(value) || value <= 0) throw new UserError(`${flag} must be a positive number of seconds, got "${text}"`);
-  return value * 1000;
-}
-
-function sandboxKind(text: string | undefined): BackendChoice {
-  if (text === undefined) return 'auto';
-  if ((BACKEND_CHOICES as readonly string[]).includes(text)) return text as BackendChoice;
-  throw new UserError(`--sandbox must be one of ${BACKEND_CHOICES.join(', ')}, got "${text}"`);
+/** Bad flags stop the run (exit 2), every one named: a bot must not run with values it did not ask for. */
+function stopOnProblems({ problems, given }: OptionsReading): void {
+  if (problems.length === 0) return;
+  // A required flag left out: the usage line shows what a run needs.
+  const missing = problems.some((p) => !given.has(p.option) && (OPTIONS as readonly OptionSpec[]).find((o) => o.name === p.option)?.required);
+  throw new UserError(problems.map((p) => p.message).join('\n') + (missing ? `\n${fixUsage}` : ''));
 }
 
 function parseLines(text: string | undefined): [number, number] {
   const match = /^(\d+)(?:-(\d+))?$/.exec(text ?? '');
   if (!match) throw new UserError(`--lines must look like A-B (1-based, inclusive), got "${text ?? ''}"`);
   return [Number(match[1]), Number(match[2] ?? match[1])];
-}
-
-function list(text: string | undefined, fallback: readonly string[]): string[] {
-  return text === undefined ? [...fallback] : text.split(',').map((s) => s.trim()).filter(Boolean);
 }
 
 function statusLine(c: CandidateResult): string {
@@ -60,7 +41,7 @@ function statusLine(c: CandidateResult): string {
 }
 
 function firstLines(text: string, count: number): string {
-  return text.replace(/^\[… \d+ earlier bytes dropped …\]\n/, '').split('\n').filter((l) => l.trim()).slice(0, count).map((l) => `      ${l.slice(0, 200)}`).join('\n');
+  return text.split('\n').filter((l) => l.trim()).slice(0, count).map((l) => `      ${l.slice(0, 200)}`).join('\n');
 }
 
 /** Characters of a failed run's output kept in `--json`: enough for an assertion and its stack, bounded for bots. */
@@ -68,7 +49,7 @@ const FAILURE_EXCERPT_CHARS = 2000;
 
 /** The first lines of a failure (its reason first), as a bot would quote them. */
 function failureExcerpt(verdict: CandidateResult['verdict']): string {
-  const output = verdict.output.replace(/^\[… \d+ earlier bytes dropped …\]\n/, '').trim();
+  const output = verdict.output.trim();
   const text = [verdict.reason, output].filter(Boolean).join('\n');
   return text.length > FAILURE_EXCERPT_CHARS ? `${text.slice(0, FAILURE_EXCERPT_CHARS)}…` : text;
 }
@@ -105,7 +86,7 @@ export function fixJson(result: FixResult, lines: [number, number]): object {
       ...(c.verdict.status !== 'pass' ? { failure: failureExcerpt(c.verdict) } : {}),
     })),
     verified: result.verified,
-    ...(result.stoppedEarly ? { stoppedEarly: result.stoppedEarly } : {}),
+    ...(result.stoppedEarly ? { stoppedEarly: result.stoppedEarly.message } : {}),
     durationMs: result.durationMs,
   };
 }
@@ -113,7 +94,7 @@ export function fixJson(result: FixResult, lines: [number, number]): object {
 function humanReport(result: FixResult): string {
   const out: string[] = [];
   if (result.baselinePassed) out.push('WARNING: the tests already pass on the unmodified code, so they do not catch the bug: a passing candidate proves little.', '');
-  if (result.stoppedEarly) out.push(`Stopped early (${result.stoppedEarly}); reporting what finished.`, '');
+  if (result.stoppedEarly) out.push(`Stopped early (${result.stoppedEarly.message}); reporting what finished.`, '');
   if (result.verified.length > 0) {
     out.push(`${result.verified.length} verified fix${result.verified.length === 1 ? '' : 'es'} (best first):`, '');
     for (const index of result.verified) {
@@ -136,32 +117,28 @@ function humanReport(result: FixResult): string {
 }
 
 export async function runFixCommand(argv: string[], out: (text: string) => void, err: (text: string) => void): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      workspace: { type: 'string' }, file: { type: 'string' }, lines: { type: 'string' },
-      samples: { type: 'string' }, k: { type: 'string' }, test: { type: 'string' },
-      timeout: { type: 'string' }, 'total-timeout': { type: 'string' }, parallel: { type: 'string' },
-      'confirm-runs': { type: 'string' }, 'no-baseline': { type: 'boolean', default: false }, 'no-staged': { type: 'boolean', default: false },
-      'allow-network': { type: 'boolean', default: false }, 'memory-mb': { type: 'string' },
-      link: { type: 'string' }, exclude: { type: 'string' }, 'pass-env': { type: 'string' }, sandbox: { type: 'string' },
-      json: { type: 'boolean', default: false }, verbose: { type: 'boolean', default: false },
-      ...providerOptions,
-    },
-    allowPositionals: false,
-  });
-  if (!values.workspace || !values.file || !values.lines) throw new UserError(`--workspace, --file and --lines are required\n${fixUsage}`);
+  if (argv.includes('--help') || argv.includes('-h')) {
+    out(fixHelp());
+    return 0;
+  }
+  let reading = readFlags(argv);
+  stopOnProblems(reading);
+  const lines = parseLines(reading.values.lines);
+  const notice = (line: string) => err(`verified-fix: ${line}`);
+  const { provider, fallbackProvider, defaultSamples } = await createProvidersFromFlags(reading.values, reading.given, notice);
+  if (defaultSamples !== undefined && !reading.given.has('samples')) {
+    // The provider knows its own count (the file's candidates): read again so k is checked against it.
+    reading = readFlags(argv, defaultSamples);
+    stopOnProblems(reading);
+  }
+  const { values } = reading;
   const workspace = resolve(values.workspace);
-  const lines = parseLines(values.lines);
   const logger: Logger = {
     trace: () => undefined,
     info: (m) => values.verbose && err(`verified-fix: ${m}`),
     warn: (m) => err(`verified-fix: warning: ${m}`),
     error: (m) => values.verbose && err(`verified-fix: ${m instanceof Error ? m.stack : m}`),
   };
-  const { provider, fallbackProvider, defaultSamples } = await createProviderFromFlags(values, (line) => err(`verified-fix: ${line}`));
-  const samples = int('--samples', values.samples, defaultSamples);
-  const k = int('--k', values.k, Math.min(5, samples));
   const text = await readUserText(resolve(workspace, values.file), values.file, `file not found: ${values.file} (in ${workspace})`);
   const { start, end } = lineRangeToOffsets(text, lines[0], lines[1]);
 
@@ -187,23 +164,7 @@ export async function runFixCommand(argv: string[], out: (text: string) => void,
         start,
         end,
         unsavedText: text,
-        ...(values.test ? { testCommand: values.test } : {}),
-        samples,
-        k,
-        testTimeoutMs: milliseconds('--timeout', values.timeout, 60_000),
-        totalTimeoutMs: milliseconds('--total-timeout', values['total-timeout'], 600_000),
-        parallel: int('--parallel', values.parallel, availableParallelism()),
-        baselineCheck: !values['no-baseline'],
-        confirmRuns: int('--confirm-runs', values['confirm-runs'], 2),
-        stagedVerification: !values['no-staged'],
-        isolation: {
-          linkedFolders: list(values.link, DEFAULT_LINKED_FOLDERS),
-          excludes: list(values.exclude, []),
-          allowNetwork: values['allow-network'] ?? false,
-          memoryMB: int('--memory-mb', values['memory-mb'], 4096),
-          passEnv: list(values['pass-env'], []),
-          backend: sandboxKind(values.sandbox),
-        },
+        ...requestOptions(values, availableParallelism()),
         provider,
         ...(fallbackProvider ? { fallbackProvider } : {}),
         signal: controller.signal,

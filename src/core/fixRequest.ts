@@ -93,8 +93,12 @@ export interface Verdict {
   readonly exitCode: number | null;
   /** For `error` and `timeout`: why, in words (`memory limit`, `command not found`, `modified test files: …`). */
   readonly reason?: string;
+  /** The run was ended by a cancel: it says nothing about the candidate and is never counted. */
+  readonly cancelled?: boolean;
   /** The last bytes of stdout and stderr interleaved as they arrived (capped). */
   readonly output: string;
+  /** Bytes of the interleaved output dropped from its front to keep it capped (0 or absent: none). */
+  readonly droppedBytes?: number;
   /** The last bytes of each stream on its own (capped). */
   readonly stdout: string;
   readonly stderr: string;
@@ -153,6 +157,12 @@ export type FixEvent =
   | { readonly type: 'verdict'; readonly candidate: CandidateResult }
   | { readonly type: 'done'; readonly result: FixResult };
 
+/** Why a request ended before every candidate was judged; `message` is for people, `kind` for code. */
+export interface StoppedEarly {
+  readonly kind: 'cancelled' | 'totalTimeout' | 'providerError';
+  readonly message: string;
+}
+
 export interface FixResult {
   readonly relativePath: string;
   readonly testCommand: string;
@@ -176,8 +186,8 @@ export interface FixResult {
   /** pass@1 and pass@k / pass^1 and pass^k for this task (k capped at n when fewer samples came). */
   readonly passAtK: Readonly<Record<string, number>>;
   readonly passHatK: Readonly<Record<string, number>>;
-  /** Why the request ended early, if it did (`cancelled`, `total timeout`). */
-  readonly stoppedEarly?: string;
+  /** Why the request ended early, if it did. */
+  readonly stoppedEarly?: StoppedEarly;
   readonly durationMs: number;
   /** The file text the candidates were applied to (unsaved text when given). */
   readonly originalText: string;

@@ -6,18 +6,16 @@ import { basename, join } from 'node:path';
 import type { FixRequest, Verdict } from './fixRequest';
 import type { Logger } from './logger';
 import { RunGate } from './runGate';
-import type { SandboxBackend } from './sandbox/backend';
+import type { Protections, SandboxBackend } from './sandbox/backend';
 import type { Redactor } from './security/secrets';
 import { removeOrSetAside, tempRootPath } from './tempRoot';
 import { changedTestFiles, hashTestFiles, newRunnerFiles, readOnlyTestPaths } from './testFileGuard';
 import type { FileHashes } from './testFileGuard';
+import { cancelledVerdict, errorVerdict } from './testExecutor';
+import type { ExecutedRun, RunOptions, TestExecutor } from './testExecutor';
 import { runTestCommand } from './testRunner';
 import { createCopy, writeIntoCopy } from './workspaceCopy';
 import type { WorkspaceListing } from './workspaceCopy';
-
-export function errorVerdict(reason: string, durationMs = 0): Verdict {
-  return { status: 'error', exitCode: null, durationMs, reason, output: '', stdout: '', stderr: '' };
-}
 
 async function readReport(path: string): Promise<string | undefined> {
   try {
@@ -44,32 +42,11 @@ export interface LocalExecutorOptions {
   readonly logger: Logger;
 }
 
-export interface RunOptions {
-  /**
-   * Run with no other run of the request active. Where the sandbox cannot keep runs apart, a candidate could rewrite
-   * its siblings' copies; a pass only counts once it repeats with nobody else running.
-   */
-  readonly alone?: boolean;
-  /**
-   * The command for this run, given the path its test reporter writes to (in a folder of the copy that the run can
-   * write but not list); the report comes back with the verdict. Default: the request's test command, no report.
-   */
-  readonly command?: (reportPath: string) => string;
-}
-
-/** A finished run: its verdict and, when the command wrote one, the test reporter's file. */
-export interface ExecutedRun {
-  readonly verdict: Verdict;
-  readonly report?: string;
-  /** The folder the run ran in (removed by now): runners that report absolute paths are read relative to it. */
-  readonly cwd?: string;
-}
-
 /** A report larger than this is not read: no suite's per-test results come near it, a hostile run's might. */
 const MAX_REPORT_BYTES = 64 * 1024 * 1024;
 
-/** Runs candidates of one request in copies of the workspace; `prepare` once, then `run` any number of times. */
-export class LocalExecutor {
+/** Runs candidates of one request in copies of the workspace on this machine, contained by a sandbox backend. */
+export class LocalExecutor implements TestExecutor {
   private testHashes: FileHashes = new Map();
   private linkedEntries = new Map<string, ReadonlySet<string>>();
   private readonly listed: ReadonlySet<string>;
@@ -82,9 +59,12 @@ export class LocalExecutor {
     this.readOnlyInCopy = readOnlyTestPaths(options.listing.files, options.relativePath);
   }
 
-  /** Whether a pass needs a run `alone` before it counts (see RunOptions). */
   get runsCanInterfere(): boolean {
     return !this.options.backend.isolatesRuns;
+  }
+
+  get protections(): Protections {
+    return this.options.backend.protections(this.options.request.isolation);
   }
 
   async prepare(): Promise<void> {
@@ -98,14 +78,14 @@ export class LocalExecutor {
   /** One test run of `fileText` in a fresh copy; never throws. */
   async run(fileText: string, label: string, runOptions: RunOptions = {}): Promise<ExecutedRun> {
     const { signal } = this.options;
-    if (signal.aborted) return { verdict: errorVerdict('cancelled') };
+    if (signal.aborted) return { verdict: cancelledVerdict() };
     const work = () => this.runInCopy(fileText, label, runOptions.command);
     return runOptions.alone ? this.gate.alone(work) : this.gate.shared(work);
   }
 
   private async runInCopy(fileText: string, label: string, command: RunOptions['command']): Promise<ExecutedRun> {
     const { request, listing, relativePath, logger, signal } = this.options;
-    if (signal.aborted) return { verdict: errorVerdict('cancelled') };
+    if (signal.aborted) return { verdict: cancelledVerdict() };
     // A copy of a vanished workspace would hold only the target file, and its verdict would mean nothing.
     if (!existsSync(request.workspace)) return { verdict: errorVerdict('the workspace folder was removed during the run') };
     const t0 = performance.now();
@@ -140,7 +120,7 @@ export class LocalExecutor {
       // Readable again, so the report can be read and the copy removed by a user without root's override.
       if (reportDir) await chmod(reportDir, 0o700).catch(() => undefined);
       // A cancelled run is dropped, not judged: its reason must survive.
-      if (verdict.reason === 'cancelled') return { verdict };
+      if (verdict.cancelled) return { verdict };
       const tampered = await changedTestFiles(copy, this.testHashes);
       if (tampered.length > 0) return { verdict: this.redact({ ...verdict, status: 'error', reason: `the run modified test files: ${tampered.join(', ')}` }) };
       const planted = await newRunnerFiles(copy, this.listed, listing.linkedFolders, this.linkedEntries);

@@ -29,10 +29,10 @@ export class OutputTail {
     return this.dropped + Math.max(0, this.size - this.limit);
   }
 
+  /** The kept tail; how much was dropped before it is `droppedBytes`, for the front ends to say as they see fit. */
   toString(): string {
     const all = Buffer.concat(this.chunks);
     const tail = all.length > this.limit ? all.subarray(all.length - this.limit) : all;
-    const text = tail.toString('utf8');
-    return this.droppedBytes > 0 ? `[… ${this.droppedBytes} earlier bytes dropped …]\n${text}` : text;
+    return tail.toString('utf8');
   }
 }

@@ -5,6 +5,7 @@ import { UserError } from './errors';
 import type { FixRequest } from './fixRequest';
 import type { Logger } from './logger';
 import type { SandboxBackend } from './sandbox/backend';
+import { createContainerBackend } from './sandbox/container';
 import { detectSandbox, sandboxOfKind } from './sandbox/detect';
 import type { BackendChoice } from './sandbox/detect';
 import { sweepOrphans } from './tempRoot';
@@ -34,9 +35,10 @@ export const MAX_SELECTION_LINES = 2000;
 
 let swept: Promise<void> | undefined;
 
-// CONTAINER-WIRING: replaced when the container backend lands.
 async function containerSandbox(request: FixRequest): Promise<SandboxBackend> {
-  throw new UserError(`the container sandbox is not built yet (${request.workspace})`);
+  const made = await createContainerBackend({ ...request.isolation.container, workspace: request.workspace, hostEnv: process.env });
+  if ('problem' in made) throw new UserError(`the container sandbox cannot run: ${made.problem}`);
+  return made;
 }
 
 async function chooseSandbox(request: FixRequest, logger: Logger): Promise<SandboxBackend> {

@@ -1,6 +1,6 @@
 // Staged verification: the baseline's per-test results say which tests fail; a candidate first runs only those, and
 // the full suite only if it fixes them. Every verdict then carries which tests it turned green or broke.
-import type { ExecutedRun } from './localExecutor';
+import type { ExecutedRun } from './testExecutor';
 import type { TestEvidence, Verdict } from './fixRequest';
 import { diffAgainstBaseline, failingIds } from './testResults/compare';
 import type { BaselineDiff } from './testResults/compare';

@@ -70,11 +70,12 @@ async function runPrepared(options: TestRunOptions, prepared: PreparedRun, elaps
     durationMs: elapsed(),
     ...(reason ? { reason } : {}),
     output: both.toString(),
+    ...(both.droppedBytes > 0 ? { droppedBytes: both.droppedBytes } : {}),
     stdout: stdout.toString(),
     stderr: stderr.toString(),
   });
 
-  if (options.signal?.aborted) return verdict('error', null, 'cancelled');
+  if (options.signal?.aborted) return { ...verdict('error', null, 'cancelled'), cancelled: true };
   let subprocess: ReturnType<typeof execa>;
   try {
     subprocess = execa(file, args, {
@@ -128,7 +129,7 @@ async function runPrepared(options: TestRunOptions, prepared: PreparedRun, elaps
 
   if (exit.spawnError) return verdict('error', null, `could not start ${file}: ${exit.spawnError.message}`);
   if (ended === 'timeout') return verdict('timeout', exit.code, `timed out after ${(options.timeoutMs / 1000).toFixed(1)} s`);
-  if (ended === 'cancelled') return verdict('error', exit.code, 'cancelled');
+  if (ended === 'cancelled') return { ...verdict('error', exit.code, 'cancelled'), cancelled: true };
   if (exit.code === 125 && /^verified-fix sandbox: /m.test(stderr.toString())) {
     return verdict('error', exit.code, stderr.toString().match(/^verified-fix sandbox: (.*)$/m)?.[1] ?? 'sandbox setup failed');
   }

@@ -7,7 +7,7 @@ const LINES_PER_CANDIDATE = 6;
 
 /** The first lines that look like a failure, else the last lines of the output. */
 export function failureExcerpt(verdict: Verdict, count = LINES_PER_CANDIDATE): string[] {
-  const lines = verdict.output.replace(/^\[… \d+ earlier bytes dropped …\]\n/, '').split(/\r?\n/).map((l) => l.trimEnd()).filter((l) => l.trim());
+  const lines = verdict.output.split(/\r?\n/).map((l) => l.trimEnd()).filter((l) => l.trim());
   const failing = lines.filter((l) => failurePattern.test(l));
   const picked = failing.length > 0 ? failing.slice(0, count) : lines.slice(-count);
   return picked.map((l) => (l.length > 200 ? `${l.slice(0, 200)}…` : l));
@@ -43,7 +43,7 @@ export function formatRunReport(result: FixResult, location: string): string {
     out.push(`Baseline (the unmodified code): ${result.baseline.status}${result.baseline.reason ? `: ${result.baseline.reason}` : ''}.`);
     if (result.baselinePassed) out.push('The tests already pass on the unmodified code, so they do not catch this bug and a passing candidate proves little.');
   }
-  if (result.stoppedEarly) out.push(`The request stopped early: ${result.stoppedEarly}.`);
+  if (result.stoppedEarly) out.push(`The request stopped early: ${result.stoppedEarly.message}.`);
   if (result.lost.length > 0) out.push(`${result.lost.length} sample(s) could not be obtained: ${[...new Set(result.lost)].join('; ')}.`);
   out.push('');
   for (const c of result.candidates) out.push(...candidateSection(c));

@@ -1,6 +1,7 @@
 // The one reader of `verifiedFix.*` configuration: a typed, validated, readonly snapshot and a change event.
 import { availableParallelism } from 'node:os';
 import * as vscode from 'vscode';
+import { optionOfSetting } from '../core/request/options';
 import type { SettingsReading } from './settingsSchema';
 import { SECTION, validateSettings } from './settingsSchema';
 
@@ -10,9 +11,11 @@ export type { ProviderName, Settings, SettingsReading } from './settingsSchema';
 export function readSettings(scope?: vscode.Uri): SettingsReading {
   const config = vscode.workspace.getConfiguration(SECTION, scope);
   // Only values the user set: defaults live in validateSettings, so an unset k follows a smaller samples quietly
-  // instead of being reported as larger than it.
+  // instead of being reported as larger than it. A machine-scoped option takes the user's value only, whatever a
+  // workspace file says (VS Code ignores those too; this does not depend on it).
   const explicit = (key: string): unknown => {
     const values = config.inspect<unknown>(key);
+    if (optionOfSetting(key)?.machine) return values?.globalValue;
     return values?.workspaceFolderValue ?? values?.workspaceValue ?? values?.globalValue;
   };
   return validateSettings(explicit, availableParallelism());

@@ -148,23 +148,7 @@ export class SuggestCommand {
               end: target.end,
               unsavedText: originalText,
               languageId: document.languageId,
-              ...(settings.testCommand ? { testCommand: settings.testCommand } : {}),
-              samples: settings.samples,
-              k: settings.k,
-              testTimeoutMs: settings.testTimeoutMs,
-              totalTimeoutMs: settings.totalTimeoutMs,
-              parallel: settings.parallel,
-              baselineCheck: settings.baselineCheck,
-              confirmRuns: settings.confirmRuns,
-              stagedVerification: settings.stagedVerification,
-              isolation: {
-              linkedFolders: settings.linkedFolders,
-              excludes: settings.excludes,
-              allowNetwork: settings.allowNetwork,
-              memoryMB: settings.memoryMB,
-              passEnv: settings.passEnv,
-              backend: settings.backend,
-            },
+              ...settings.request,
               provider,
               ...(fallbackProvider ? { fallbackProvider } : {}),
               signal: run.signal,
@@ -179,7 +163,7 @@ export class SuggestCommand {
     if (this.current !== run) this.current?.dispose();
     this.current = run;
     this.lastResult = result;
-    if (result.stoppedEarly !== 'cancelled') await this.deps.store.add(taskRecord(result, document.uri.toString(), target, startedAt));
+    if (result.stoppedEarly?.kind !== 'cancelled') await this.deps.store.add(taskRecord(result, document.uri.toString(), target, startedAt));
     this.present(result, run, document.uri, location, target);
     return result;
   }
@@ -282,7 +266,7 @@ export class SuggestCommand {
     const details = (): void => {
       void vscode.window.showTextDocument(run.addDocument('report', `${location.replace(/[:/\\]/g, '_')}.md`, formatRunReport(result, location)), { preview: true });
     };
-    if (result.stoppedEarly === 'cancelled') {
+    if (result.stoppedEarly?.kind === 'cancelled') {
       void log.info(`Cancelled ${location}: ${result.samples} candidate(s) tested, ${verified.length} verified. Cancelled requests are left out of the statistics.`);
       if (verified.length > 0) browser.showPicker();
       return;
@@ -308,7 +292,7 @@ export class SuggestCommand {
     }
     const flaky = result.candidates.filter((c) => c.flaky).length;
     const why = result.samples === 0 ? ` — no candidates were produced${result.lost.length ? ` (${result.lost[0]})` : ''}` : flaky ? `; ${flaky} passed only some of their runs (flaky), so none is verified` : '';
-    const early = result.stoppedEarly ? ` Stopped early: ${result.stoppedEarly}.` : '';
+    const early = result.stoppedEarly ? ` Stopped early: ${result.stoppedEarly.message}.` : '';
     void log.info(`No passing fix found (${result.passed} of ${result.samples} passed) for ${location}${why}.${early}`, 'Details').then((choice) => {
       if (choice) details();
     });

@@ -53,7 +53,7 @@ export function taskRecord(result: FixResult, uri: string, lines: { startLine: n
     verified: verifiedCandidates(result),
     baselinePassed: result.baselinePassed,
     lost: result.lost.length,
-    ...(result.stoppedEarly ? { stoppedEarly: result.stoppedEarly } : {}),
+    ...(result.stoppedEarly ? { stoppedEarly: result.stoppedEarly.message } : {}),
     ...(promptTokens !== undefined ? { promptTokens } : {}),
     ...(completionTokens !== undefined ? { completionTokens } : {}),
   };

@@ -226,7 +226,9 @@ describe('attacks on the sandbox', async () => {
   it('unshare: the original, home, secrets and tests are protected; no cheat is verified', { skip: !unshare && 'unshare does not work here' }, async () => {
     // Attacks on files outside the workspace and home (host /tmp) are out of this kind's reach by design: see docs/security.md.
     const covered = escapes.filter((a) => !/host \/tmp/.test(a.name));
-    await attack('unshare', [...covered, ...cheats]);
+    // Runs can reach each other here: a sibling rewriter can also break the good candidate mid-write (truncated file),
+    // so it is tried in the process-group test, which asserts only that nothing wrong is verified.
+    await attack('unshare', [...covered, ...cheats.filter((a) => !/siblings/.test(a.name))]);
   });
 
   it('process groups: no cheat is verified, even by rewriting a sibling\'s copy', async () => {

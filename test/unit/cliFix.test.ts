@@ -68,12 +68,12 @@ describe('verified-fix fix', () => {
     ['lines out of range', [...base, '--lines', '2-9'], /the file has only 2 lines/],
     ['reversed lines', [...base, '--lines', '2-1'], /reversed/],
     ['malformed lines', [...base, '--lines', 'x'], /--lines must look like A-B/],
-    ['k above samples', [...base, '--lines', '1-1', '--k', '3'], /k \(3\) cannot exceed the number of samples \(1\)/],
+    ['k above samples', [...base, '--lines', '1-1', '--k', '3'], /"verifiedFix\.k" \/ --k \(3\) must not exceed "verifiedFix\.samples" \/ --samples \(1\)/],
     ['an empty candidates file', [...base, '--lines', '1-1'].map((a) => a.replace('c.json', 'empty.json')), /candidates array is empty/],
     ['a malformed candidates file', [...base, '--lines', '1-1'].map((a) => a.replace('c.json', 'bad.json')), /bad\.json: not valid JSON/],
     ['non-string candidates', [...base, '--lines', '1-1'].map((a) => a.replace('c.json', 'nums.json')), /element 0 is not a string/],
     ['no test command found', ['fix', '--workspace', ws, '--file', 'a.txt', '--lines', '1-1', '--candidates', join(ws, 'c.json')], /No test command found/],
-    ['a bad timeout', [...base, '--lines', '1-1', '--timeout=-1'], /--timeout must be a positive number of seconds/],
+    ['a bad timeout', [...base, '--lines', '1-1', '--timeout=-1'], /"verifiedFix\.testTimeoutSeconds" \/ --timeout must be a number of seconds from 1 to 2147483, got -1/],
   ];
   for (const [name, args, message] of bad) {
     it(`exits 2 on ${name}`, async () => {

@@ -213,7 +213,7 @@ describe('runFix', () => {
       const t0 = Date.now();
       const result = await runFix(request(ws, ['a', 'b', 'c', 'd', 'e'], { testCommand: hostile, signal: controller.signal, parallel: 2 }), (e) => events.push(e.type));
       assert.ok(Date.now() - t0 < 10_000);
-      assert.equal(result.stoppedEarly, 'cancelled');
+      assert.equal(result.stoppedEarly?.kind, 'cancelled');
       assert.equal(result.samples, 0, 'runs that were cut short are not samples');
       assert.deepEqual(await waitForNoSurvivors(marker), []);
       assert.deepEqual(leftoverCopies(), []);
@@ -227,7 +227,8 @@ describe('runFix', () => {
   it('the total timeout reports what finished', async () => {
     const ws = makeWorkspace({ 'value.txt': '0\n', 'check.sh': 'sleep "$(cat value.txt)"\n' });
     const result = await runFix(request(ws, ['0.1', '30', '30'], { totalTimeoutMs: 2500, parallel: 3, baselineCheck: false }));
-    assert.match(result.stoppedEarly ?? '', /total timeout/);
+    assert.equal(result.stoppedEarly?.kind, 'totalTimeout');
+    assert.match(result.stoppedEarly?.message ?? '', /total timeout/);
     assert.deepEqual(result.candidates.map((c) => c.index), [0]);
     assert.deepEqual(leftoverCopies(), []);
     remove(ws);

@@ -68,7 +68,7 @@ describe('runTestCommand', async () => {
           setTimeout(() => controller.abort(), 400);
           const verdict = await run(caps, `sh hostile.sh ${marker}`, 60_000, controller.signal);
           assert.equal(verdict.status, 'error');
-          assert.equal(verdict.reason, 'cancelled');
+          assert.equal(verdict.cancelled, true);
           if (kind !== 'process-group') assert.deepEqual(await waitForNoSurvivors(marker), []);
         } finally {
           killMarked(marker);
@@ -106,7 +106,7 @@ describe('runTestCommand', async () => {
     const verdict = await run(await detectSandbox(), `sh flood.sh 64`, 60_000);
     assert.equal(verdict.status, 'fail');
     assert.ok(verdict.stdout.length <= OUTPUT_TAIL_BYTES + 100, `stdout tail ${verdict.stdout.length}`);
-    assert.match(verdict.stdout, /earlier bytes dropped/);
+    assert.ok((verdict.droppedBytes ?? 0) > 0, 'how much was dropped is a number, not a marker in the text');
     assert.match(verdict.stderr, /flood ends/);
   });
 });

@@ -48,7 +48,7 @@ describe('Cancelling a request', function () {
     const cancelledAt = Date.now();
     const result = await request;
     assert.ok(result);
-    assert.equal(result.stoppedEarly, 'cancelled');
+    assert.equal(result.stoppedEarly?.kind, 'cancelled');
     assert.ok(Date.now() - cancelledAt < 20_000, `cancel took ${Date.now() - cancelledAt} ms`);
     assert.deepEqual(processesWithMarker(), [], 'test processes survived the cancel');
     assert.deepEqual(requestFolders(), [], 'temporary copies survived the cancel');

@@ -48,8 +48,8 @@ describe('Verified Fix settings', function () {
     assert.deepEqual(result.candidates.map((c) => c.verdict.status), ['timeout', 'timeout', 'timeout']);
     assert.ok(Date.now() - started < 60_000, 'the 1 s timeout ended the runs early');
     const problems = api.settingsProblems().join('\n');
-    assert.match(problems, /"verifiedFix\.k" \(5\) must not exceed "verifiedFix\.samples" \(3\)/);
-    assert.match(problems, /"verifiedFix\.confirmRuns" must be a whole number .* got "twice"; using 2/);
+    assert.match(problems, /"verifiedFix\.k" \/ --k \(5\) must not exceed "verifiedFix\.samples" \/ --samples \(3\); using 3\./);
+    assert.match(problems, /"verifiedFix\.confirmRuns" \/ --confirm-runs must be a whole number .* got "twice"; using 2/);
     assert.ok(api.shownMessages().some((m) => m.includes('verifiedFix.k')), 'the problems were shown');
   });
 
@@ -58,7 +58,7 @@ describe('Verified Fix settings', function () {
     const started = Date.now();
     const result = await suggest();
     assert.ok(result);
-    assert.match(result.stoppedEarly ?? '', /total timeout \(3 s\)/);
+    assert.match(result.stoppedEarly?.message ?? '', /total timeout \(3 s\)/);
     assert.ok(Date.now() - started < 60_000, `the request took ${Date.now() - started} ms`);
   });
 });

@@ -1,0 +1,159 @@
+// The request's candidates without any process: duplicates, results as their runs finish, ranking and statistics.
+import { changedCharacters, changeSize, unifiedDiff } from './diffing';
+import type { CandidateResult, Verdict } from './fixRequest';
+import { passAtK, passHatK } from './passAtK';
+import type { SampleUsage } from './providers/provider';
+import { applyReplacement } from './textRange';
+
+/**
+ * Candidates that differ only in line endings, trailing spaces or surrounding blank lines are the same program.
+ * Indentation and inner spaces are kept: they matter in Python and inside string literals.
+ */
+export function normalise(text: string): string {
+  return text.replace(/\r\n?/g, '\n').replace(/[ \t]+$/gm, '').replace(/^\n+|\n+$/g, '');
+}
+
+/** A sample as the provider gave it, numbered in arrival order. */
+export interface Sample {
+  readonly index: number;
+  readonly replacement: string;
+  readonly label?: string;
+  readonly usage?: SampleUsage;
+}
+
+interface Pending extends Sample {
+  readonly duplicateOf: number | null;
+  readonly invalidReason?: string;
+}
+
+export type Evidence = Pick<CandidateResult, 'stage' | 'tests'>;
+
+/** What the file and the request say every candidate is measured against. */
+export interface PoolContext {
+  readonly relativePath: string;
+  readonly originalText: string;
+  readonly start: number;
+  readonly end: number;
+  /** Passing runs a candidate needs to be verified. */
+  readonly requiredRuns: number;
+}
+
+/** The statistics of a request's first runs (n, c, pass@k and pass^k for k = 1 and k capped at n). */
+export interface PoolStatistics {
+  readonly samples: number;
+  readonly passed: number;
+  readonly k: number;
+  readonly passAtK: Readonly<Record<string, number>>;
+  readonly passHatK: Readonly<Record<string, number>>;
+}
+
+/**
+ * Holds every candidate of one request. `add` says whether a sample must run or shares an earlier one's runs;
+ * `complete` records runs and returns every result it finished (the candidate and the duplicates waiting for it).
+ */
+export class CandidatePool {
+  private readonly results = new Map<number, CandidateResult>();
+  private readonly firstOf = new Map<string, number>();
+  private readonly waiting = new Map<number, Pending[]>();
+
+  constructor(private readonly context: PoolContext) {}
+
+  /**
+   * A new valid sample. `run` is true when it is the first of its program and must be verified; otherwise it is a
+   * duplicate, and `finished` holds its result when the original's runs are already known.
+   */
+  add(sample: Sample): { readonly duplicateOf: number | null; readonly run: boolean; readonly finished: CandidateResult[] } {
+    const key = normalise(sample.replacement);
+    const duplicateOf = this.firstOf.get(key) ?? null;
+    const pending: Pending = { ...sample, duplicateOf };
+    if (duplicateOf === null) {
+      this.firstOf.set(key, sample.index);
+      return { duplicateOf, run: true, finished: [] };
+    }
+    const original = this.results.get(duplicateOf);
+    if (original) return { duplicateOf, run: false, finished: [this.record(pending, original.runs, evidenceOf(original))] };
+    // Appended in place: copying the list per duplicate made 20,000 identical samples quadratic.
+    const queue = this.waiting.get(duplicateOf);
+    if (queue) queue.push(pending);
+    else this.waiting.set(duplicateOf, [pending]);
+    return { duplicateOf, run: false, finished: [] };
+  }
+
+  /** A sample the provider could not turn into code: a failed sample with its reason. */
+  addInvalid(sample: Omit<Sample, 'replacement'>, reason: string): CandidateResult {
+    const verdict: Verdict = { status: 'fail', exitCode: null, durationMs: 0, reason, output: '', stdout: '', stderr: '' };
+    return this.record({ ...sample, replacement: '', duplicateOf: null, invalidReason: reason }, [verdict], {});
+  }
+
+  /** The runs of the first sample of a program; returns its result and those of the duplicates that waited for it. */
+  complete(sample: Sample, runs: readonly Verdict[], evidence: Evidence): CandidateResult[] {
+    const finished = [this.record({ ...sample, duplicateOf: null }, runs, evidence)];
+    for (const duplicate of this.waiting.get(sample.index) ?? []) finished.push(this.record(duplicate, runs, evidence));
+    this.waiting.delete(sample.index);
+    return finished;
+  }
+
+  get anyVerified(): boolean {
+    return [...this.results.values()].some((c) => c.verified);
+  }
+
+  /** Every finished candidate, in arrival order. */
+  get candidates(): CandidateResult[] {
+    return [...this.results.values()].sort((a, b) => a.index - b.index);
+  }
+
+  /**
+   * Verified candidates, duplicates left out, best first: the smallest change, then the fewest characters, then the
+   * provider's order (the mutation generator puts likelier edits first), never the run time, which is noise.
+   */
+  ranking(): number[] {
+    return this.candidates
+      .filter((c) => c.verified && c.duplicateOf === null)
+      .sort((a, b) => a.changeSize - b.changeSize || a.changedCharacters - b.changedCharacters || a.index - b.index)
+      .map((c) => c.index);
+  }
+
+  /** n and c count first runs; k is capped at n when fewer samples came. */
+  statistics(k: number): PoolStatistics {
+    const candidates = this.candidates;
+    const n = candidates.length;
+    const c = candidates.filter((r) => r.verdict.status === 'pass').length;
+    const kEff = Math.min(k, n);
+    const atK: Record<string, number> = {};
+    const hatK: Record<string, number> = {};
+    if (n > 0) {
+      for (const each of new Set([1, kEff])) {
+        atK[String(each)] = passAtK(n, c, each);
+        hatK[String(each)] = passHatK(n, c, each);
+      }
+    }
+    return { samples: n, passed: c, k: kEff, passAtK: atK, passHatK: hatK };
+  }
+
+  private record(pending: Pending, runs: readonly Verdict[], evidence: Evidence): CandidateResult {
+    const { relativePath, originalText, start, end, requiredRuns } = this.context;
+    const after = pending.invalidReason ? originalText : applyReplacement(originalText, start, end, pending.replacement);
+    const passes = runs.filter((r) => r.status === 'pass').length;
+    const result: CandidateResult = {
+      index: pending.index,
+      replacement: pending.replacement,
+      ...(pending.label ? { label: pending.label } : {}),
+      ...(pending.usage ? { usage: pending.usage } : {}),
+      verdict: runs[0],
+      duplicateOf: pending.duplicateOf,
+      runs,
+      verified: runs.length >= requiredRuns && passes === runs.length,
+      flaky: passes > 0 && passes < runs.length,
+      diff: pending.invalidReason ? '' : unifiedDiff(relativePath, originalText, after),
+      changeSize: pending.invalidReason ? 0 : changeSize(originalText, after),
+      changedCharacters: pending.invalidReason ? 0 : changedCharacters(originalText.slice(start, end), pending.replacement),
+      ...evidence,
+    };
+    this.results.set(pending.index, result);
+    return result;
+  }
+}
+
+function evidenceOf(result: CandidateResult): Evidence {
+  return { ...(result.stage ? { stage: result.stage } : {}), ...(result.tests ? { tests: result.tests } : {}) };
+}

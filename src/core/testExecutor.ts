@@ -1,0 +1,46 @@
+// The engine's one way of running tests: a TestExecutor runs a file text against the workspace's tests and says how it went.
+import type { Verdict } from './fixRequest';
+import type { Protections } from './sandbox/backend';
+
+export interface RunOptions {
+  /**
+   * Run with no other run of the request active. Where the sandbox cannot keep runs apart, a candidate could rewrite
+   * its siblings' copies; a pass only counts once it repeats with nobody else running.
+   */
+  readonly alone?: boolean;
+  /**
+   * The command for this run, given the path its test reporter writes to (in a folder the run can write but not
+   * list); the report comes back with the verdict. Default: the request's test command, no report.
+   */
+  readonly command?: (reportPath: string) => string;
+}
+
+/** A finished run: its verdict and, when the command wrote one, the test reporter's file. */
+export interface ExecutedRun {
+  readonly verdict: Verdict;
+  readonly report?: string;
+  /** The folder the run ran in (removed by now): runners that report absolute paths are read relative to it. */
+  readonly cwd?: string;
+}
+
+/**
+ * Runs one request's test runs, wherever they happen (local copies today; a container engine, local or remote,
+ * through the container sandbox backend). `prepare` once, `run` any number of times, `dispose` at the end.
+ */
+export interface TestExecutor {
+  readonly protections: Protections;
+  /** Whether a pass needs a run `alone` before it counts (the runs can reach each other's copies). */
+  readonly runsCanInterfere: boolean;
+  prepare(): Promise<void>;
+  /** One run of `fileText` as the file under repair; never throws (a failure is an `error` verdict). */
+  run(fileText: string, label: string, options?: RunOptions): Promise<ExecutedRun>;
+  /** Waits for every run's leftovers to be removed. */
+  dispose(): Promise<void>;
+}
+
+export function errorVerdict(reason: string, durationMs = 0): Verdict {
+  return { status: 'error', exitCode: null, durationMs, reason, output: '', stdout: '', stderr: '' };
+}
+
+/** The verdict of a run that a cancel kept from running (or ended): never judged, never counted. */
+export const cancelledVerdict = (): Verdict => ({ ...errorVerdict('cancelled'), cancelled: true });

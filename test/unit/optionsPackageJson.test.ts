@@ -1,0 +1,56 @@
+// package.json's `contributes.configuration` against the options table: same settings, defaults, bounds, enums and scope.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import type { OptionSpec } from '../../src/core/request/options';
+import { optionsOf, valuesIn } from '../../src/core/request/options';
+
+interface Property {
+  type: string;
+  default: unknown;
+  minimum?: number;
+  maximum?: number;
+  enum?: string[];
+  enumDescriptions?: string[];
+  items?: { type: string };
+  scope?: string;
+  markdownDescription?: string;
+  description?: string;
+}
+
+const packageJson = JSON.parse(readFileSync(join(__dirname, '..', '..', '..', 'package.json'), 'utf8'));
+const declared: Record<string, Property> = packageJson.contributes.configuration.properties;
+const settings = optionsOf('editor');
+
+/** JSON schema types by kind: seconds are declared (and typed by users) in seconds. */
+const types: Record<OptionSpec['kind'], string> = { integer: 'integer', decimal: 'number', seconds: 'number', boolean: 'boolean', string: 'string', list: 'array', enum: 'string' };
+
+describe('package.json settings and the options table', () => {
+  for (const option of settings) {
+    const key = `verifiedFix.${option.setting}`;
+    it(`declares ${key} as the table does`, () => {
+      const p = declared[key];
+      assert.ok(p, `${key} is in the table but not in package.json`);
+      assert.equal(p.type, types[option.kind], 'type');
+      assert.deepEqual(p.default, option.default, 'default');
+      assert.equal(p.minimum, option.min, 'minimum');
+      assert.equal(p.maximum, option.max, 'maximum');
+      assert.deepEqual(p.enum, option.kind === 'enum' ? valuesIn(option, 'editor') : undefined, 'enum: the values the editor offers');
+      if (p.enumDescriptions) assert.equal(p.enumDescriptions.length, p.enum?.length, 'one enumDescription per value');
+      if (option.kind === 'list') assert.deepEqual(p.items, { type: 'string' });
+      assert.equal(p.scope, option.machine ? 'machine' : 'resource', 'scope');
+      assert.ok(p.markdownDescription || p.description, 'a description');
+    });
+  }
+
+  it('has no setting the table lacks', () => {
+    const known = new Set(settings.map((o) => `verifiedFix.${o.setting}`));
+    assert.deepEqual(Object.keys(declared).filter((key) => !known.has(key)), []);
+  });
+
+  it('offers the container sandbox with its three settings', () => {
+    assert.ok(declared['verifiedFix.sandbox.backend'].enum?.includes('container'));
+    assert.deepEqual(['engine', 'image', 'extraArgs'].map((k) => declared[`verifiedFix.container.${k}`]?.scope), ['machine', 'resource', 'machine']);
+  });
+});
