@@ -8,6 +8,7 @@ import { runFix } from '../src/core/engine';
 import { createFileProvider } from '../src/core/providers/fileProvider';
 import { detectSandbox, sandboxOfKind } from '../src/core/sandbox/detect';
 import { describeProtections } from '../src/core/sandbox/backend';
+import { createContainerBackend } from '../src/core/sandbox/container';
 import type { SandboxBackend } from '../src/core/sandbox/backend';
 import { runTestCommand } from '../src/core/testRunner';
 import { createCopy, listWorkspace, removeCopy } from '../src/core/workspaceCopy';
@@ -143,6 +144,17 @@ async function benchSandboxOverhead(strongest: SandboxBackend, scratch: string):
   console.log(`sandbox overhead: a run of 'true' takes ${plain.toFixed(1)} ms as a plain spawn, ${fallback.toFixed(1)} ms through the runner ` +
     `without a sandbox (${(fallback / plain).toFixed(2)}×: the tree kill's ps) and ${sandboxed.toFixed(1)} ms under ${strongest.kind} with the memory cap ` +
     `(${(sandboxed / plain).toFixed(2)}×, +${(sandboxed - plain).toFixed(1)} ms per run)`);
+  // The container backend, where an engine and the test image are here (scripts/container-image.sh builds it).
+  const container = await createContainerBackend({ image: process.env.VERIFIED_FIX_IMAGE ?? 'localhost/verified-fix-test:1', workspace: scratch, hostEnv: process.env });
+  if ('problem' in container) {
+    console.log(`container overhead: not measured (${container.problem})`);
+    return;
+  }
+  const containerTimes: number[] = [];
+  for (let i = 0; i < 10; i++) containerTimes.push(await timeAsync(() => runTestCommand({ command: 'true', cwd: scratch, timeoutMs: 60_000, backend: container, allowNetwork: false, memoryMB: 4096 })));
+  const inContainer = median(containerTimes);
+  console.log(`container overhead: a run of 'true' takes ${inContainer.toFixed(0)} ms in ${container.protections({ allowNetwork: false, memoryMB: 4096 }).name} ` +
+    `(${(inContainer / sandboxed).toFixed(1)}× the ${sandboxed.toFixed(1)} ms under ${strongest.kind}, +${(inContainer - sandboxed).toFixed(0)} ms per run)`);
 }
 
 export async function benchEngine(): Promise<void> {
