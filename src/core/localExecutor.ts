@@ -1,8 +1,8 @@
 // Runs one candidate's file text in a fresh copy on this machine: copy, write, sandboxed run, tamper checks, removal.
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, readdir, readFile, rm } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { chmod, mkdir, readdir, readFile, realpath, rm } from 'node:fs/promises';
+import { basename, join, relative } from 'node:path';
 import type { FixRequest, Verdict } from './fixRequest';
 import type { Logger } from './logger';
 import { RunGate } from './runGate';
@@ -53,10 +53,13 @@ export class LocalExecutor implements TestExecutor {
   private readonly readOnlyInCopy: readonly string[];
   private readonly removals: Array<Promise<void>> = [];
   private readonly gate = new RunGate();
+  /** The original workspace (copies link into it) and the targets of dependency folders that are links elsewhere. */
+  private readonly readOnlyPaths: string[];
 
   constructor(private readonly options: LocalExecutorOptions) {
     this.listed = new Set(options.listing.files);
     this.readOnlyInCopy = readOnlyTestPaths(options.listing.files, options.relativePath);
+    this.readOnlyPaths = [options.request.workspace];
   }
 
   get runsCanInterfere(): boolean {
@@ -70,8 +73,13 @@ export class LocalExecutor implements TestExecutor {
   async prepare(): Promise<void> {
     const { request, listing, relativePath } = this.options;
     this.testHashes = await hashTestFiles(request.workspace, listing.files, relativePath);
+    const workspace = await realpath(request.workspace).catch(() => request.workspace);
     for (const folder of listing.linkedFolders) {
       this.linkedEntries.set(folder, new Set(await readdir(join(request.workspace, folder)).catch(() => [] as string[])));
+      // A dependency folder that is itself a link (a shared store, another checkout's node_modules) must stay
+      // visible, read-only, even where the sandbox hides the place it lives in (a private /tmp).
+      const target = await realpath(join(request.workspace, folder)).catch(() => undefined);
+      if (target && relative(workspace, target).startsWith('..')) this.readOnlyPaths.push(target);
     }
   }
 
@@ -106,7 +114,7 @@ export class LocalExecutor implements TestExecutor {
       const verdict = await runTestCommand({
         command: command && reportPath ? command(reportPath) : this.options.testCommand,
         cwd: copy,
-        readOnlyPaths: [request.workspace],
+        readOnlyPaths: this.readOnlyPaths,
         readOnlyInCopy: this.readOnlyInCopy.map((rel) => join(copy, rel)),
         hiddenFolders: [tempRootPath()],
         writablePaths: reportDir ? [reportDir] : [],

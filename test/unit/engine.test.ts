@@ -86,6 +86,15 @@ describe('runFix', () => {
     remove(ws);
   });
 
+  it('keeps a dependency folder that links outside the workspace visible, even under a private /tmp', async () => {
+    const store = makeWorkspace({ 'dep/index.txt': 'from the store\n' });
+    const ws = makeWorkspace({ 'value.txt': 'old\n', 'check.sh': 'grep -q "from the store" node_modules/dep/index.txt && test "$(cat value.txt)" = good\n' }, { git: true });
+    symlinkSync(store, join(ws, 'node_modules'));
+    const result = await runFix(request(ws, ['good'], { baselineCheck: false }));
+    assert.equal(result.candidates[0].verdict.status, 'pass', result.candidates[0].verdict.output);
+    remove(ws, store);
+  });
+
   it('redirects monorepo links inside node_modules to the copy', async () => {
     const ws = makeWorkspace({ 'packages/lib/index.txt': 'old\n', 'check.sh': 'test "$(cat node_modules/lib/index.txt)" = good\n' }, { git: true });
     mkdirSync(join(ws, 'node_modules'));
