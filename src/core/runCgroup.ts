@@ -2,6 +2,7 @@
 // mappings and in-memory /tmp files included), bounds its process count, and finds every process it left behind.
 import { readFile, readdir, rmdir, writeFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { isAlive } from './processAlive';
 
 /** Where this process may create child cgroups, per controller. */
 export interface CgroupSupport {
@@ -65,15 +66,6 @@ export async function detectCgroup(): Promise<CgroupSupport | undefined> {
   if (!(await canMakeChild(memoryParent, 'memory.max'))) return undefined;
   await sweepCgroups([memoryParent]);
   return { version: 2, memoryParent };
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 async function killAndRemove(dir: string): Promise<void> {

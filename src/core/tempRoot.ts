@@ -4,6 +4,7 @@ import { chmod, lstat, mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writ
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { UserError } from './errors';
+import { isAlive } from './processAlive';
 
 /** `<tmp>/verified-fix`, overridable (tests point it at a folder of their own). */
 export function tempRootPath(env: NodeJS.ProcessEnv = process.env): string {
@@ -15,15 +16,6 @@ const HALF_MADE_GRACE_MS = 60_000;
 interface OwnerRecord {
   readonly pid: number;
   readonly startedAt: string;
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /** Prefix of folders that could not be removed: kept out of every later request's way. */
