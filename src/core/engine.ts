@@ -11,7 +11,7 @@ import type { BaselineReport, CandidateProvider } from './providers/provider';
 import { prepareRequest } from './requestCheck';
 import { Redactor, scrubEnvironment } from './security/secrets';
 import { reporterCommand } from './stagedVerification';
-import { createRequestFolder, removeOrSetAside, tempRootPath } from './tempRoot';
+import type { TestExecutor } from './testExecutor';
 import { resolveRunner } from './testResults/detect';
 import { applyReplacement } from './textRange';
 import { referenceFrom, Verifier } from './verifier';
@@ -45,12 +45,11 @@ export async function runFix(request: FixRequest, onEvent: (event: FixEvent) => 
   const { relativePath, text: originalText, start, end, testCommand, backend, listing } = prepared;
   const controller = new AbortController();
   // Before the timer and listeners below: a failure here must leave nothing running.
-  const requestDir = await createRequestFolder();
-  const executor = new LocalExecutor({ request, relativePath, testCommand, backend, listing, requestDir, env: scrubbed.env, redactor, signal: controller.signal, logger });
+  const executor: TestExecutor = new LocalExecutor({ request, relativePath, testCommand, backend, listing, env: scrubbed.env, redactor, signal: controller.signal, logger });
   try {
     await executor.prepare();
   } catch (error) {
-    await removeOrSetAside(requestDir, tempRootPath());
+    await executor.dispose();
     throw error;
   }
 

@@ -8,7 +8,7 @@ import type { Logger } from './logger';
 import { RunGate } from './runGate';
 import type { Protections, SandboxBackend } from './sandbox/backend';
 import type { Redactor } from './security/secrets';
-import { removeOrSetAside, tempRootPath } from './tempRoot';
+import { createRequestFolder, removeOrSetAside, tempRootPath } from './tempRoot';
 import { changedTestFiles, hashTestFiles, newRunnerFiles, readOnlyTestPaths } from './testFileGuard';
 import type { FileHashes } from './testFileGuard';
 import { cancelledVerdict, errorVerdict } from './testExecutor';
@@ -33,8 +33,6 @@ export interface LocalExecutorOptions {
   readonly testCommand: string;
   readonly backend: SandboxBackend;
   readonly listing: WorkspaceListing;
-  /** The folder of this request's copies (under the temp root). */
-  readonly requestDir: string;
   /** The run's environment, secrets already removed. */
   readonly env: NodeJS.ProcessEnv;
   readonly redactor: Redactor;
@@ -53,6 +51,8 @@ export class LocalExecutor implements TestExecutor {
   private readonly readOnlyInCopy: readonly string[];
   private readonly removals: Array<Promise<void>> = [];
   private readonly gate = new RunGate();
+  /** This request's folder under the temp root, made by `prepare`: every copy and report of the request lives in it. */
+  private requestDir = '';
   /** The original workspace (copies link into it) and the targets of dependency folders that are links elsewhere. */
   private readonly readOnlyPaths: string[];
 
@@ -72,6 +72,7 @@ export class LocalExecutor implements TestExecutor {
 
   async prepare(): Promise<void> {
     const { request, listing, relativePath } = this.options;
+    this.requestDir = await createRequestFolder();
     this.testHashes = await hashTestFiles(request.workspace, listing.files, relativePath);
     const workspace = await realpath(request.workspace).catch(() => request.workspace);
     for (const folder of listing.linkedFolders) {
@@ -100,14 +101,14 @@ export class LocalExecutor implements TestExecutor {
     let copyDir: string | undefined;
     let reportDir: string | undefined;
     try {
-      copyDir = await createCopy(listing, this.options.requestDir, label);
+      copyDir = await createCopy(listing, this.requestDir, label);
       await writeIntoCopy(copyDir, relativePath, fileText);
       const copy = copyDir;
       let reportPath: string | undefined;
       if (command) {
         // Beside the copy, not in it (runners scan the copy for tests). Write and search, no read: the run can create
         // the report by its name but cannot list the folder to find and forge it.
-        reportDir = join(this.options.requestDir, `${basename(copy)}-report-${randomBytes(8).toString('hex')}`);
+        reportDir = join(this.requestDir, `${basename(copy)}-report-${randomBytes(8).toString('hex')}`);
         await mkdir(reportDir, { mode: 0o300 });
         reportPath = join(reportDir, `report-${randomBytes(8).toString('hex')}`);
       }
@@ -172,7 +173,8 @@ export class LocalExecutor implements TestExecutor {
   /** Waits for every copy to be removed, then removes the request's folder. */
   async dispose(): Promise<void> {
     await Promise.all(this.removals);
-    const problem = await removeOrSetAside(this.options.requestDir, tempRootPath());
+    if (!this.requestDir) return;
+    const problem = await removeOrSetAside(this.requestDir, tempRootPath());
     if (problem) this.options.logger.warn(problem);
   }
 }

@@ -1,7 +1,7 @@
 // The container backend on a real Podman (or Docker): verdicts, stop, network, memory, read-only mounts, sweep and the remote path.
 import assert from 'node:assert/strict';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
@@ -12,6 +12,7 @@ import type { RunSpec, SandboxBackend } from '../../src/core/sandbox/backend';
 import { createContainerBackend, parseJsonc, sweepContainers } from '../../src/core/sandbox/container';
 import type { ContainerEngine } from '../../src/core/sandbox/container';
 import { createCopy, listWorkspace } from '../../src/core/workspaceCopy';
+import { runCli } from './helpers/cli';
 import { killMarked, newMarker, waitForNoSurvivors } from './helpers/processes';
 import { fingerprint, makeTempRoot, makeWorkspace, remove } from './helpers/workspace';
 
@@ -259,5 +260,39 @@ describe('devcontainer.json', () => {
     } finally {
       remove(bare);
     }
+  });
+});
+
+describe('verified-fix fix --sandbox container', () => {
+  it('verifies a candidate in a container, test by test, and leaves nothing behind', async (t) => {
+    if (SKIP) return t.skip(SKIP);
+    const project = makeWorkspace(
+      {
+        'package.json': '{"name": "p", "private": true, "scripts": {"test": "node --test"}}\n',
+        'src/answer.js': 'function answer() { return 41; }\nmodule.exports = { answer };\n',
+        'test/answer.test.js': "const assert = require('node:assert');\nconst test = require('node:test');\nconst { answer } = require('../src/answer');\ntest('answer', () => assert.strictEqual(answer(), 42));\ntest('type', () => assert.strictEqual(typeof answer(), 'number'));\n",
+      },
+      { git: true },
+    );
+    const before = fingerprint(project);
+    const anyOfOurs = () => execFileSync(ENGINE, ['ps', '-a', '-q', '--filter', 'label=verified-fix.owner'], { encoding: 'utf8' }).trim().split('\n').filter(Boolean).sort();
+    const containersBefore = anyOfOurs();
+    const candidates = join(tempRoot, 'candidates.json');
+    writeFileSync(candidates, JSON.stringify(['function answer() { return 42; }', 'function answer() { return 43; }']));
+    const env: NodeJS.ProcessEnv = { ...process.env, VERIFIED_FIX_TMPDIR: makeTempRoot() };
+    delete env.NODE_TEST_CONTEXT;
+    const r = await runCli(
+      ['fix', '--workspace', project, '--file', 'src/answer.js', '--lines', '1-1', '--candidates', candidates, '--sandbox', 'container', '--container-engine', ENGINE, '--container-image', IMAGE, '--parallel', '2', '--k', '1', '--json'],
+      { env, timeoutMs: 300_000 },
+    );
+    assert.equal(r.exitCode, 0, r.stderr);
+    const json = JSON.parse(r.stdout);
+    assert.deepEqual(json.verified, [0]);
+    assert.equal(json.baseline.perTest, true);
+    assert.equal(json.candidates[1].stage, 'failing-tests');
+    assert.match(r.stderr, /container \(\w+, image /, 'the protections line names the engine and the image');
+    assert.deepEqual(fingerprint(project), before);
+    assert.deepEqual(anyOfOurs(), containersBefore, 'no container is left');
+    remove(project, env.VERIFIED_FIX_TMPDIR as string);
   });
 });
