@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, readdir, readFile, realpath, rm } from 'node:fs/promises';
-import { basename, join, relative } from 'node:path';
+import { basename, dirname, join, relative } from 'node:path';
 import type { FixRequest, Verdict } from './fixRequest';
 import type { Logger } from './logger';
 import { RunGate } from './runGate';
@@ -75,13 +75,21 @@ export class LocalExecutor implements TestExecutor {
     this.requestDir = await createRequestFolder();
     this.testHashes = await hashTestFiles(request.workspace, listing.files, relativePath);
     const workspace = await realpath(request.workspace).catch(() => request.workspace);
+    // A dependency folder that is a link, or whose entries are (a shared store, another checkout's node_modules), must
+    // stay visible, read-only, even where the sandbox hides the place its targets live in (a private /tmp).
+    const outside = new Set<string>();
+    const addIfOutside = async (path: string, parentOfTarget: boolean) => {
+      const target = await realpath(path).catch(() => undefined);
+      if (target && relative(workspace, target).startsWith('..')) outside.add(parentOfTarget ? dirname(target) : target);
+    };
     for (const folder of listing.linkedFolders) {
-      this.linkedEntries.set(folder, new Set(await readdir(join(request.workspace, folder)).catch(() => [] as string[])));
-      // A dependency folder that is itself a link (a shared store, another checkout's node_modules) must stay
-      // visible, read-only, even where the sandbox hides the place it lives in (a private /tmp).
-      const target = await realpath(join(request.workspace, folder)).catch(() => undefined);
-      if (target && relative(workspace, target).startsWith('..')) this.readOnlyPaths.push(target);
+      const entries = await readdir(join(request.workspace, folder), { withFileTypes: true }).catch(() => []);
+      this.linkedEntries.set(folder, new Set(entries.map((e) => e.name)));
+      await addIfOutside(join(request.workspace, folder), false);
+      await Promise.all(entries.filter((e) => e.isSymbolicLink()).map((e) => addIfOutside(join(request.workspace, folder, e.name), true)));
     }
+    const all = [...outside].sort();
+    this.readOnlyPaths.push(...all.filter((path) => !all.some((other) => other !== path && path.startsWith(`${other}/`))));
   }
 
   /** One test run of `fileText` in a fresh copy; never throws. */

@@ -92,7 +92,13 @@ describe('runFix', () => {
     symlinkSync(store, join(ws, 'node_modules'));
     const result = await runFix(request(ws, ['good'], { baselineCheck: false }));
     assert.equal(result.candidates[0].verdict.status, 'pass', result.candidates[0].verdict.output);
-    remove(ws, store);
+    // The same with a real node_modules whose entry links into the store.
+    const perEntry = makeWorkspace({ 'value.txt': 'old\n', 'check.sh': 'grep -q "from the store" node_modules/dep/index.txt && test "$(cat value.txt)" = good\n' }, { git: true });
+    mkdirSync(join(perEntry, 'node_modules'));
+    symlinkSync(join(store, 'dep'), join(perEntry, 'node_modules', 'dep'));
+    const again = await runFix(request(perEntry, ['good'], { baselineCheck: false }));
+    assert.equal(again.candidates[0].verdict.status, 'pass', again.candidates[0].verdict.output);
+    remove(ws, perEntry, store);
   });
 
   it('redirects monorepo links inside node_modules to the copy', async () => {
