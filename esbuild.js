@@ -36,6 +36,8 @@ const common = {
   sourcesContent: false,
   logLevel: 'silent',
   plugins: [problemMatcherPlugin],
+  // `verified-fix --version` (src/cli/helpText.ts): package.json's version, fixed in the bundle.
+  define: { VERIFIED_FIX_VERSION: JSON.stringify(require('./package.json').version) },
 };
 
 const targets = [

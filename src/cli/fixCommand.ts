@@ -14,6 +14,7 @@ import { readUserText } from '../core/userFiles';
 import { lineRangeToOffsets } from '../core/textRange';
 import { provenByTests } from '../core/testEvidence';
 import { fixHelp, fixUsage, readFlags } from './flags';
+import { providerFailure } from './providerFailure';
 import { createProvidersFromFlags } from './providerFromFlags';
 
 export { fixUsage };
@@ -101,6 +102,8 @@ function humanReport(result: FixResult): string {
       const c = result.candidates[result.candidates.findIndex((x) => x.index === index)];
       out.push(`candidate ${statusLine(c)}${c.label ? ` — ${c.label}` : ''}`, c.diff);
     }
+  } else if (result.samples === 0) {
+    out.push('No candidate was produced, so nothing was tested.');
   } else {
     out.push(`No passing fix found (0 of ${result.samples} passed).`);
     for (const c of result.candidates) {
@@ -111,7 +114,10 @@ function humanReport(result: FixResult): string {
   }
   const stat = (name: string, values: Readonly<Record<string, number>>) =>
     Object.entries(values).map(([k, v]) => `${name.replace('k', k)} ${(100 * v).toFixed(1)}%`).join(', ');
-  out.push('', `${result.passed} of ${result.samples} samples passed; ${stat('pass@k', result.passAtK)}; ${stat('pass^k', result.passHatK)}`);
+  // Lost samples are not in n, so the count says so next to it; a statistic with no values is left out, not printed empty.
+  const lost = result.lost.length > 0 ? `, ${result.lost.length} lost (not counted in n)` : '';
+  const summary = [`${result.passed} of ${result.samples} samples passed${lost}`, stat('pass@k', result.passAtK), stat('pass^k', result.passHatK)];
+  if (result.samples > 0 || result.lost.length > 0) out.push('', summary.filter(Boolean).join('; '));
   if (result.lost.length > 0) out.push(`${result.lost.length} sample(s) could not be obtained: ${[...new Set(result.lost)].join('; ')}`);
   return out.join('\n');
 }
@@ -172,7 +178,14 @@ export async function runFixCommand(argv: string[], out: (text: string) => void,
       },
       onEvent,
     );
-    out(values.json ? JSON.stringify(fixJson(result, lines)) : humanReport(result));
+    // Every sample lost: nothing was tested, so "no fix" would mislead; the one sentence goes to stderr.
+    const failure = providerFailure(result, values);
+    if (values.json) out(JSON.stringify(fixJson(result, lines)));
+    else if (!failure) out(humanReport(result));
+    if (failure) {
+      err(`verified-fix: ${failure}`);
+      return 2;
+    }
     return result.verified.length > 0 ? 0 : 1;
   } finally {
     process.off('SIGINT', onSignal);

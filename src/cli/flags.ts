@@ -5,6 +5,7 @@ import type { OptionSpec } from '../core/request/options';
 import { OPTION_GROUPS, optionsOf, valuesIn } from '../core/request/options';
 import type { OptionsReading } from '../core/request/readOptions';
 import { readOptions } from '../core/request/readOptions';
+import { exitCodesHelp, withSuggestion } from './helpText';
 
 const flagOptions = optionsOf('cli');
 
@@ -46,7 +47,12 @@ export function flagValue(option: OptionSpec, raw: string | boolean | ReadonlyAr
  * is the chosen provider's own, when it has one.
  */
 export function readFlags(argv: readonly string[], samplesDefault?: number): OptionsReading {
-  const { values: raw } = parseArgs({ args: [...argv], options: parseArgsOptions(), allowPositionals: false, strict: true });
+  let raw: ReturnType<typeof parseArgs>['values'];
+  try {
+    raw = parseArgs({ args: [...argv], options: parseArgsOptions(), allowPositionals: false, strict: true }).values;
+  } catch (error) {
+    throw withSuggestion(error, [...flagOptions.map((o) => o.flag as string), 'help'], 'verified-fix fix --help');
+  }
   const provider = raw.provider !== undefined ? undefined : raw.candidates !== undefined ? 'file' : raw.endpoint !== undefined ? 'openai-compatible' : undefined;
   return readOptions((option) => flagValue(option, raw[option.flag as string]), {
     frontEnd: 'cli',
@@ -93,6 +99,16 @@ export function fixHelp(): string {
     }
     out.push('');
   }
-  out.push('exit codes: 0 a verified fix, 1 none, 2 bad input (every bad flag is named; nothing runs), 3 internal error');
+  out.push(
+    'examples:',
+    '  # verify the replacements listed in a file (the file provider), as JSON for a bot',
+    '  verified-fix fix --workspace . --file src/pricing.js --lines 5-5 \\',
+    '    --candidates candidates.json --json',
+    '  # ask a local model (Ollama) for 10 candidates and keep those `npm test` verifies',
+    '  verified-fix fix --workspace . --file src/clamp.js --lines 7-7 --samples 10 \\',
+    '    --endpoint http://localhost:11434/v1 --model qwen2.5-coder:7b --test "npm test"',
+    '',
+    ...exitCodesHelp('fix'),
+  );
   return out.join('\n');
 }

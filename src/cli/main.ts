@@ -1,9 +1,28 @@
-// The headless front end: `verified-fix <command> …`. Exit codes: 0 success, 1 no passing fix, 2 bad input.
+// The headless front end: `verified-fix <command> …`. Exit codes: 0 verified, 1 none, 2 bad input or provider failure, 3 bug.
 import { UserError } from '../core/errors';
-import { fixUsage, runFixCommand } from './fixCommand';
-import { runStats, statsUsage } from './statsCommand';
+import { fixHelp } from './flags';
+import { runFixCommand } from './fixCommand';
+import { exitCodesHelp, version, withSuggestion } from './helpText';
+import { runStats, statsHelp } from './statsCommand';
 
-const usage = ['usage: verified-fix <command> [options]', '', 'commands:', `  ${fixUsage.replace('usage: ', '')}`, `  ${statsUsage.replace('usage: ', '')}`].join('\n');
+/** `verified-fix --help`: short lines, each command with its synopsis under it. */
+const usage = [
+  'usage: verified-fix <command> [options]',
+  '',
+  'Suggests fixes for lines of a file and keeps only those the project\'s own tests verify.',
+  '',
+  'commands:',
+  '  fix      generate candidate fixes and verify each with the tests',
+  '           verified-fix fix --workspace DIR --file REL --lines A-B [options]',
+  '  stats    pass@k, pass^k and intervals over a results file',
+  '           verified-fix stats FILE.jsonl [--k 1,5,10] [--json]',
+  '',
+  'options:',
+  '  -h, --help       this help; `verified-fix <command> --help` for a command\'s options',
+  '  -V, --version    print the version',
+  '',
+  ...exitCodesHelp(),
+].join('\n');
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -13,14 +32,30 @@ async function main(argv: string[]): Promise<number> {
       return runStats(rest, out);
     case 'fix':
       return runFixCommand(rest, out, (text) => process.stderr.write(`${text}\n`));
-    case undefined:
+    case '-V':
+    case '--version':
+      out(version);
+      return 0;
+    case 'help':
+      // `verified-fix help fix` as well as `verified-fix fix --help`.
+      out(rest[0] === 'fix' ? fixHelp() : rest[0] === 'stats' ? statsHelp() : usage);
+      return 0;
     case '-h':
     case '--help':
-    case 'help':
       out(usage);
-      return command === undefined ? 2 : 0;
+      return 0;
+    case undefined:
+      process.stderr.write(`${usage}\n`);
+      return 2;
     default:
-      throw new UserError(`unknown command "${command}"\n${usage}`);
+      if (command.startsWith('-')) {
+        throw withSuggestion(
+          Object.assign(new Error(`Unknown option '${command}'`), { code: 'ERR_PARSE_ARGS_UNKNOWN_OPTION' }),
+          ['help', 'version'],
+          'verified-fix --help',
+        );
+      }
+      throw new UserError(`unknown command "${command}": the commands are fix and stats (verified-fix --help)`);
   }
 }
 

@@ -4,8 +4,30 @@ import { UserError } from '../core/errors';
 import { readResultsFile } from '../core/resultsFile';
 import { computeSessionStats } from '../core/sessionStats';
 import type { SessionStats } from '../core/sessionStats';
+import { exitCodesHelp, withSuggestion } from './helpText';
 
 export const statsUsage = 'usage: verified-fix stats FILE.jsonl [--k 1,5,10] [--json]';
+
+/** `verified-fix stats --help`. */
+export function statsHelp(): string {
+  return [
+    statsUsage,
+    '',
+    'pass@k, pass^k and 95% intervals over a results file: JSON lines in the human-eval format',
+    '(task_id, passed, …), as the panel\'s Export writes them; n and c are counted per task.',
+    '',
+    'options:',
+    '  --k K,K,…      the k values to report, each at most the largest task\'s n [default 1,5,10]',
+    '  --json         print one JSON object on stdout',
+    '  -h, --help     this help',
+    '',
+    'examples:',
+    '  verified-fix stats session.jsonl',
+    '  verified-fix stats session.jsonl --k 1,3 --json',
+    '',
+    ...exitCodesHelp('stats'),
+  ].join('\n');
+}
 
 /** Parses "1,5,10" into distinct positive integers in the given order. */
 export function parseKList(text: string, flag = '--k'): number[] {
@@ -49,12 +71,20 @@ export function statsJson(stats: SessionStats): object {
   return { tasks: stats.tasks, samples: stats.samples, k: byK };
 }
 
+const statsOptions = { k: { type: 'string', default: '1,5,10' }, json: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h' } } as const;
+
 export async function runStats(argv: string[], out: (text: string) => void): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    options: { k: { type: 'string', default: '1,5,10' }, json: { type: 'boolean', default: false } },
-    allowPositionals: true,
-  });
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options: statsOptions, allowPositionals: true });
+  } catch (error) {
+    throw withSuggestion(error, Object.keys(statsOptions), 'verified-fix stats --help');
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    out(statsHelp());
+    return 0;
+  }
   if (positionals.length !== 1) throw new UserError(`expected one results file\n${statsUsage}`);
   const file = positionals[0];
   const ks = parseKList(values.k ?? '1,5,10');

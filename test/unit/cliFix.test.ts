@@ -58,6 +58,26 @@ describe('verified-fix fix', () => {
     remove(ws);
   });
 
+  it('documents itself: examples and exit codes in every help, the nearest flag for a typo', async () => {
+    const help = await runCli(['fix', '--help']);
+    assert.equal(help.exitCode, 0, help.stderr);
+    assert.match(help.stdout, /examples:\n(.*\n){2,}/);
+    assert.match(help.stdout, /exit codes:\n {2}0 +a verified fix was found\n {2}1 .*\n {2}2 +bad input or a provider failure.*\n {2}3 +internal error/);
+    for (const args of [['--help'], ['stats', '--help'], ['help', 'stats']]) {
+      const r = await runCli(args);
+      assert.equal(r.exitCode, 0, `${args.join(' ')}: ${r.stderr}`);
+      assert.match(r.stdout, /exit codes:/);
+      assert.ok(r.stdout.split('\n').every((line) => line.length <= 100), `${args.join(' ')}: a line wider than 100 columns`);
+    }
+    const typo = await runCli(['fix', '--workspace', '.', '--timout', '5']);
+    assert.equal(typo.exitCode, 2);
+    assert.equal(typo.stderr, "verified-fix: Unknown option '--timout'. Did you mean --timeout?\n");
+    const statsTypo = await runCli(['stats', 'x.jsonl', '--jsn']);
+    assert.equal(statsTypo.stderr, "verified-fix: Unknown option '--jsn'. Did you mean --json?\n");
+    const unknown = await runCli(['fix', '--frobnicate']);
+    assert.match(unknown.stderr, /Unknown option '--frobnicate'\. verified-fix fix --help lists the options\./);
+  });
+
   const ws = makeWorkspace({ 'a.txt': 'one\ntwo\n', 'c.json': '["x"]', 'empty.json': '[]', 'bad.json': '{', 'nums.json': '[1]' });
   after(() => remove(ws));
   const base = ['fix', '--workspace', ws, '--file', 'a.txt', '--test', 'true', '--candidates', join(ws, 'c.json')];

@@ -23,9 +23,9 @@ before(async () => {
 });
 after(() => server.close());
 
-function fix(extra: string[] = []): Promise<CliResult> {
+function fix(extra: string[] = [], json = true): Promise<CliResult> {
   const args = ['fix', '--workspace', fixture, '--file', 'clamp.js', '--lines', '7-7', '--provider', 'openai-compatible'];
-  args.push('--endpoint', server.endpoint, '--model', 'm', '--samples', '4', '--k', '2', '--parallel', '2', '--json', ...extra);
+  args.push('--endpoint', server.endpoint, '--model', 'm', '--samples', '4', '--k', '2', '--parallel', '2', ...(json ? ['--json'] : []), ...extra);
   // Without NODE_TEST_CONTEXT: a `node --test` started under this test runner would report to it and exit 0.
   const env: NodeJS.ProcessEnv = { ...process.env, VERIFIED_FIX_API_KEY: KEY, OPENAI_API_KEY: '' };
   delete env.NODE_TEST_CONTEXT;
@@ -82,6 +82,40 @@ describe('verified-fix fix --provider openai-compatible', () => {
     assert.match(json.lost[0], /HTTP 500/);
     assert.equal(json.passed, 3);
     assert.deepEqual(json.verified, [0], 'the same fix three times is listed once');
+  });
+
+  it('exits 2 with one sentence when the server fails every sample, and prints no empty summary', async (t) => {
+    server.requests.length = 0;
+    server.script = () => ({ kind: 'status', status: 500, body: { error: { message: 'out of memory' } }, headers: { 'retry-after': '0' } });
+    const r = await fix(['--samples', '6']);
+    if (skipIfNotWired(t, r)) return;
+    assert.equal(r.exitCode, 2, r.stderr);
+    const json = JSON.parse(r.stdout);
+    assert.equal(json.samples, 0);
+    assert.equal(json.lost.length, 6);
+    const sentence = /verified-fix: the model server at http:\/\/127\.0\.0\.1:\d+\/v1 failed: HTTP 500[^\n]*\(6 of 6 samples lost\), so nothing was tested; [^\n]+\.\n/;
+    assert.match(r.stderr, sentence);
+    assert.doesNotMatch(r.stderr, /internal error|\n\s+at /);
+
+    const human = await fix(['--samples', '6'], false);
+    assert.equal(human.exitCode, 2, human.stderr);
+    assert.match(human.stderr, sentence);
+    assert.equal(human.stdout, '', 'no "no passing fix" report: nothing was tested');
+  });
+
+  it('says how many samples were lost next to n in the human summary', async (t) => {
+    server.requests.length = 0;
+    // Two of the four samples come; the other requests fail for good.
+    server.script = (req) =>
+      req.index === 1 || req.index === 2 ? { kind: 'answer', contents: [fixed], ignoreN: true } : { kind: 'status', status: 500, headers: { 'retry-after': '0' } };
+    const r = await fix([], false);
+    if (skipIfNotWired(t, r)) return;
+    assert.ok(r.exitCode === 0 || r.exitCode === 1, r.stderr);
+    const summary = /^(\d) of (\d) samples passed, (\d) lost \(not counted in n\); pass@1 [\d.]+%, pass@2 [\d.]+%; pass\^1 [\d.]+%, pass\^2 [\d.]+%$/m.exec(r.stdout);
+    assert.ok(summary, r.stdout);
+    assert.equal(Number(summary[2]) + Number(summary[3]), 4, 'n and the lost make up the samples asked for');
+    assert.ok(Number(summary[3]) >= 1);
+    assert.match(r.stdout, /sample\(s\) could not be obtained: HTTP 500/);
   });
 
   it('exits with 2 and names the key on 401', async (t) => {
