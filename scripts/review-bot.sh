@@ -1,0 +1,200 @@
+#!/usr/bin/env bash
+# A review bot for any CI system: runs the tests, finds the source line a failing test's stack trace points at,
+# asks `verified-fix fix --json` for candidates there and keeps only a verified one. See docs/ci.md.
+#
+# Usage: bash scripts/review-bot.sh [--base REF] [--head REF] [--test "CMD"]     (run in the repository's root)
+# Env:   BASE                   the pull request's base: frames in files changed since BASE are preferred
+#        HEAD_REF               the commit to check (default: the working tree as it is); a commit other than the
+#                               checked-out one is exported with `git archive` to a temporary folder
+#        TEST                   the test command (default: detected; `npm test` with a package.json, else pytest)
+#        VERIFIED_FIX_CLI       how to run the CLI (default `verified-fix`; e.g. "node /path/to/dist/cli.js")
+#        VERIFIED_FIX_PROVIDER  where candidates come from (default mutation; openai-compatible needs an endpoint)
+#        VERIFIED_FIX_ENDPOINT, VERIFIED_FIX_MODEL   --endpoint / --model, when set
+#        VERIFIED_FIX_SAMPLES   --samples, when set
+#        VERIFIED_FIX_RESULTS   a results file (JSON lines); passed as `fix --results` when the CLI has that flag
+#        VERIFIED_FIX_OUT       folder for the two outputs (default .): verified-fix.diff, verified-fix-review.md
+# Exit:  0 a verified fix was found (the outputs are written)
+#        1 nothing to suggest: the tests pass ("no failing test"), no frame points into a source file, or no
+#          candidate was verified
+#        2 an error: not a git repository, no test command, the CLI failed
+# The working tree is never modified: the tests run where they are (as CI would run them), and the CLI tests its
+# candidates on copies.
+set -euo pipefail
+
+say() { printf 'review-bot: %s\n' "$*" >&2; }
+die() { say "$*"; exit 2; }
+
+base="${BASE:-}"
+head="${HEAD_REF:-}"
+test_cmd="${TEST:-}"
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --base) base="${2:?--base needs a ref}"; shift 2 ;;
+    --head) head="${2:?--head needs a ref}"; shift 2 ;;
+    --test) test_cmd="${2:?--test needs a command}"; shift 2 ;;
+    -h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) die "unknown argument '$1' (--base REF, --head REF, --test CMD)" ;;
+  esac
+done
+
+read -r -a cli <<< "${VERIFIED_FIX_CLI:-verified-fix}"
+provider="${VERIFIED_FIX_PROVIDER:-mutation}"
+out="${VERIFIED_FIX_OUT:-.}"
+command -v node >/dev/null || die "node is not installed (the CLI needs Node 20)"
+git rev-parse --is-inside-work-tree >/dev/null 2>&1 || die "$(pwd) is not a git repository"
+root="$(git rev-parse --show-toplevel)"
+mkdir -p "$out"
+out="$(cd "$out" && pwd)"
+# Outputs of an earlier run never stand for this one.
+rm -f "$out/verified-fix.diff" "$out/verified-fix-review.md"
+
+tmp="$(mktemp -d "${TMPDIR:-/tmp}/review-bot.XXXXXX")"
+trap 'rm -rf "$tmp"' EXIT
+
+# The workspace: the working tree, or the HEAD_REF commit exported beside it (dependencies linked, not copied).
+ws="$root"
+if [ -n "$head" ] && [ "$(git -C "$root" rev-parse "$head^{commit}")" != "$(git -C "$root" rev-parse HEAD)" ]; then
+  ws="$tmp/ws"
+  mkdir -p "$ws"
+  git -C "$root" archive "$head" | tar -x -C "$ws"
+  for dep in node_modules .venv venv; do
+    if [ -d "$root/$dep" ] && [ ! -e "$ws/$dep" ]; then ln -s "$root/$dep" "$ws/$dep"; fi
+  done
+  say "checking $head in $ws"
+fi
+cd "$ws"
+
+if [ -z "$test_cmd" ]; then
+  if [ -f package.json ]; then test_cmd="npm test"
+  elif [ -f pytest.ini ] || [ -f pyproject.toml ] || [ -f setup.cfg ] || [ -f tox.ini ]; then test_cmd="python3 -m pytest --tb=native"
+  else die "no test command: set TEST (or --test \"CMD\")"
+  fi
+fi
+
+# 1. The tests, as they are.
+say "running: $test_cmd"
+set +e
+sh -c "$test_cmd" > "$tmp/test-output.txt" 2>&1
+test_exit=$?
+set -e
+if [ "$test_exit" -eq 0 ]; then
+  say "no failing test: '$test_cmd' passes, nothing to fix"
+  exit 1
+fi
+
+# 2. The first stack frame in one of the project's own source files (files changed since BASE first).
+changed=""
+if [ -n "$base" ]; then
+  changed="$(git -C "$root" diff --name-only "$base" "${head:-HEAD}" -- 2>/dev/null || true)"
+fi
+frame="$(CHANGED="$changed" node -e '
+const fs = require("fs"), path = require("path");
+const root = fs.realpathSync(process.argv[1]);
+const text = fs.readFileSync(process.argv[2], "utf8");
+const isTest = (p) => /(^|\/)(test|tests|__tests__|spec|specs)\//.test(p) || /\.(test|spec)\.[cm]?[jt]sx?$/.test(p) ||
+  /(^|\/)(test_[^/]*|[^/]*_test)\.py$/.test(p) || /(^|\/)conftest\.py$/.test(p);
+const frames = [];
+let pyBlock = null;
+for (const line of text.split(/\r?\n/)) {
+  if (/^\s*Traceback \(most recent call last\):/.test(line)) { pyBlock = []; continue; }
+  const py = /^\s*File "([^"]+)", line (\d+)/.exec(line);
+  if (py) { (pyBlock ?? frames).push({ file: py[1], line: Number(py[2]) }); continue; }
+  if (pyBlock && !/^\s/.test(line)) { frames.push(...pyBlock.reverse()); pyBlock = null; }
+  // "at fn (path:line:col)" (Jest, the node spec reporter) or "fn (path:line:col)" (the node TAP "stack: |-").
+  const js = /^\s*(?:at\s+)?(?:[^()]*?\()?((?:file:\/\/)?[^\s()\x27\x22]+?):(\d+):(\d+)\)?\s*$/.exec(line);
+  if (js) frames.push({ file: js[1], line: Number(js[2]) });
+}
+if (pyBlock) frames.push(...pyBlock.reverse());
+const candidates = [];
+for (const f of frames) {
+  let p = f.file.replace(/^file:\/\//, "");
+  if (/^node:|^internal[\/]|<anonymous>/.test(p) || /(^|\/)(node_modules|site-packages|dist-packages)\//.test(p)) continue;
+  if (!path.isAbsolute(p)) p = path.join(root, p);
+  let real;
+  try { real = fs.realpathSync(p); } catch { continue; }
+  const rel = path.relative(root, real);
+  if (rel.startsWith("..") || path.isAbsolute(rel) || isTest(rel) || !fs.statSync(real).isFile()) continue;
+  candidates.push(`${rel.split(path.sep).join("/")}:${f.line}`);
+}
+const changed = new Set((process.env.CHANGED || "").split("\n").filter(Boolean));
+const pick = candidates.find((c) => changed.has(c.replace(/:\d+$/, ""))) ?? candidates[0];
+if (pick) process.stdout.write(pick);
+' "$ws" "$tmp/test-output.txt")"
+if [ -z "$frame" ]; then
+  say "the tests fail, but no stack frame points into a source file of the project (only tests, dependencies or"
+  say "runtime internals); the output is in the CI log above this line"
+  tail -n 40 "$tmp/test-output.txt" >&2
+  exit 1
+fi
+file="${frame%:*}"
+line="${frame##*:}"
+say "a failing test's stack trace points at $file:$line"
+
+# 3. The CLI: candidates for that line, verified by the same tests.
+args=(fix --workspace . --file "$file" --lines "$line-$line" --json --provider "$provider" --test "$test_cmd")
+if [ -n "${VERIFIED_FIX_ENDPOINT:-}" ]; then args+=(--endpoint "$VERIFIED_FIX_ENDPOINT"); fi
+if [ -n "${VERIFIED_FIX_MODEL:-}" ]; then args+=(--model "$VERIFIED_FIX_MODEL"); fi
+if [ -n "${VERIFIED_FIX_SAMPLES:-}" ]; then args+=(--samples "$VERIFIED_FIX_SAMPLES"); fi
+if [ -n "${VERIFIED_FIX_RESULTS:-}" ]; then
+  fix_help="$("${cli[@]}" fix --help 2>/dev/null || true)"
+  if printf '%s\n' "$fix_help" | grep -q -- '--results'; then
+    args+=(--results "$VERIFIED_FIX_RESULTS")
+  else
+    say "this verified-fix has no fix --results yet: the results file is not written"
+  fi
+fi
+say "running: ${cli[*]} ${args[*]}"
+set +e
+"${cli[@]}" "${args[@]}" > "$tmp/fix.json"
+fix_exit=$?
+set -e
+case "$fix_exit" in
+  0) ;;
+  1) say "no candidate was verified for $file:$line"; exit 1 ;;
+  *) die "verified-fix failed (exit $fix_exit); its message is above" ;;
+esac
+
+# 4. The best verified candidate: its diff, and a review body saying what was proven.
+node -e '
+const fs = require("fs");
+const [jsonFile, outDir, file, line, testCmd, provider] = process.argv.slice(1);
+const r = JSON.parse(fs.readFileSync(jsonFile, "utf8"));
+const verified = (r.verified ?? []).map((i) => r.candidates[i]).filter(Boolean);
+const best = verified[0] ?? r.candidates.find((c) => c.verified);
+if (!best) { console.error("review-bot: the CLI exited 0 but lists no verified candidate"); process.exit(2); }
+fs.writeFileSync(`${outDir}/verified-fix.diff`, best.diff);
+const fixed = best.tests?.fixed ?? [];
+const runs = best.runs ?? [];
+const pct = (x) => (x === undefined ? "?" : `${(100 * x).toFixed(1)}%`);
+const fence = "`".repeat(Math.max(3, ...[...best.diff.matchAll(/`+/g)].map((m) => m[0].length + 1)));
+const body = [
+  `<!-- verified-fix: file=${file} lines=${line}-${line} -->`,
+  `**Verified fix** for \`${file}\` line ${line}, found by \`verified-fix\` (provider \`${provider}\`).`,
+  "",
+  fence + "suggestion",
+  best.replacement,
+  fence,
+  "",
+  "What was proven:",
+  fixed.length ? `- it fixes ${fixed.length === 1 ? "the failing test" : `${fixed.length} failing tests`}: ${fixed.map((t) => "`" + t + "`").join(", ")}` : "- the failing tests pass with it",
+  `- \`${testCmd}\` passed ${runs.filter((x) => x === "pass").length} of ${runs.length} runs in a row (${runs.join(", ")}) in a sandboxed copy of the project`,
+  best.tests ? `- tests: ${best.tests.passed} passing, ${best.tests.failed} failing${best.tests.broke?.length ? `; it breaks: ${best.tests.broke.join(", ")}` : ", none broken"}` : "",
+  `- ${r.passed} of ${r.samples} candidates passed; pass@1 ${pct(r.passAtK?.["1"])}`,
+  "",
+  "<details><summary>The diff</summary>",
+  "",
+  fence + "diff",
+  best.diff.replace(/\n$/, ""),
+  fence,
+  "",
+  "</details>",
+  "",
+].filter((l, i, a) => l !== "" || a[i - 1] !== "").join("\n");
+fs.writeFileSync(`${outDir}/verified-fix-review.md`, body);
+' "$tmp/fix.json" "$out" "$file" "$line" "$test_cmd" "$provider"
+
+if [ -n "${GITHUB_OUTPUT:-}" ]; then
+  { echo "file=$file"; echo "line=$line"; echo "found=true"; } >> "$GITHUB_OUTPUT"
+fi
+say "a verified fix: $out/verified-fix.diff, $out/verified-fix-review.md"
+exit 0
