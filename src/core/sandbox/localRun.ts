@@ -15,11 +15,6 @@ export interface LocalTools {
   readonly cgroup?: CgroupSupport;
 }
 
-/** Single-quotes a word for `sh`. */
-export function quote(word: string): string {
-  return `'${word.replace(/'/g, `'\\''`)}'`;
-}
-
 /**
  * The innermost argv: descriptors beyond stdio closed (the editor or CI may hand the engine descriptors without
  * close-on-exec, and no sandbox closes them), the per-process data cap (it gives a readable "out of memory"; a

@@ -3,7 +3,8 @@ import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { hiddenPaths } from '../security/hiddenPaths';
 import type { PreparedRun, Protections, RunSpec, SandboxBackend } from './backend';
-import { innerCommand, localEnvironment, prepareLocal, quote } from './localRun';
+import { shellQuote as quote } from '../testResults/shell';
+import { innerCommand, localEnvironment, prepareLocal } from './localRun';
 import type { LocalTools } from './localRun';
 
 /**
