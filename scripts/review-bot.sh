@@ -11,7 +11,7 @@
 #        VERIFIED_FIX_PROVIDER  where candidates come from (default mutation; openai-compatible needs an endpoint)
 #        VERIFIED_FIX_ENDPOINT, VERIFIED_FIX_MODEL   --endpoint / --model, when set
 #        VERIFIED_FIX_SAMPLES   --samples, when set
-#        VERIFIED_FIX_RESULTS   a results file (JSON lines); passed as `fix --results` when the CLI has that flag
+#        VERIFIED_FIX_RESULTS   a results file (JSON lines); passed as `fix --results`; `verified-fix stats` reads it
 #        VERIFIED_FIX_OUT       folder for the two outputs (default .): verified-fix.diff, verified-fix-review.md
 # Exit:  0 a verified fix was found (the outputs are written)
 #        1 nothing to suggest: the tests pass ("no failing test"), no frame points into a source file, or no
@@ -135,14 +135,7 @@ args=(fix --workspace . --file "$file" --lines "$line-$line" --json --provider "
 if [ -n "${VERIFIED_FIX_ENDPOINT:-}" ]; then args+=(--endpoint "$VERIFIED_FIX_ENDPOINT"); fi
 if [ -n "${VERIFIED_FIX_MODEL:-}" ]; then args+=(--model "$VERIFIED_FIX_MODEL"); fi
 if [ -n "${VERIFIED_FIX_SAMPLES:-}" ]; then args+=(--samples "$VERIFIED_FIX_SAMPLES"); fi
-if [ -n "${VERIFIED_FIX_RESULTS:-}" ]; then
-  fix_help="$("${cli[@]}" fix --help 2>/dev/null || true)"
-  if printf '%s\n' "$fix_help" | grep -q -- '--results'; then
-    args+=(--results "$VERIFIED_FIX_RESULTS")
-  else
-    say "this verified-fix has no fix --results yet: the results file is not written"
-  fi
-fi
+if [ -n "${VERIFIED_FIX_RESULTS:-}" ]; then args+=(--results "$VERIFIED_FIX_RESULTS"); fi
 say "running: ${cli[*]} ${args[*]}"
 set +e
 "${cli[@]}" "${args[@]}" > "$tmp/fix.json"

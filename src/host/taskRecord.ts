@@ -1,6 +1,7 @@
 // Turns a finished request into the task the session keeps: first-run outcomes, verified candidates, usage.
 import { createHash } from 'node:crypto';
 import type { CandidateResult, FixResult } from '../core/fixRequest';
+import { sampleRecords } from '../core/resultsFile';
 import type { StoredCandidate, StoredTask } from './sessionSchema';
 import { lineLabel } from './sessionSnapshot';
 
@@ -34,6 +35,9 @@ function total(result: FixResult, pick: (c: CandidateResult) => number | undefin
   return values.length > 0 ? values.reduce((sum, v) => sum + v, 0) : undefined;
 }
 
+/** Completions longer than this are left out of the saved session (and its Export) to keep the workspace state small. */
+const STORED_COMPLETION_CHARS = 2000;
+
 /** The session's record of one request on `uri` (lines are 1-based and inclusive). */
 export function taskRecord(result: FixResult, uri: string, lines: { startLine: number; endLine: number }, startedAt: number): StoredTask {
   const promptTokens = total(result, (c) => c.usage?.promptTokens);
@@ -50,6 +54,8 @@ export function taskRecord(result: FixResult, uri: string, lines: { startLine: n
     startedAt,
     durationMs: result.durationMs,
     outcomes: result.candidates.map((c) => c.verdict.status),
+    samples: sampleRecords(result).map(({ completion, ...rest }) =>
+      (completion !== undefined && completion.length <= STORED_COMPLETION_CHARS ? { completion, ...rest } : rest)),
     verified: verifiedCandidates(result),
     baselinePassed: result.baselinePassed,
     lost: result.lost.length,

