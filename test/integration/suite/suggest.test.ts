@@ -159,6 +159,8 @@ describe('Suggest Verified Fix', function () {
       const lines = new TextDecoder().decode(await vscode.workspace.fs.readFile(jsonl)).trim().split('\n').map((l) => JSON.parse(l));
       assert.equal(lines.length, api.snapshot().samples);
       assert.ok(lines.every((l) => typeof l.task_id === 'string' && typeof l.passed === 'boolean'));
+      // The same lines as `fix --results`: each sample's completion, verdict and duration.
+      assert.ok(lines.every((l) => typeof l.completion === 'string' && ['pass', 'fail', 'timeout', 'error'].includes(l.verdict) && Number.isInteger(l.duration_ms)), JSON.stringify(lines[0]));
       assert.equal(lines.filter((l) => l.passed).length, api.sessionTasks().flatMap((t) => t.outcomes).filter((o) => o === 'pass').length);
       await vscode.commands.executeCommand('verifiedFix.exportSession', csv);
       const rows = new TextDecoder().decode(await vscode.workspace.fs.readFile(csv)).trim().split('\n');
