@@ -70,7 +70,7 @@ export async function runFix(request: FixRequest, onEvent: (event: FixEvent) => 
     logger.warn(message);
     onEvent({ type: 'warning', message });
   }
-  logger.info(`test command: ${testCommand}; ${listing.files.length} files copied per run (${listing.source}), linked: ${listing.linkedFolders.join(', ') || 'none'}`);
+  logger.info(`test command: ${testCommand}; isolation: ${executor.isolation}`);
   if (scrubbed.dropped.length > 0) {
     logger.info(`test runs do not get these variables (pass one with the verifiedFix.sandbox.passEnv setting or --pass-env): ${scrubbed.dropped.join(', ')}`);
   }

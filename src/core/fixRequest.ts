@@ -3,6 +3,7 @@ import type { Logger } from './logger';
 import type { CandidateProvider, SampleUsage } from './providers/provider';
 import type { Protections } from './sandbox/backend';
 import type { BackendChoice } from './sandbox/detect';
+import type { IsolationChoice } from './isolation/runTrees';
 
 /** How the `container` backend runs tests. */
 export interface ContainerSettings {
@@ -33,6 +34,8 @@ export interface IsolationOptions {
   readonly passEnv?: readonly string[];
   /** The containment to use; `auto` (the default) takes the strongest local one that works here. */
   readonly backend?: BackendChoice;
+  /** How each run gets its own tree; `auto` (the default): an overlay where the sandbox can mount one, else reused copies. */
+  readonly mode?: IsolationChoice;
   /** For `backend: 'container'`: the engine, image and extra arguments (the workspace is the request's). */
   readonly container?: ContainerSettings;
 }

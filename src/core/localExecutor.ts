@@ -1,20 +1,22 @@
-// Runs one candidate's file text in a fresh copy on this machine: copy, write, sandboxed run, tamper checks, removal.
+// Runs one candidate's file text in a tree of its own on this machine (an overlay or a copy): sandboxed run, tamper
+// check from what the run changed, and the tree reset or removed.
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, readdir, readFile, realpath, rm } from 'node:fs/promises';
-import { basename, dirname, join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import type { FixRequest, Verdict } from './fixRequest';
+import { chooseIsolation } from './isolation/chooseIsolation';
+import type { RunTree, RunTrees } from './isolation/runTrees';
+import { tamperingIn } from './isolation/treeChanges';
 import type { Logger } from './logger';
 import { RunGate } from './runGate';
 import type { Protections, SandboxBackend } from './sandbox/backend';
 import type { Redactor } from './security/secrets';
 import { createRequestFolder, removeOrSetAside, tempRootPath } from './tempRoot';
-import { changedTestFiles, hashTestFiles, newRunnerFiles, readOnlyTestPaths } from './testFileGuard';
-import type { FileHashes } from './testFileGuard';
+import { readOnlyTestPaths } from './testFileGuard';
 import { cancelledVerdict, errorVerdict } from './testExecutor';
 import type { ExecutedRun, RunOptions, TestExecutor } from './testExecutor';
 import { runTestCommand } from './testRunner';
-import { createCopy, writeIntoCopy } from './workspaceCopy';
 import type { WorkspaceListing } from './workspaceCopy';
 
 async function readReport(path: string): Promise<string | undefined> {
@@ -43,23 +45,24 @@ export interface LocalExecutorOptions {
 /** A report larger than this is not read: no suite's per-test results come near it, a hostile run's might. */
 const MAX_REPORT_BYTES = 64 * 1024 * 1024;
 
-/** Runs candidates of one request in copies of the workspace on this machine, contained by a sandbox backend. */
+/** Runs candidates of one request in trees of their own on this machine, contained by a sandbox backend. */
 export class LocalExecutor implements TestExecutor {
-  private testHashes: FileHashes = new Map();
-  private linkedEntries = new Map<string, ReadonlySet<string>>();
-  private readonly listed: ReadonlySet<string>;
-  private readonly readOnlyInCopy: readonly string[];
+  private readonly readOnlyInTree: readonly string[];
   private readonly removals: Array<Promise<void>> = [];
   private readonly gate = new RunGate();
-  /** This request's folder under the temp root, made by `prepare`: every copy and report of the request lives in it. */
+  /** This request's folder under the temp root, made by `prepare`: every tree and report of the request lives in it. */
   private requestDir = '';
   /** The original workspace (copies link into it) and the targets of dependency folders that are links elsewhere. */
-  private readonly readOnlyPaths: string[];
+  private readonly readOnlyPaths: string[] = [];
+  private trees?: RunTrees;
 
   constructor(private readonly options: LocalExecutorOptions) {
-    this.listed = new Set(options.listing.files);
-    this.readOnlyInCopy = readOnlyTestPaths(options.listing.files, options.relativePath);
-    this.readOnlyPaths = [options.request.workspace];
+    this.readOnlyInTree = readOnlyTestPaths(options.listing.files, options.relativePath);
+  }
+
+  /** How runs get their trees, once `prepare` has chosen. */
+  get isolation(): string {
+    return this.trees ? `${this.trees.mode}: ${this.trees.description}` : 'not chosen yet';
   }
 
   get runsCanInterfere(): boolean {
@@ -71,10 +74,12 @@ export class LocalExecutor implements TestExecutor {
   }
 
   async prepare(): Promise<void> {
-    const { request, listing, relativePath } = this.options;
+    const { request, listing, relativePath, backend, logger } = this.options;
     this.requestDir = await createRequestFolder();
-    this.testHashes = await hashTestFiles(request.workspace, listing.files, relativePath);
     const workspace = await realpath(request.workspace).catch(() => request.workspace);
+    this.trees = await chooseIsolation({ choice: request.isolation.mode ?? 'auto', backend, workspace, listing, requestDir: this.requestDir, target: relativePath, logger });
+    // Copies link into the original; an overlay is mounted over it, so it is the run's own (copy-on-write) tree.
+    if (this.trees.mode !== 'overlay') this.readOnlyPaths.push(request.workspace);
     // A dependency folder that is a link, or whose entries are (a shared store, another checkout's node_modules), must
     // stay visible, read-only, even where the sandbox hides the place its targets live in (a private /tmp).
     const outside = new Set<string>();
@@ -84,7 +89,6 @@ export class LocalExecutor implements TestExecutor {
     };
     for (const folder of listing.linkedFolders) {
       const entries = await readdir(join(request.workspace, folder), { withFileTypes: true }).catch(() => []);
-      this.linkedEntries.set(folder, new Set(entries.map((e) => e.name)));
       await addIfOutside(join(request.workspace, folder), false);
       await Promise.all(entries.filter((e) => e.isSymbolicLink()).map((e) => addIfOutside(join(request.workspace, folder, e.name), true)));
     }
@@ -96,35 +100,37 @@ export class LocalExecutor implements TestExecutor {
   async run(fileText: string, label: string, runOptions: RunOptions = {}): Promise<ExecutedRun> {
     const { signal } = this.options;
     if (signal.aborted) return { verdict: cancelledVerdict() };
-    const work = () => this.runInCopy(fileText, label, runOptions.command);
+    const work = () => this.runInTree(fileText, label, runOptions.command);
     return runOptions.alone ? this.gate.alone(work) : this.gate.shared(work);
   }
 
-  private async runInCopy(fileText: string, label: string, command: RunOptions['command']): Promise<ExecutedRun> {
-    const { request, listing, relativePath, logger, signal } = this.options;
-    if (signal.aborted) return { verdict: cancelledVerdict() };
-    // A copy of a vanished workspace would hold only the target file, and its verdict would mean nothing.
+  private async runInTree(fileText: string, label: string, command: RunOptions['command']): Promise<ExecutedRun> {
+    const { request, relativePath, logger, signal } = this.options;
+    const trees = this.trees;
+    if (signal.aborted || !trees) return { verdict: cancelledVerdict() };
+    // A tree of a vanished workspace would hold only the target file, and its verdict would mean nothing.
     if (!existsSync(request.workspace)) return { verdict: errorVerdict('the workspace folder was removed during the run') };
     const t0 = performance.now();
-    let copyDir: string | undefined;
+    let tree: RunTree | undefined;
     let reportDir: string | undefined;
+    let trusted = false;
     try {
-      copyDir = await createCopy(listing, this.requestDir, label);
-      await writeIntoCopy(copyDir, relativePath, fileText);
-      const copy = copyDir;
+      tree = await trees.acquire(label, fileText);
+      const { dir } = tree;
       let reportPath: string | undefined;
       if (command) {
-        // Beside the copy, not in it (runners scan the copy for tests). Write and search, no read: the run can create
+        // Beside the tree, not in it (runners scan their tree for tests). Write and search, no read: the run can create
         // the report by its name but cannot list the folder to find and forge it.
-        reportDir = join(this.requestDir, `${basename(copy)}-report-${randomBytes(8).toString('hex')}`);
+        reportDir = join(this.requestDir, `${label}-report-${randomBytes(8).toString('hex')}`);
         await mkdir(reportDir, { mode: 0o300 });
         reportPath = join(reportDir, `report-${randomBytes(8).toString('hex')}`);
       }
       const verdict = await runTestCommand({
         command: command && reportPath ? command(reportPath) : this.options.testCommand,
-        cwd: copy,
+        cwd: dir,
+        ...(tree.overlay ? { overlay: tree.overlay } : {}),
         readOnlyPaths: this.readOnlyPaths,
-        readOnlyInCopy: this.readOnlyInCopy.map((rel) => join(copy, rel)),
+        readOnlyInCopy: this.readOnlyInTree.map((rel) => join(dir, rel)),
         hiddenFolders: [tempRootPath()],
         writablePaths: reportDir ? [reportDir] : [],
         timeoutMs: request.testTimeoutMs,
@@ -134,36 +140,33 @@ export class LocalExecutor implements TestExecutor {
         memoryMB: request.isolation.memoryMB,
         env: this.options.env,
       });
-      // Readable again, so the report can be read and the copy removed by a user without root's override.
+      // Readable again, so the report can be read and removed by a user without root's override.
       if (reportDir) await chmod(reportDir, 0o700).catch(() => undefined);
       // A cancelled run is dropped, not judged: its reason must survive.
       if (verdict.cancelled) return { verdict };
-      const tampered = await changedTestFiles(copy, this.testHashes);
-      if (tampered.length > 0) return { verdict: this.redact({ ...verdict, status: 'error', reason: `the run modified test files: ${tampered.join(', ')}` }) };
-      const planted = await newRunnerFiles(copy, this.listed, listing.linkedFolders, this.linkedEntries);
-      if (planted.length > 0) return { verdict: this.redact({ ...verdict, status: 'error', reason: `the run created files the test runner loads: ${planted.join(', ')}` }) };
+      const problem = await tamperingIn(await tree.changes(), relativePath, (rel) => this.existedBefore(rel));
+      if (problem) return { verdict: this.redact({ ...verdict, status: 'error', reason: problem }) };
+      trusted = true;
       const report = reportPath ? await readReport(reportPath) : undefined;
-      return { verdict: this.redact(verdict), cwd: copy, ...(report !== undefined ? { report: this.options.redactor.redact(report) } : {}) };
+      return { verdict: this.redact(verdict), cwd: dir, ...(report !== undefined ? { report: this.options.redactor.redact(report) } : {}) };
     } catch (error) {
       const err = error as NodeJS.ErrnoException;
       logger.error(err);
-      const what = copyDir ? 'run failed' : 'copy failed';
+      const what = tree ? 'run failed' : 'could not prepare the run\'s copy of the workspace';
       return { verdict: errorVerdict(`${what}: ${err.code === 'ENOSPC' ? 'no space left in the temp folder' : err.message}`, Math.round(performance.now() - t0)) };
     } finally {
-      // Removal does not hold the run's slot: the next candidate starts while this copy goes (awaited in dispose).
+      // Resetting or removing does not hold the run's slot: the next candidate starts meanwhile (awaited in dispose).
       if (reportDir) {
         const dir = reportDir;
         this.removals.push(rm(dir, { recursive: true, force: true }).catch(() => undefined));
       }
-      if (copyDir) {
-        const dir = copyDir;
-        this.removals.push(
-          removeOrSetAside(dir, tempRootPath()).then((problem) => {
-            if (problem) logger.warn(problem);
-          }),
-        );
-      }
+      if (tree) this.removals.push(trees.release(tree, !trusted));
     }
+  }
+
+  /** Whether a path a run created was in the workspace before (a new package in node_modules is a planted module). */
+  private async existedBefore(rel: string): Promise<boolean> {
+    return existsSync(join(this.options.request.workspace, rel));
   }
 
   /** Output is shown, logged and sent to models: no secret value may be in it. */
@@ -178,9 +181,10 @@ export class LocalExecutor implements TestExecutor {
     };
   }
 
-  /** Waits for every copy to be removed, then removes the request's folder. */
+  /** Waits for every tree to be removed, then removes the request's folder. */
   async dispose(): Promise<void> {
     await Promise.all(this.removals);
+    await this.trees?.dispose();
     if (!this.requestDir) return;
     const problem = await removeOrSetAside(this.requestDir, tempRootPath());
     if (problem) this.options.logger.warn(problem);

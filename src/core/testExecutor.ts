@@ -31,6 +31,8 @@ export interface TestExecutor {
   readonly protections: Protections;
   /** Whether a pass needs a run `alone` before it counts (the runs can reach each other's copies). */
   readonly runsCanInterfere: boolean;
+  /** One line for the log, once prepared: how each run gets a workspace of its own and what that costs. */
+  readonly isolation: string;
   prepare(): Promise<void>;
   /** One run of `fileText` as the file under repair; never throws (a failure is an `error` verdict). */
   run(fileText: string, label: string, options?: RunOptions): Promise<ExecutedRun>;

@@ -2,7 +2,7 @@
 import { execa } from 'execa';
 import type { RunStatus, Verdict } from './fixRequest';
 import { OutputTail } from './outputTail';
-import type { PreparedRun, SandboxBackend } from './sandbox/backend';
+import type { OverlayMount, PreparedRun, SandboxBackend } from './sandbox/backend';
 
 /** Bytes kept of each stream (and of the two interleaved). */
 export const OUTPUT_TAIL_BYTES = 64 * 1024;
@@ -27,6 +27,8 @@ export interface TestRunOptions {
   readonly memoryMB: number;
   /** The run's environment before the runner's own settings; secrets should already be gone (see security/secrets). */
   readonly env?: NodeJS.ProcessEnv;
+  /** A copy-on-write view mounted at `cwd` instead of a copy there (backends with `mountsOverlay`). */
+  readonly overlay?: OverlayMount;
 }
 
 const memoryExhausted = /JavaScript heap out of memory|Allocation failed|MemoryError|Cannot allocate memory|std::bad_alloc|out of memory/i;
@@ -48,6 +50,7 @@ export async function runTestCommand(options: TestRunOptions): Promise<Verdict> 
       memoryMB: options.memoryMB,
       env: options.env ?? process.env,
       hostEnv: process.env,
+      ...(options.overlay ? { overlay: options.overlay } : {}),
     });
   } catch (error) {
     return { status: 'error', exitCode: null, durationMs: elapsed(), reason: `could not prepare the sandbox: ${(error as Error).message}`, output: '', stdout: '', stderr: '' };

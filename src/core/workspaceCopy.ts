@@ -130,7 +130,8 @@ async function linkFolder(listing: WorkspaceListing, copyDir: string, rel: strin
   );
 }
 
-async function copyEntry(workspace: string, copyDir: string, rel: string): Promise<void> {
+/** Copies one listed path from the workspace into a copy (a missing one is skipped: the copy mirrors the work tree). */
+export async function copyEntry(workspace: string, copyDir: string, rel: string): Promise<void> {
   const from = join(workspace, rel);
   const to = join(copyDir, rel);
   let stats;

@@ -68,7 +68,7 @@ describe('runFix', () => {
     });
   }
 
-  it('copies untracked work but not ignored files, and links node_modules as a folder of links', async () => {
+  it('copies (reuse and copy isolation) hold untracked work but not ignored files, and link node_modules as a folder of links', async () => {
     const ws = valueWorkspace(true, { 'node_modules/dep/index.js': 'module.exports = 1;\n', 'ignored/secret.txt': 'no\n' });
     writeFileSync(join(ws, 'untracked.txt'), 'fresh\n');
     const check = [
@@ -80,9 +80,11 @@ describe('runFix', () => {
       'mkdir node_modules/.cache-written-by-tests',
       'test "$(cat value.txt)" = good',
     ].join(' && ');
-    const result = await runFix(request(ws, ['good'], { testCommand: check, baselineCheck: false }));
-    assert.equal(result.candidates[0].verdict.status, 'pass', result.candidates[0].verdict.output);
-    assert.ok(!existsSync(join(ws, 'node_modules', '.cache-written-by-tests')), 'writes into node_modules stay in the copy');
+    for (const mode of ['reuse', 'copy'] as const) {
+      const result = await runFix(request(ws, ['good'], { testCommand: check, baselineCheck: false, isolation: { ...isolation, mode } }));
+      assert.equal(result.candidates[0].verdict.status, 'pass', result.candidates[0].verdict.output);
+      assert.ok(!existsSync(join(ws, 'node_modules', '.cache-written-by-tests')), 'writes into node_modules stay in the copy');
+    }
     remove(ws);
   });
 

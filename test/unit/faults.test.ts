@@ -77,7 +77,9 @@ describe('faults', () => {
     const before = fingerprint(ws);
     process.env.VERIFIED_FIX_TMPDIR = small;
     try {
-      const result = await runFix(request(ws));
+      // Copies fill the small temp root; an overlay copies nothing (its layers hold only what runs write).
+      const asked = request(ws);
+      const result = await runFix({ ...asked, isolation: { ...asked.isolation, mode: 'copy' } });
       assert.equal(result.baseline?.status, 'error');
       assert.match(result.baseline?.reason ?? '', /no space left in the temp folder/);
       assert.ok(result.candidates.every((c) => /no space left/.test(c.verdict.reason ?? '')));

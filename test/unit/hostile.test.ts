@@ -46,10 +46,13 @@ after(async () => {
 });
 
 const js = (ws: string): Case[] => [
-  { name: 'writes to the original workspace by absolute path', code: `require('fs').writeFileSync(${JSON.stringify(join(ws, 'pwned.txt'))}, 'x');`, expect: 'fail' },
+  // From a workspace near / (an overlay runs in the workspace's own path), ../../.. is / : walking it may time out.
+  // With an overlay the workspace's own path is the run's copy-on-write view: the write lands in the run's layer (pass),
+  // and the original stays byte-identical either way (checked below).
+  { name: 'writes to the original workspace by absolute path', code: `require('fs').writeFileSync(${JSON.stringify(join(ws, 'pwned.txt'))}, 'x');`, expect: ['fail', 'pass'] },
   { name: 'writes to $HOME', code: `require('fs').writeFileSync(require('os').homedir() + '/pwned.txt', 'x');`, expect: ['fail', 'pass'] },
-  { name: 'deletes files through ../', code: `for (const up of ['..', '../..', '../../..']) { try { require('fs').rmSync(require('path').resolve(up), { recursive: true, force: true }); } catch {} }`, expect: ['fail', 'error', 'pass'] },
-  { name: 'follows a symlink out of the copy', code: `require('fs').symlinkSync(${JSON.stringify(ws)}, 'escape'); require('fs').writeFileSync('escape/pwned.txt', 'x');`, expect: 'fail' },
+  { name: 'deletes files through ../', code: `for (const up of ['..', '../..', '../../..']) { try { require('fs').rmSync(require('path').resolve(up), { recursive: true, force: true }); } catch {} }`, expect: ['fail', 'error', 'pass', 'timeout'] },
+  { name: 'follows a symlink out of the copy', code: `require('fs').symlinkSync(${JSON.stringify(ws)}, 'escape'); require('fs').writeFileSync('escape/pwned.txt', 'x');`, expect: ['fail', 'pass'] },
   { name: 'connects to a listener on the host loopback', code: `const s = require('net').connect(${port}, '127.0.0.1'); s.on('connect', () => { throw new Error('connected'); }); s.on('error', () => {});`, expect: ['pass', 'fail'] },
   { name: 'resolves and fetches an outside address', code: `fetch('http://verified-fix-outside.invalid/').then(() => { throw new Error('fetched'); }, () => {});`, expect: 'pass' },
   { name: 'forks SIGTERM-proof children and a double-forked setsid daemon', code: `require('child_process').spawn('sh', ['-c', "trap '' TERM; (setsid sh -c 'sleep 300.${marker}' &); sleep 301.${marker} & sleep 302.${marker}"], { detached: true, stdio: 'ignore' }).unref();`, expect: ['pass', 'timeout'] },
@@ -62,10 +65,10 @@ const js = (ws: string): Case[] => [
 ];
 
 const py = (ws: string): Case[] => [
-  { name: 'writes to the original workspace by absolute path', code: `open(${JSON.stringify(join(ws, 'pwned.txt'))}, 'w').write('x')`, expect: ['fail', 'error'] },
+  { name: 'writes to the original workspace by absolute path', code: `open(${JSON.stringify(join(ws, 'pwned.txt'))}, 'w').write('x')`, expect: ['fail', 'error', 'pass'] },
   { name: 'writes to $HOME', code: `import os; open(os.path.expanduser('~/pwned.txt'), 'w').write('x')`, expect: ['fail', 'error', 'pass'] },
-  { name: 'deletes files through ../', code: `import shutil; [shutil.rmtree(p, ignore_errors=True) for p in ('..', '../..', '../../..')]`, expect: ['fail', 'error', 'pass'] },
-  { name: 'follows a symlink out of the copy', code: `import os; os.symlink(${JSON.stringify(ws)}, 'escape'); open('escape/pwned.txt', 'w').write('x')`, expect: ['fail', 'error'] },
+  { name: 'deletes files through ../', code: `import shutil; [shutil.rmtree(p, ignore_errors=True) for p in ('..', '../..', '../../..')]`, expect: ['fail', 'error', 'pass', 'timeout'] },
+  { name: 'follows a symlink out of the copy', code: `import os; os.symlink(${JSON.stringify(ws)}, 'escape'); open('escape/pwned.txt', 'w').write('x')`, expect: ['fail', 'error', 'pass'] },
   { name: 'connects to a listener on the host loopback', code: `import socket\ntry: socket.create_connection(('127.0.0.1', ${port}), timeout=2); raise RuntimeError('connected')\nexcept OSError: pass`, expect: 'pass' },
   { name: 'resolves and fetches an outside address', code: `import urllib.request\ntry: urllib.request.urlopen('http://verified-fix-outside.invalid/', timeout=2); raise RuntimeError('fetched')\nexcept OSError: pass`, expect: 'pass' },
   { name: 'forks a double-forked setsid daemon', code: `import subprocess; subprocess.Popen(['sh', '-c', "trap '' TERM; (setsid sh -c 'sleep 303.${marker}' &); sleep 304.${marker}"], start_new_session=True)`, expect: ['pass', 'timeout'] },

@@ -1,19 +1,7 @@
-// The test-file guard: what counts as tests, what a run gets read-only, and what it must not change or plant.
+// The test-file guard: what counts as tests, and what a run gets read-only (what it changed: isolation.test.ts).
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { after, describe, it } from 'node:test';
-import { changedTestFiles, hashTestFiles, isTestRelated, newRunnerFiles, readOnlyTestPaths } from '../../src/core/testFileGuard';
-import { makeWorkspace, remove } from './helpers/workspace';
-
-const made: string[] = [];
-after(() => remove(...made));
-
-function write(root: string, rel: string, content = 'x'): void {
-  mkdirSync(dirname(join(root, rel)), { recursive: true });
-  writeFileSync(join(root, rel), content);
-}
+import { describe, it } from 'node:test';
+import { isTestRelated, readOnlyTestPaths } from '../../src/core/testFileGuard';
 
 describe('isTestRelated', () => {
   const table: Array<[path: string, expected: boolean]> = [
@@ -100,93 +88,5 @@ describe('readOnlyTestPaths', () => {
 
   it('is empty when the workspace has no tests', () => {
     assert.deepEqual(readOnlyTestPaths(['src/a.js', 'README.md'], 'src/a.js'), []);
-  });
-});
-
-describe('hashTestFiles / changedTestFiles', () => {
-  it('reports test files changed, removed or replaced in the copy, not the target or ordinary files', async () => {
-    const files = ['src/a.js', 'src/b.js', 'test/a.test.js', 'test/b.test.js', 'test/c.test.js', 'package.json', 'ghost.test.js'];
-    const ws = makeWorkspace({ 'src/a.js': 'a', 'src/b.js': 'b', 'test/a.test.js': 'A', 'test/b.test.js': 'B', 'test/c.test.js': 'C', 'package.json': '{}' });
-    const copy = makeWorkspace({ 'src/a.js': 'fixed', 'src/b.js': 'changed too', 'test/a.test.js': 'A', 'test/b.test.js': 'B!', 'package.json': '{"scripts":{}}' });
-    made.push(ws, copy);
-    const hashes = await hashTestFiles(ws, files, 'src/a.js');
-    assert.deepEqual([...hashes.keys()].sort(), ['ghost.test.js', 'package.json', 'test/a.test.js', 'test/b.test.js', 'test/c.test.js']);
-    // ghost.test.js was missing before and is missing still: no change.
-    assert.deepEqual(await changedTestFiles(copy, hashes), ['package.json', 'test/b.test.js', 'test/c.test.js']);
-    assert.deepEqual(await changedTestFiles(ws, hashes), []);
-  });
-
-  it('does not hash the target even when the target is a test file', async () => {
-    const ws = makeWorkspace({ 'a.test.js': 'a', 'b.test.js': 'b' });
-    made.push(ws);
-    const hashes = await hashTestFiles(ws, ['a.test.js', 'b.test.js'], 'a.test.js');
-    assert.deepEqual([...hashes.keys()], ['b.test.js']);
-  });
-});
-
-describe('newRunnerFiles', () => {
-  /** A copy as the executor makes it: listed files, and node_modules linked to the original's. */
-  function makeCopy() {
-    const original = makeWorkspace({ 'node_modules/lodash/index.js': '', 'node_modules/.bin/x': '', 'node_modules/.package-lock.json': '{}' });
-    const copy = makeWorkspace({ 'package.json': '{}', 'src/a.js': '', 'test/a.test.js': '', 'tests/conftest.py': '', 'jest.config.js': '' });
-    symlinkSync(join(original, 'node_modules'), join(copy, 'node_modules'));
-    made.push(original, copy);
-    const listed = new Set(['package.json', 'src/a.js', 'test/a.test.js', 'tests/conftest.py', 'jest.config.js']);
-    const linkedEntries = new Map([['node_modules', new Set(readdirSync(join(original, 'node_modules')))]]);
-    return { original, copy, listed, linkedEntries };
-  }
-
-  it('finds nothing in a copy the run left as it was', async () => {
-    const { copy, listed, linkedEntries } = makeCopy();
-    assert.deepEqual(await newRunnerFiles(copy, listed, ['node_modules'], linkedEntries), []);
-  });
-
-  it('finds new conftest.py, sitecustomize.py, .pth and runner configs anywhere, not listed ones', async () => {
-    const { copy, listed, linkedEntries } = makeCopy();
-    for (const rel of ['src/conftest.py', 'sitecustomize.py', 'venv/lib/python3.12/site-packages/x.pth', 'packages/b/jest.config.js', 'vitest.config.ts', '.mocharc.json', 'src/package.json', 'src/b.js', 'test/new.test.js']) write(copy, rel);
-    // Listed files rewritten in place are for changedTestFiles, not this check.
-    write(copy, 'jest.config.js', 'module.exports = { testMatch: [] }');
-    assert.deepEqual(await newRunnerFiles(copy, listed, ['node_modules'], linkedEntries), [
-      '.mocharc.json',
-      'packages/b/jest.config.js',
-      'sitecustomize.py',
-      'src/conftest.py',
-      'src/package.json',
-      'venv/lib/python3.12/site-packages/x.pth',
-      'vitest.config.ts',
-    ]);
-  });
-
-  it('finds a new package in a linked folder, but not tool caches (dot entries, __pycache__)', async () => {
-    const { original, copy, listed, linkedEntries } = makeCopy();
-    write(original, 'node_modules/evil/index.js', 'module.exports = () => true');
-    write(original, 'node_modules/.vite/deps/chunk.js');
-    write(original, 'node_modules/.cache/babel/x.json');
-    mkdirSync(join(original, 'node_modules', '__pycache__'));
-    write(original, 'node_modules/lodash/new-file.js');
-    assert.deepEqual(await newRunnerFiles(copy, listed, ['node_modules'], linkedEntries), ['node_modules/evil']);
-  });
-
-  it('skips .git and tool cache folders in the copy', async () => {
-    const { copy, listed, linkedEntries } = makeCopy();
-    for (const rel of ['.git/hooks/conftest.py', '.git/package.json', '.pytest_cache/v/conftest.py', '__pycache__/x.pth', '.vite/jest.config.js', '.cache/sitecustomize.py']) write(copy, rel);
-    assert.deepEqual(await newRunnerFiles(copy, listed, ['node_modules'], linkedEntries), []);
-  });
-
-  it('reports a new file planted as a link, and tolerates a linked folder that is gone', async () => {
-    const { copy, listed, linkedEntries } = makeCopy();
-    symlinkSync('/dev/null', join(copy, 'src', 'conftest.py'));
-    rmSync(join(copy, 'node_modules'));
-    assert.deepEqual(await newRunnerFiles(copy, listed, ['node_modules'], linkedEntries), ['src/conftest.py']);
-  });
-
-  it('with a workspace folder linked that had no recorded entries, everything in it is new', async () => {
-    const tmp = mkdtempSync(join(tmpdir(), 'vf-guard-'));
-    made.push(tmp);
-    write(tmp, 'vendor/pkg/a.py');
-    const copy = makeWorkspace({ 'a.py': '' });
-    made.push(copy);
-    symlinkSync(join(tmp, 'vendor'), join(copy, 'vendor'));
-    assert.deepEqual(await newRunnerFiles(copy, new Set(['a.py']), ['vendor'], new Map()), ['vendor/pkg']);
   });
 });

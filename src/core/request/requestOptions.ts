@@ -41,6 +41,7 @@ export function requestOptions(values: OptionValues, cpuCount: number): RequestO
       memoryMB: values.memoryMB,
       passEnv: values.passEnv,
       backend: values.backend,
+      mode: values.isolationMode,
       ...(containerSettings ? { container: containerSettings } : {}),
     },
   };

@@ -38,6 +38,16 @@ export function describeProtections(p: Protections): string {
   return [p.name, files, processes, network, memory].join('; ');
 }
 
+/**
+ * A copy-on-write view of the workspace: inside the run, `lower` shows at its own path with every write landing in
+ * `upper` (`work` is overlayfs's scratch folder, on the same file system as `upper`).
+ */
+export interface OverlayMount {
+  readonly lower: string;
+  readonly upper: string;
+  readonly work: string;
+}
+
 /** One run as the engine asks for it. */
 export interface RunSpec {
   /** The shell command line to run in the copy. */
@@ -59,6 +69,8 @@ export interface RunSpec {
   readonly env: NodeJS.ProcessEnv;
   /** The environment the engine runs in: its HOME and socket variables say what to hide. */
   readonly hostEnv: NodeJS.ProcessEnv;
+  /** Mounted at `copyDir` (which is then `overlay.lower`) before anything else of the run; only where `mountsOverlay`. */
+  readonly overlay?: OverlayMount;
 }
 
 /** A run made ready by its backend: the process the runner spawns, and how the backend ends and cleans it. */
@@ -84,6 +96,8 @@ export interface SandboxBackend {
   readonly kind: BackendKind;
   /** Whether runs cannot see or reach each other's copies (else a pass is confirmed with no other run active). */
   readonly isolatesRuns: boolean;
+  /** Whether it can mount `RunSpec.overlay` (in a mount namespace of its own), so a run needs no copy. */
+  readonly mountsOverlay: boolean;
   protections(options: { readonly allowNetwork: boolean; readonly memoryMB: number }): Protections;
   /** Everything a run needs before it is spawned (a cgroup, a container); never leaves anything behind on failure. */
   prepare(spec: RunSpec): Promise<PreparedRun>;

@@ -1,6 +1,6 @@
 // bubblewrap: each run an unprivileged user with no capabilities, in its own namespaces, seeing only its copy writable.
 import { hiddenPaths } from '../security/hiddenPaths';
-import type { PreparedRun, Protections, RunSpec, SandboxBackend } from './backend';
+import type { OverlayMount, PreparedRun, Protections, RunSpec, SandboxBackend } from './backend';
 import { innerCommand, localEnvironment, prepareLocal } from './localRun';
 import type { LocalTools } from './localRun';
 
@@ -11,7 +11,9 @@ const isRoot = () => process.getuid?.() === 0;
 
 function bwrapArgs(userNamespace: boolean, spec: RunSpec, command: readonly string[]): string[] {
   const args: string[] = [];
-  if (userNamespace) args.push('--unshare-user', ...(isRoot() ? ['--uid', UNPRIVILEGED_ID, '--gid', UNPRIVILEGED_ID] : []), '--disable-userns');
+  // Inside the overlay's namespace a user is root there, and bwrap would keep that id: give the run the user's own.
+  const ownId = spec.overlay && !isRoot() ? ['--uid', String(process.getuid?.()), '--gid', String(process.getgid?.())] : [];
+  if (userNamespace) args.push('--unshare-user', ...(isRoot() ? ['--uid', UNPRIVILEGED_ID, '--gid', UNPRIVILEGED_ID] : ownId), '--disable-userns');
   args.push('--cap-drop', 'ALL', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc');
   if (spec.memoryMB > 0) args.push('--size', String(spec.memoryMB * 1024 * 1024));
   args.push('--tmpfs', '/tmp');
@@ -28,6 +30,16 @@ function bwrapArgs(userNamespace: boolean, spec: RunSpec, command: readonly stri
 }
 
 /**
+ * bubblewrap 0.8 (Debian 12, Ubuntu 24.04) has no overlay options: the overlay is mounted by util-linux `unshare` in a
+ * mount namespace (and, for a user, a user namespace) of its own, and bwrap, started in it, binds it like any folder.
+ */
+export function overlayWrapper(overlay: OverlayMount): string[] {
+  const user = isRoot() ? [] : ['--user', '--map-root-user'];
+  const mount = 'mount -t overlay verified-fix -o "lowerdir=$1,upperdir=$2,workdir=$3" "$1" || exit 125; shift 3; exec "$@"';
+  return ['unshare', ...user, '--mount', '--propagation', 'private', '--', '/bin/sh', '-c', mount, 'overlay-mount', overlay.lower, overlay.upper, overlay.work];
+}
+
+/**
  * `userNamespace`: run as an unprivileged user in a user namespace (else as the caller, every capability dropped,
  * where user namespaces are off).
  */
@@ -35,6 +47,7 @@ export function bwrapBackend(tools: LocalTools, userNamespace: boolean): Sandbox
   return {
     kind: 'bwrap',
     isolatesRuns: true,
+    mountsOverlay: true,
     protections: ({ allowNetwork, memoryMB }): Protections => ({
       backend: 'bwrap',
       name: `bubblewrap sandbox${userNamespace ? ' as an unprivileged user' : ''}, no capabilities`,
@@ -44,6 +57,10 @@ export function bwrapBackend(tools: LocalTools, userNamespace: boolean): Sandbox
       memory: { capMB: memoryMB, scope: tools.cgroup ? 'run' : tools.prlimit ? 'process' : 'none' },
     }),
     prepare: (spec: RunSpec): Promise<PreparedRun> =>
-      prepareLocal(tools, spec, { argv: ['bwrap', ...bwrapArgs(userNamespace, spec, innerCommand(tools, spec))], env: localEnvironment(spec.env, true), namespaced: true }),
+      prepareLocal(tools, spec, {
+        argv: [...(spec.overlay ? overlayWrapper(spec.overlay) : []), 'bwrap', ...bwrapArgs(userNamespace, spec, innerCommand(tools, spec))],
+        env: localEnvironment(spec.env, true),
+        namespaced: true,
+      }),
   };
 }

@@ -16,9 +16,15 @@ function setupScript(setpriv: boolean, spec: RunSpec): string {
   if (!spec.allowNetwork) lines.push('ip link set lo up 2>/dev/null');
   const home = spec.hostEnv.HOME || homedir();
   const readOnly = [...spec.readOnlyPaths, ...(home && home !== '/' ? [home] : [])].filter((p) => existsSync(p));
-  for (const path of [...readOnly, ...spec.readOnlyInCopy]) {
+  const makeReadOnly = (path: string) =>
     lines.push(`mount --bind ${quote(path)} ${quote(path)} && mount -o remount,bind,ro ${quote(path)} || fail 'cannot make ${path.replace(/'/g, '')} read-only'`);
+  readOnly.forEach(makeReadOnly);
+  // After home's bind (which does not carry later mounts under it) and before the tests' binds, which are in it.
+  if (spec.overlay) {
+    const { lower, upper, work } = spec.overlay;
+    lines.push(`mount -t overlay verified-fix -o ${quote(`lowerdir=${lower},upperdir=${upper},workdir=${work}`)} ${quote(lower)} || fail 'cannot mount the overlay'`);
   }
+  spec.readOnlyInCopy.forEach(makeReadOnly);
   const hidden = hiddenPaths(spec.hostEnv, spec.allowNetwork);
   for (const folder of hidden.folders) lines.push(`mount -t tmpfs -o size=1m,mode=0755 verified-fix ${quote(folder)} || fail 'cannot hide ${folder.replace(/'/g, '')}'`);
   for (const file of hidden.files) lines.push(`mount --bind /dev/null ${quote(file)} || fail 'cannot hide ${file.replace(/'/g, '')}'`);
@@ -39,6 +45,7 @@ export function unshareBackend(tools: LocalTools, setpriv: boolean): SandboxBack
   return {
     kind: 'unshare',
     isolatesRuns: false,
+    mountsOverlay: true,
     protections: ({ allowNetwork, memoryMB }): Protections => ({
       backend: 'unshare',
       name: `PID and mount namespaces${setpriv ? ', no capabilities' : ''}`,
