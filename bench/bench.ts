@@ -3,6 +3,7 @@ import { computeSessionStats } from '../src/core/sessionStats';
 import type { SampleOutcome } from '../src/core/sessionStats';
 import { generateMutants } from '../src/core/mutation/generator';
 import { parserFor } from '../src/core/mutation/grammars';
+import { benchCost } from './costBench';
 import { benchEngine } from './engineBench';
 import { benchStaged } from './stagedBench';
 
@@ -72,11 +73,14 @@ async function benchMutation(): Promise<void> {
     `(${(generation / parse).toFixed(1)}× one plain parse of the file, ${parse.toFixed(2)} ms; first call with parser start-up ${cold.toFixed(0)} ms)`);
 }
 
+/** `npm run bench -- cost` runs one part; no argument runs them all. */
+const PARTS: Record<string, () => Promise<void> | void> = { statistics: benchStatistics, mutation: benchMutation, engine: benchEngine, staged: benchStaged, cost: benchCost };
+
 async function main(): Promise<void> {
-  benchStatistics();
-  await benchMutation();
-  await benchEngine();
-  await benchStaged();
+  const only = process.argv.slice(2);
+  const unknown = only.filter((name) => !(name in PARTS));
+  if (unknown.length > 0) throw new Error(`unknown bench part(s): ${unknown.join(', ')}; the parts are ${Object.keys(PARTS).join(', ')}`);
+  for (const [name, part] of Object.entries(PARTS)) if (only.length === 0 || only.includes(name)) await part();
 }
 
 main().catch((error: unknown) => {
