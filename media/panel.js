@@ -196,6 +196,10 @@
     if (!s.cost) return;
     const tokens = s.cost.tokensPerFix !== undefined ? `, ${Math.round(s.cost.tokensPerFix).toLocaleString()} tokens` : '';
     root.append(el('p', 'muted', `Per verified fix: ${s.cost.secondsPerFix.toFixed(1)} s${tokens} (${s.cost.verifiedFixes} fix${s.cost.verifiedFixes === 1 ? '' : 'es'}).`));
+    if (s.cost.weakFixes > 0) {
+      const share = Math.round((100 * s.cost.weakFixes) / s.cost.verifiedFixes);
+      root.append(el('p', 'muted', `Weak tests: ${s.cost.weakFixes} of ${s.cost.verifiedFixes} verified fixes (${share}%) had variants the tests also accept; their tasks say "weak tests".`));
+    }
   }
 
   /** @param {StatsSnapshot} s */

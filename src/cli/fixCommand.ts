@@ -13,6 +13,7 @@ import { appendResults, formatResults, sampleRecords, stableTaskId } from '../co
 import { describeProtections, protectsLess } from '../core/sandbox/backend';
 import { readUserText } from '../core/userFiles';
 import { lineRangeToOffsets } from '../core/textRange';
+import { describeStrength } from '../core/strengthCheck';
 import { provenByTests } from '../core/testEvidence';
 import { fixHelp, fixUsage, readFlags } from './flags';
 import { providerFailure } from './providerFailure';
@@ -45,6 +46,9 @@ function statusLine(c: CandidateResult): string {
 function firstLines(text: string, count: number): string {
   return text.split('\n').filter((l) => l.trim()).slice(0, count).map((l) => `      ${l.slice(0, 200)}`).join('\n');
 }
+
+/** Surviving variants printed per verified fix (all are in `--json`). */
+const MAX_SURVIVORS_SHOWN = 3;
 
 /** Characters of a failed run's output kept in `--json`: enough for an assertion and its stack, bounded for bots. */
 const FAILURE_EXCERPT_CHARS = 2000;
@@ -86,6 +90,7 @@ export function fixJson(result: FixResult, lines: [number, number]): object {
       ...(c.stage ? { stage: c.stage } : {}),
       ...(c.tests ? { tests: { fixed: c.tests.fixed, broke: c.tests.broke, passed: c.tests.passed, failed: c.tests.failed } } : {}),
       ...(c.verdict.status !== 'pass' ? { failure: failureExcerpt(c.verdict) } : {}),
+      ...(c.strength ? { strength: { variants: c.strength.variants, caught: c.strength.caught, weak: c.strength.weak, survivors: c.strength.survivors.map(({ replacement, diff }) => ({ replacement, diff })) } } : {}),
     })),
     verified: result.verified,
     ...(result.stoppedEarly ? { stoppedEarly: result.stoppedEarly.message } : {}),
@@ -99,9 +104,14 @@ function humanReport(result: FixResult): string {
   if (result.stoppedEarly) out.push(`Stopped early (${result.stoppedEarly.message}); reporting what finished.`, '');
   if (result.verified.length > 0) {
     out.push(`${result.verified.length} verified fix${result.verified.length === 1 ? '' : 'es'} (best first):`, '');
+    if (result.verified.length > 1) out.push(`${result.verified.length} different fixes pass: the tests do not decide between them, so read each.`, '');
     for (const index of result.verified) {
       const c = result.candidates[result.candidates.findIndex((x) => x.index === index)];
-      out.push(`candidate ${statusLine(c)}${c.label ? ` — ${c.label}` : ''}`, c.diff);
+      out.push(`candidate ${statusLine(c)}${c.label ? ` — ${c.label}` : ''}`);
+      if (c.strength) out.push(`  ${describeStrength(c.strength)}`);
+      out.push(c.diff);
+      // The first surviving variants, so a reviewer sees what else the tests would accept.
+      for (const survivor of c.strength?.survivors.slice(0, MAX_SURVIVORS_SHOWN) ?? []) out.push(`  also passes: ${survivor.label}`, survivor.diff);
     }
   } else if (result.samples === 0) {
     out.push('No candidate was produced, so nothing was tested.');
@@ -162,6 +172,8 @@ export async function runFixCommand(argv: string[], out: (text: string) => void,
     if (event.type === 'verdict') err(`candidate ${statusLine(event.candidate)}`);
     if (event.type === 'lost') err(`sample lost: ${event.reason}`);
     if (event.type === 'fallback') err(`no candidate was verified; asking ${event.provider}`);
+    if (event.type === 'verdicts') err('every verdict is in; checking how firmly the tests pin the verified fixes');
+    if (event.type === 'strength') err(`candidate #${event.index}: ${describeStrength(event.strength)}`);
   };
   try {
     const result = await runFix(

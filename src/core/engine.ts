@@ -8,9 +8,13 @@ import { LocalExecutor } from './localExecutor';
 import { silentLogger } from './logger';
 import type { Logger } from './logger';
 import type { BaselineReport, CandidateProvider } from './providers/provider';
+import { commandToRun } from './packageScript';
 import { prepareRequest } from './requestCheck';
 import { Redactor, scrubEnvironment } from './security/secrets';
 import { reporterCommand } from './stagedVerification';
+import type { PerTestPlan } from './stagedVerification';
+import { checkStrength, rankByStrength } from './strengthCheck';
+import type { TestStrength } from './strengthCheck';
 import type { TestExecutor } from './testExecutor';
 import { resolveRunner } from './testResults/detect';
 import { applyReplacement } from './textRange';
@@ -45,7 +49,11 @@ export async function runFix(request: FixRequest, onEvent: (event: FixEvent) => 
   const { relativePath, text: originalText, start, end, testCommand, backend, listing } = prepared;
   const controller = new AbortController();
   // Before the timer and listeners below: a failure here must leave nothing running.
-  const executor: TestExecutor = new LocalExecutor({ request, relativePath, testCommand, backend, listing, env: scrubbed.env, redactor, signal: controller.signal, logger });
+  // npm's own start-up costs every run a few hundred milliseconds: the script it runs is resolved once, here.
+  const toRun = commandToRun(request.workspace, testCommand, backend.kind === 'container');
+  const executor: TestExecutor = new LocalExecutor({
+    request, relativePath, testCommand: toRun.command, backend, listing, env: { ...scrubbed.env, ...toRun.env }, redactor, signal: controller.signal, logger,
+  });
   try {
     await executor.prepare();
   } catch (error) {
@@ -71,6 +79,7 @@ export async function runFix(request: FixRequest, onEvent: (event: FixEvent) => 
     onEvent({ type: 'warning', message });
   }
   logger.info(`test command: ${testCommand}; isolation: ${executor.isolation}`);
+  logger.info(toRun.log);
   if (scrubbed.dropped.length > 0) {
     logger.info(`test runs do not get these variables (pass one with the verifiedFix.sandbox.passEnv setting or --pass-env): ${scrubbed.dropped.join(', ')}`);
   }
@@ -181,8 +190,42 @@ export async function runFix(request: FixRequest, onEvent: (event: FixEvent) => 
     providerError = error;
     stop('providerError', `the provider failed: ${(error as Error).message}`);
   }
+  let plan: PerTestPlan | undefined;
+  const resultOf = (strengths: ReadonlyMap<number, TestStrength>): FixResult => ({
+    relativePath,
+    testCommand,
+    baseline,
+    baselinePassed: (baseline as Verdict | null)?.status === 'pass',
+    perTest: plan !== undefined,
+    failingTests: plan?.failing ?? [],
+    candidates: pool.candidates.map((c) => (strengths.has(c.index) ? { ...c, strength: strengths.get(c.index) } : c)),
+    verified: rankByStrength(pool.ranking(), strengths),
+    ...pool.statistics(request.k),
+    lost,
+    ...(stoppedEarly ? { stoppedEarly } : {}),
+    durationMs: Math.round(performance.now() - started),
+    originalText,
+    start,
+    end,
+  });
+  const strengths = new Map<number, TestStrength>();
   try {
     await Promise.all([baselineDone, ...verifications]);
+    ({ plan } = await reference);
+    const level = request.strengthCheck ?? 'quick';
+    if (!providerError && level !== 'off' && pool.anyVerified && !controller.signal.aborted) {
+      onEvent({ type: 'verdicts', result: resultOf(strengths) });
+      // A stop from here on ends only the check: every verdict is in, so the request did not stop early.
+      const before = stoppedEarly;
+      await checkStrength({ level, verifier, languageId: prepared.languageId, relativePath, originalText, start, end, candidates: pool.candidates, ranking: pool.ranking() }, (index, strength) => {
+        strengths.set(index, strength);
+        onEvent({ type: 'strength', index, strength });
+      });
+      if (stoppedEarly !== before) {
+        logger.info(`the strength check was stopped (${stoppedEarly?.message}); the verified fixes it did not finish have no strength`);
+        stoppedEarly = before;
+      }
+    }
   } finally {
     clearTimeout(totalTimer);
     request.signal?.removeEventListener('abort', onOuterAbort);
@@ -191,24 +234,7 @@ export async function runFix(request: FixRequest, onEvent: (event: FixEvent) => 
   }
   if (providerError) throw providerError;
 
-  const { plan } = await reference;
-  const result: FixResult = {
-    relativePath,
-    testCommand,
-    baseline,
-    baselinePassed: (baseline as Verdict | null)?.status === 'pass',
-    perTest: plan !== undefined,
-    failingTests: plan?.failing ?? [],
-    candidates: pool.candidates,
-    verified: pool.ranking(),
-    ...pool.statistics(request.k),
-    lost,
-    ...(stoppedEarly ? { stoppedEarly } : {}),
-    durationMs: Math.round(performance.now() - started),
-    originalText,
-    start,
-    end,
-  };
+  const result = resultOf(strengths);
   onEvent({ type: 'done', result });
   return result;
 }

@@ -4,6 +4,7 @@ import type { CandidateProvider, SampleUsage } from './providers/provider';
 import type { Protections } from './sandbox/backend';
 import type { BackendChoice } from './sandbox/detect';
 import type { IsolationChoice } from './isolation/runTrees';
+import type { StrengthChoice, TestStrength } from './strengthCheck';
 
 /** How the `container` backend runs tests. */
 export interface ContainerSettings {
@@ -76,6 +77,11 @@ export interface FixRequest {
    * command only if they pass (default true). Off: every candidate runs the full command.
    */
   readonly stagedVerification?: boolean;
+  /**
+   * After the last verdict, variants of each verified fix's changed lines are run to tell how firmly the tests pin it
+   * (`quick`, the default: up to 10 per fix; `thorough`: up to 40; `off`). Variants are not samples.
+   */
+  readonly strengthCheck?: StrengthChoice;
   readonly isolation: IsolationOptions;
   readonly provider: CandidateProvider;
   /**
@@ -147,6 +153,8 @@ export interface CandidateResult {
   readonly stage?: 'failing-tests' | 'full';
   /** Per-test evidence of its last run, when the runner gives per-test results. */
   readonly tests?: TestEvidence;
+  /** For a verified candidate once the strength check has run on it. */
+  readonly strength?: TestStrength;
 }
 
 export type FixEvent =
@@ -158,6 +166,9 @@ export type FixEvent =
   | { readonly type: 'lost'; readonly reason: string }
   | { readonly type: 'fallback'; readonly provider: string }
   | { readonly type: 'verdict'; readonly candidate: CandidateResult }
+  /** Every verdict is in and the strength check starts: the verified list can be shown (it is re-ranked at `done`). */
+  | { readonly type: 'verdicts'; readonly result: FixResult }
+  | { readonly type: 'strength'; readonly index: number; readonly strength: TestStrength }
   | { readonly type: 'done'; readonly result: FixResult };
 
 /** Why a request ended before every candidate was judged; `message` is for people, `kind` for code. */

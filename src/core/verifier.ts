@@ -127,6 +127,19 @@ export class Verifier {
     return { runs, evidence: { ...(first || tests ? { stage: 'full' as const } : {}), ...(tests ? { tests } : {}) } };
   }
 
+  /**
+   * A variant of a verified fix: caught when it fails the baseline's failing tests or, past them, one full run.
+   * Undefined when a cancel ended it.
+   */
+  async tryVariant(label: string, fileText: string): Promise<'caught' | 'survived' | undefined> {
+    const first = await this.runFailingTests(fileText, `${label}f`);
+    if (first?.verdict.cancelled) return undefined;
+    if (first && first.verdict.status !== 'pass') return 'caught';
+    const full = await this.runFull(fileText, label, false);
+    if (full.verdict.cancelled) return undefined;
+    return full.verdict.status === 'pass' ? 'survived' : 'caught';
+  }
+
   /** One full run of the command, judged by the per-test plan or, without one, by the test summary. */
   private async runFull(fileText: string, label: string, alone: boolean): Promise<{ verdict: Verdict; tests?: TestEvidence }> {
     const { fullCommand } = this.options;

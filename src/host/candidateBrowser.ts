@@ -1,8 +1,8 @@
 // Looking at verified candidates: the QuickPick, the diff view against the real document, Next, and Apply.
 import * as vscode from 'vscode';
-import { provenByTests } from '../core/testEvidence';
 import { applyReplacement } from '../core/textRange';
 import { CANDIDATE_SCHEME, CandidateDocuments } from './candidateDocuments';
+import { verifiedLabel } from './candidateLabels';
 import type { Log } from './log';
 import type { Run } from './run';
 import type { StoredCandidate } from './sessionSchema';
@@ -31,12 +31,6 @@ export interface BrowsableTask {
 /** Where Apply's "Run Again" goes: the same lines of the same document. */
 export type Rerun = (uri: vscode.Uri, startLine: number, endLine: number) => void;
 
-/** "fixes 2 failing tests · 148 others still pass · passed 2/2 runs, 1.4 s" (the first part with per-test results) */
-export function verifiedLabel(c: BrowsableCandidate): string {
-  const proven = c.testsFixed !== undefined && c.testsPassed !== undefined ? `${provenByTests(c.testsFixed, c.testsPassed)} · ` : '';
-  return `${proven}passed ${c.runsPassed}/${c.runs} run${c.runs === 1 ? '' : 's'}, ${(c.durationMs / 1000).toFixed(1)} s`;
-}
-
 /** "±2 lines" */
 function sizeLabel(c: BrowsableCandidate): string {
   return `±${c.changeSize} line${c.changeSize === 1 ? '' : 's'}`;
@@ -61,6 +55,17 @@ export class CandidateBrowser implements vscode.Disposable {
     return this.uris[this.position];
   }
 
+  /**
+   * The same request's list again with what the strength check found (new order, new labels): the open QuickPick,
+   * if any, is refreshed in place, never opened anew.
+   */
+  update(task: BrowsableTask): void {
+    if (this.task?.run !== task.run) return;
+    const wasOpen = this.picker !== undefined;
+    this.present(task, false);
+    if (wasOpen) this.showPicker();
+  }
+
   /** Makes `task` the one Apply and Next act on, registering a document per candidate; `pick` opens the QuickPick. */
   present(task: BrowsableTask, pick: boolean): void {
     this.task = task;
@@ -83,7 +88,9 @@ export class CandidateBrowser implements vscode.Disposable {
     const picker = vscode.window.createQuickPick<vscode.QuickPickItem & { position: number }>();
     this.picker = picker;
     const count = task.candidates.length;
-    picker.title = `${count} verified fix${count === 1 ? '' : 'es'} for ${task.relativePath}:${lineLabel(task.startLine, task.endLine)}, best first`;
+    const where = `${task.relativePath}:${lineLabel(task.startLine, task.endLine)}`;
+    // Several different fixes that all pass: the tests did not choose, so the reader must.
+    picker.title = count > 1 ? `${count} different fixes pass for ${where}: the tests do not decide between them, so read each` : `1 verified fix for ${where}`;
     picker.placeholder = task.baselinePassed
       ? 'Careful: the tests pass without a fix too. Enter opens the diff; ✓ applies.'
       : 'Enter opens the diff against your file; ✓ applies the candidate.';
@@ -104,7 +111,10 @@ export class CandidateBrowser implements vscode.Disposable {
       this.position = item.position;
       void this.apply();
     });
-    picker.onDidHide(() => picker.dispose());
+    picker.onDidHide(() => {
+      picker.dispose();
+      if (this.picker === picker) this.picker = undefined;
+    });
     picker.show();
   }
 

@@ -14,6 +14,8 @@ export interface StoredCandidate {
   /** With per-test results: how many of the baseline's failing tests it fixed, and how many tests passed. */
   readonly testsFixed?: number;
   readonly testsPassed?: number;
+  /** Once the strength check ran on it: variants of its change tried, how many the tests caught, and the verdict. */
+  readonly strength?: { readonly variants: number; readonly caught: number; readonly weak: boolean };
 }
 
 /** One finished request. */

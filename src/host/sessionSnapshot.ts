@@ -11,7 +11,8 @@ export function lineLabel(startLine: number, endLine: number): string {
 function outcomeOf(task: StoredTask): string {
   const c = task.outcomes.filter((o) => o === 'pass').length;
   if (task.baselinePassed) return `baseline passed, not counted${task.verified.length > 0 ? ` (${task.verified.length} verified)` : ''}`;
-  if (task.verified.length > 0) return `${task.verified.length} verified`;
+  // The best fix is what a user applies: its tests' strength is the task's.
+  if (task.verified.length > 0) return `${task.verified.length} verified${task.verified[0].strength?.weak ? ', weak tests' : ''}`;
   if (task.outcomes.length === 0) return task.stoppedEarly ? `no samples (${task.stoppedEarly})` : 'no samples';
   if (c > 0) return 'flaky only';
   if (task.outcomes.every((o) => o === 'timeout')) return 'timed out';
@@ -63,6 +64,7 @@ export function buildSnapshot(tasks: readonly StoredTask[], k: number): StatsSna
       ? {
           cost: {
             verifiedFixes: fixes,
+            weakFixes: tasks.filter((t) => t.verified[0]?.strength?.weak).length,
             secondsPerFix: tasks.reduce((sum, t) => sum + t.durationMs, 0) / 1000 / fixes,
             ...(hasUsage ? { tokensPerFix: tokens / fixes } : {}),
           },

@@ -3,9 +3,10 @@ import * as vscode from 'vscode';
 import { describeProtections, protectsLess } from '../core/sandbox/backend';
 import { runFix } from '../core/engine';
 import { UserError } from '../core/errors';
+import { describeStrength } from '../core/strengthCheck';
 import type { FixEvent, FixResult } from '../core/fixRequest';
 import type { BrowsableCandidate, BrowsableTask, CandidateBrowser } from './candidateBrowser';
-import { verifiedLabel } from './candidateBrowser';
+import { verifiedLabel } from './candidateLabels';
 import type { Log } from './log';
 import { createProviders } from './providerFactory';
 import type { Run, Runs } from './run';
@@ -55,6 +56,8 @@ export class SuggestCommand {
   /** The run whose candidates can still be looked at; replaced (and disposed) by the next request. */
   private current: Run | undefined;
   private protectionsShown = false;
+  /** The run whose verified list went up when its verdicts were in, before its strength check finished. */
+  private listedEarly: Run | undefined;
   /** The last request's result and the settings problems it reported, for the integration tests. */
   lastResult: FixResult | undefined;
   settingsProblems: readonly string[] = [];
@@ -233,6 +236,20 @@ export class SuggestCommand {
         case 'warning':
           void log.warn(`Verified Fix: ${event.message}`);
           break;
+        case 'verdicts': {
+          // Every verdict is in: the list goes up now, and is re-ranked in place when the strength check ends.
+          const verified = verifiedCandidates(event.result);
+          finished = true;
+          report(`${verified.length} verified; checking how firmly the tests pin ${verified.length === 1 ? 'it' : 'them'}…`, tested);
+          const current = vscode.workspace.textDocuments.find((d) => d.uri.toString() === request.document.uri.toString());
+          if (run.signal.aborted || event.result.baselinePassed || (current && current.getText() !== request.originalText)) break;
+          this.listedEarly = run;
+          this.deps.browser.present(this.task(run, request.document.uri, request.originalText, request.target, verified, false), true);
+          break;
+        }
+        case 'strength':
+          log.logger.info(`candidate ${event.index + 1}: ${describeStrength(event.strength)}`);
+          break;
         case 'done':
           finished = true;
           break;
@@ -262,7 +279,7 @@ export class SuggestCommand {
   private present(result: FixResult, run: Run, uri: vscode.Uri, location: string, target: SelectionTarget): void {
     const { log, browser } = this.deps;
     const verified = verifiedCandidates(result);
-    browser.present(this.task(run, uri, result.originalText, target, verified, result.baselinePassed), false);
+    if (this.listedEarly !== run) browser.present(this.task(run, uri, result.originalText, target, verified, result.baselinePassed), false);
     const details = (): void => {
       void vscode.window.showTextDocument(run.addDocument('report', `${location.replace(/[:/\\]/g, '_')}.md`, formatRunReport(result, location)), { preview: true });
     };
@@ -275,6 +292,12 @@ export class SuggestCommand {
       void log
         .warn(`The tests already pass on the unmodified code of ${location}, so they do not catch this bug and a passing candidate proves little.`, ...(verified.length > 0 ? ['Show Candidates', 'Details'] : ['Details']))
         .then((choice) => (choice === 'Show Candidates' ? browser.showPicker() : choice === 'Details' ? details() : undefined));
+      return;
+    }
+    if (verified.length > 0 && this.listedEarly === run) {
+      browser.update(this.task(run, uri, result.originalText, target, verified, result.baselinePassed));
+      const weak = result.verified.filter((i) => result.candidates.find((c) => c.index === i)?.strength?.weak).length;
+      if (weak > 0) void log.warn(`Weak tests at ${location}: ${weak} of ${verified.length} verified fix(es) have variants the tests also accept. Review before applying.`);
       return;
     }
     if (verified.length > 0) {

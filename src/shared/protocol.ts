@@ -42,6 +42,8 @@ export interface TaskView {
 /** Average cost of one verified fix, when at least one task produced one. */
 export interface CostView {
   readonly verifiedFixes: number;
+  /** Of those, the ones whose best verified fix had weak tests (the strength check found variants that pass too). */
+  readonly weakFixes: number;
   readonly secondsPerFix: number;
   /** Prompt + completion tokens per verified fix; undefined when no provider reported usage. */
   readonly tokensPerFix?: number;

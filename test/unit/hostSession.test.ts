@@ -6,6 +6,7 @@ import { failureExcerpt, formatRunReport } from '../../src/host/runReport';
 import { formatSessionCsv } from '../../src/host/sessionCsv';
 import type { StoredTask } from '../../src/host/sessionSchema';
 import { loadSession } from '../../src/host/sessionSchema';
+import { verifiedLabel } from '../../src/host/candidateLabels';
 import { buildSnapshot, statusText, statusTooltip } from '../../src/host/sessionSnapshot';
 
 function task(id: string, outcomes: StoredTask['outcomes'], extra: Partial<StoredTask> = {}): StoredTask {
@@ -58,7 +59,7 @@ describe('buildSnapshot and the status bar', () => {
     assert.equal(s.curves.length, 4);
     assert.equal(s.table[1].outcome, 'none passed');
     assert.equal(s.table[2].outcome, '1 verified');
-    assert.deepEqual(s.cost, { verifiedFixes: 1, secondsPerFix: 12.6, tokensPerFix: 120 });
+    assert.deepEqual(s.cost, { verifiedFixes: 1, weakFixes: 0, secondsPerFix: 12.6, tokensPerFix: 120 });
   });
 
   it('renders "$(beaker) pass@1 33% · pass@2 50%" and a tooltip with tasks, samples and pass^k', () => {
@@ -81,6 +82,20 @@ describe('buildSnapshot and the status bar', () => {
     assert.equal(statusText(buildSnapshot(tasks, 1)), '$(beaker) pass@1 33%');
     assert.equal(statusText(buildSnapshot([task('a', ['pass'])], 5)), '$(beaker) pass@1 100% · pass@5 –');
     assert.equal(buildSnapshot([], 5).tasks, 0);
+  });
+});
+
+describe('strength in the panel and the candidate list', () => {
+  it('marks a task whose best fix had weak tests, counts the share, and words each verified candidate', () => {
+    const weak = { ...candidate, strength: { variants: 10, caught: 6, weak: true } };
+    const pinned = { ...candidate, strength: { variants: 10, caught: 10, weak: false } };
+    const s = buildSnapshot([task('a', ['pass', 'fail'], { verified: [weak, pinned] }), task('b', ['pass'], { verified: [pinned] })], 1);
+    assert.equal(s.table.find((t) => t.taskId === 'a')?.outcome, '2 verified, weak tests');
+    assert.equal(s.table.find((t) => t.taskId === 'b')?.outcome, '1 verified');
+    assert.equal(s.cost?.weakFixes, 1);
+    assert.equal(verifiedLabel(weak), 'passed 2/2 runs, 1.4 s · weak tests: 4 of 10 variants also pass, review it');
+    assert.equal(verifiedLabel(pinned), 'passed 2/2 runs, 1.4 s · tests pin it: 10 of 10 variants caught');
+    assert.equal(verifiedLabel(candidate), 'passed 2/2 runs, 1.4 s', 'before the check: no strength');
   });
 });
 

@@ -134,6 +134,18 @@ describe('run trees', () => {
     assert.ok(lines.some((l) => /isolation: copy: a fresh copy per run/.test(l)), lines.join('\n'));
   });
 
+  it('runs the script behind npm test directly, with the variables npm would give it', async () => {
+    // npm sets npm_execpath for every script it runs; the resolved run has npm's lifecycle variables without it.
+    const check = 'test "$npm_lifecycle_event" = test && test -z "$npm_execpath" && test "$(cat value.txt)" = good';
+    const ws = makeWorkspace({ 'value.txt': 'old\n', 'check.sh': `${check}\n`, 'package.json': JSON.stringify({ name: 'direct', scripts: { test: 'sh check.sh' } }) }, { git: true });
+    made.push(ws);
+    const lines: string[] = [];
+    const logger = { trace: () => undefined, info: (m: string) => lines.push(m), warn: (m: string) => lines.push(m), error: () => undefined };
+    const result = await runFix(request(ws, 'reuse', ['bad', 'good'], { testCommand: 'npm test', logger }));
+    assert.deepEqual(result.candidates.map((c) => c.verdict.status), ['fail', 'pass'], result.candidates.map((c) => c.verdict.output).join('\n'));
+    assert.ok(lines.some((l) => l === 'npm test runs its script directly: sh check.sh (node_modules/.bin on PATH)'), lines.join('\n'));
+  });
+
   it('stops with the reason when an overlay is asked for where the sandbox cannot mount one', async () => {
     const ws = makeWorkspace({ 'value.txt': 'old\n', 'check.sh': 'true\n' });
     made.push(ws);

@@ -3,6 +3,7 @@ import { DEFAULT_LINKED_FOLDERS } from '../fixRequest';
 import { MAX_TIMER_MS } from '../requestCheck';
 import { BACKEND_CHOICES } from '../sandbox/detect';
 import { ISOLATION_CHOICES } from '../isolation/runTrees';
+import { STRENGTH_CHOICES } from '../strengthCheck';
 
 /**
  * How a value is read. `seconds` is given in seconds (settings.json, flags) and read as milliseconds; a `boolean`
@@ -80,6 +81,7 @@ export const OPTIONS = [
   { name: 'baselineCheck', setting: 'baselineCheck', flag: 'no-baseline', kind: 'boolean', default: true, group: 'testing', description: 'the baseline check: the tests also run on the unmodified code' },
   { name: 'confirmRuns', setting: 'confirmRuns', flag: 'confirm-runs', kind: 'integer', default: 2, min: 1, max: 10, group: 'testing', description: 'passing runs in a row a candidate needs to count as verified' },
   { name: 'stagedVerification', setting: 'stagedVerification', flag: 'no-staged', kind: 'boolean', default: true, group: 'testing', description: 'staged verification: the failing tests first, the full command only for survivors' },
+  { name: 'strengthCheck', setting: 'strengthCheck', flag: 'strength', kind: 'enum', values: STRENGTH_CHOICES, default: 'quick', group: 'testing', description: 'after the verdicts, run variants of each verified fix to tell how firmly the tests pin it: quick (up to 10), thorough (up to 40) or off' },
   { name: 'isolationMode', setting: 'isolation.mode', flag: 'isolation', kind: 'enum', values: ISOLATION_CHOICES, default: 'auto', group: 'testing', description: 'each run\'s own tree: overlay (copy-on-write, nothing copied), reuse (copies reset between runs) or copy (a fresh one per run); auto: overlay where the sandbox can mount one, else reuse' },
   { name: 'linkedFolders', setting: 'isolation.linkedFolders', flag: 'link', kind: 'list', default: DEFAULT_LINKED_FOLDERS, group: 'testing', description: 'dependency folders linked into each copy instead of copied (copies only)' },
   { name: 'excludes', setting: 'isolation.excludes', flag: 'exclude', kind: 'list', default: [], group: 'testing', description: 'extra paths never copied, besides what .gitignore excludes (copies only)' },

@@ -5,7 +5,7 @@ import type { OptionValues } from './options';
 /** Everything of a request but the target (workspace, file, selection), the providers and the lifetime. */
 export type RequestOptions = Pick<
   FixRequest,
-  'testCommand' | 'samples' | 'k' | 'testTimeoutMs' | 'totalTimeoutMs' | 'parallel' | 'baselineCheck' | 'confirmRuns' | 'stagedVerification' | 'isolation'
+  'testCommand' | 'samples' | 'k' | 'testTimeoutMs' | 'totalTimeoutMs' | 'parallel' | 'baselineCheck' | 'confirmRuns' | 'stagedVerification' | 'strengthCheck' | 'isolation'
 >;
 
 /** Only what is set: an unset field keeps the engine's own default (the devcontainer image, the installed engine). */
@@ -34,6 +34,7 @@ export function requestOptions(values: OptionValues, cpuCount: number): RequestO
     baselineCheck: values.baselineCheck,
     confirmRuns: values.confirmRuns,
     stagedVerification: values.stagedVerification,
+    strengthCheck: values.strengthCheck,
     isolation: {
       linkedFolders: values.linkedFolders,
       excludes: values.excludes,

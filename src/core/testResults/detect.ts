@@ -88,7 +88,7 @@ function identify(workspace: string, words: readonly ShellWord[], fromScript: bo
 }
 
 /** The script an npm, pnpm or yarn command line runs, and the arguments it passes on; undefined when not a script run. */
-function scriptCall(words: readonly ShellWord[]): { script: string; extra: ShellWord[] } | { unsupported: string } | undefined {
+export function scriptCall(words: readonly ShellWord[]): { script: string; extra: ShellWord[] } | { unsupported: string } | undefined {
   const tool = basename(words[0].value);
   if (tool !== 'npm' && tool !== 'pnpm' && tool !== 'yarn') return undefined;
   const first = words[1]?.value;

@@ -51,6 +51,8 @@ describe('Suggest Verified Fix', function () {
     assert.ok(result.failingTests.length >= 1);
     assert.equal(best?.stage, 'full');
     assert.deepEqual(best?.tests?.fixed, result.failingTests, 'the verified fix turned every failing test green');
+    assert.ok(best?.strength && best.strength.variants > 0, 'the strength check ran on the verified fix');
+    assert.equal(result.samples, result.candidates.length, 'variants are not samples');
     assert.equal(api.lastResult(), result);
   });
 
@@ -66,7 +68,7 @@ describe('Suggest Verified Fix', function () {
     const diffTab = await waitFor('the diff tab', () =>
       vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.toString() === uri.toString()),
     );
-    assert.match(diffTab.label, /candidate \d+ .*fixes \d+ failing tests? · .*passed 2\/2 runs/, 'the title says what was proven');
+    assert.match(diffTab.label, /candidate \d+ .*fixes \d+ failing tests? · .*passed 2\/2 runs.* · (tests pin it: \d+ of \d+ variants caught|weak tests: \d+ of \d+ variants also pass)/, 'the title says what was proven, and how firmly');
   });
 
   it('applies the candidate as one edit that undo reverts', async () => {

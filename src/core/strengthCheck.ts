@@ -1,0 +1,129 @@
+// How much "verified" proves: variants of a verified fix's changed lines (the offline generator's edits, on the fixed
+// text) run through the same verifier. A variant that passes too is a different program the tests accept.
+import { unifiedDiff } from './diffing';
+import type { CandidateResult } from './fixRequest';
+import { generateMutants } from './mutation/generator';
+import { applyReplacement } from './textRange';
+
+export const STRENGTH_CHOICES = ['off', 'quick', 'thorough'] as const;
+export type StrengthChoice = (typeof STRENGTH_CHOICES)[number];
+
+/** Variants tried per verified candidate. */
+const BUDGET: Record<Exclude<StrengthChoice, 'off'>, number> = { quick: 10, thorough: 40 };
+
+/** One variant of a verified fix that passed the whole suite as well. */
+export interface SurvivingVariant {
+  /** The changed lines of the fix as the variant has them. */
+  readonly replacement: string;
+  /** What the variant changes, against the verified fix. */
+  readonly diff: string;
+  readonly label: string;
+}
+
+export interface TestStrength {
+  readonly variants: number;
+  readonly caught: number;
+  readonly survivors: readonly SurvivingVariant[];
+  /** More than one variant in ten passes too: the tests barely pin this change. */
+  readonly weak: boolean;
+}
+
+export interface Variant extends SurvivingVariant {
+  /** The whole file with the variant in place of the fix's changed lines. */
+  readonly fileText: string;
+}
+
+/** Offsets in `fixed` of the lines the fix changed: the replacement less the lines it shares with the selection at either end. */
+function changedRegion(selection: string, fixed: string, fixStart: number, fixEnd: number): { start: number; end: number } {
+  const before = selection.split('\n');
+  const after = fixed.slice(fixStart, fixEnd).split('\n');
+  let head = 0;
+  while (head < before.length - 1 && head < after.length - 1 && before[head] === after[head]) head++;
+  let tail = 0;
+  while (tail < before.length - 1 - head && tail < after.length - 1 - head && before[before.length - 1 - tail] === after[after.length - 1 - tail]) tail++;
+  const start = fixStart + after.slice(0, head).reduce((sum, line) => sum + line.length + 1, 0);
+  const end = fixEnd - after.slice(after.length - tail).reduce((sum, line) => sum + line.length + 1, 0);
+  return end > start ? { start, end } : { start: fixStart, end: fixEnd };
+}
+
+export interface VariantInput {
+  readonly languageId: string;
+  readonly relativePath: string;
+  readonly originalText: string;
+  readonly start: number;
+  readonly end: number;
+  readonly replacement: string;
+  readonly level: Exclude<StrengthChoice, 'off'>;
+}
+
+/** Up to the level's budget of variants of the fix's changed lines, likeliest first; never the unfixed code itself. */
+export async function strengthVariants(input: VariantInput): Promise<Variant[]> {
+  const { originalText, start, end, replacement } = input;
+  const fixed = applyReplacement(originalText, start, end, replacement);
+  const fixEnd = fixed.length - (originalText.length - end);
+  const region = changedRegion(originalText.slice(start, end), fixed, start, fixEnd);
+  const budget = BUDGET[input.level];
+  const { mutants } = await generateMutants({ languageId: input.languageId, fileText: fixed, start: region.start, end: region.end, limit: budget + 1 });
+  const variants: Variant[] = [];
+  for (const mutant of mutants) {
+    const fileText = fixed.slice(0, region.start) + mutant.text + fixed.slice(region.end);
+    if (fileText === originalText) continue; // known to fail: the baseline did
+    variants.push({ fileText, replacement: mutant.text, label: mutant.label, diff: unifiedDiff(input.relativePath, fixed, fileText) });
+    if (variants.length === budget) break;
+  }
+  return variants;
+}
+
+export function testStrength(variants: readonly Variant[], survived: readonly boolean[]): TestStrength {
+  const survivors = variants.filter((_, i) => survived[i]).map(({ replacement, diff, label }) => ({ replacement, diff, label }));
+  return { variants: variants.length, caught: variants.length - survivors.length, survivors, weak: survivors.length * 10 > variants.length };
+}
+
+/** One line for a verified candidate; the numbers are always in it. */
+export function describeStrength(s: TestStrength): string {
+  if (s.variants === 0) return 'no variant of this change could be made, so how firmly the tests pin it is unknown';
+  if (s.weak) return `weak tests: ${s.survivors.length} of ${s.variants} variants of this change also pass — review it`;
+  if (s.caught === s.variants) return `tests pin this change: all ${s.variants} variants of it are caught`;
+  return `tests pin this change: ${s.caught} of ${s.variants} variants of it are caught`;
+}
+
+/**
+ * Verified candidates best first: by strength (the share of variants caught; weak last, unknown between), then in
+ * the order they came (fewest lines and characters changed).
+ */
+export function rankByStrength(ranking: readonly number[], strengths: ReadonlyMap<number, TestStrength>): number[] {
+  const key = (index: number) => {
+    const s = strengths.get(index);
+    if (!s || s.variants === 0) return 1;
+    return s.weak ? 2 + s.survivors.length / s.variants : s.survivors.length / s.variants;
+  };
+  return ranking.map((index, order) => ({ index, order })).sort((a, b) => key(a.index) - key(b.index) || a.order - b.order).map((x) => x.index);
+}
+
+export interface StrengthCheck {
+  readonly level: Exclude<StrengthChoice, 'off'>;
+  /** Runs one variant as the verifier runs candidates (the failing tests first); undefined when cancelled. */
+  readonly verifier: { tryVariant(label: string, fileText: string): Promise<'caught' | 'survived' | undefined> };
+  readonly languageId: string;
+  readonly relativePath: string;
+  readonly originalText: string;
+  readonly start: number;
+  readonly end: number;
+  readonly candidates: readonly CandidateResult[];
+  /** The verified candidates to check, best first: their variants are queued first. */
+  readonly ranking: readonly number[];
+}
+
+/** Checks every verified candidate; each strength is reported as it completes, none for a candidate a cancel cut short. */
+export async function checkStrength(check: StrengthCheck, onStrength: (index: number, strength: TestStrength) => void): Promise<void> {
+  await Promise.all(
+    check.ranking.map(async (index) => {
+      const candidate = check.candidates.find((c) => c.index === index);
+      if (!candidate) return;
+      const variants = await strengthVariants({ ...check, replacement: candidate.replacement });
+      const outcomes = await Promise.all(variants.map((variant, i) => check.verifier.tryVariant(`s${index}v${i}`, variant.fileText)));
+      if (outcomes.some((outcome) => outcome === undefined)) return;
+      onStrength(index, testStrength(variants, outcomes.map((outcome) => outcome === 'survived')));
+    }),
+  );
+}

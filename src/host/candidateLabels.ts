@@ -1,0 +1,20 @@
+// How a verified candidate is described in the list and the diff title, without `vscode` so it is tested with node.
+import { provenByTests } from '../core/testEvidence';
+import type { StoredCandidate } from './sessionSchema';
+
+/** "weak tests: 4 of 10 variants also pass" / "tests pin it: 10 of 10 variants caught"; empty before the check. */
+function strengthLabel(c: StoredCandidate): string {
+  const s = c.strength;
+  if (!s || s.variants === 0) return '';
+  return s.weak ? `weak tests: ${s.variants - s.caught} of ${s.variants} variants also pass, review it` : `tests pin it: ${s.caught} of ${s.variants} variants caught`;
+}
+
+/**
+ * "fixes 2 failing tests · 148 others still pass · passed 2/2 runs, 1.4 s · tests pin it: 10 of 10 variants caught"
+ * (the first part with per-test results, the last once the strength check ran).
+ */
+export function verifiedLabel(c: StoredCandidate): string {
+  const proven = c.testsFixed !== undefined && c.testsPassed !== undefined ? `${provenByTests(c.testsFixed, c.testsPassed)} · ` : '';
+  const strength = strengthLabel(c);
+  return `${proven}passed ${c.runsPassed}/${c.runs} run${c.runs === 1 ? '' : 's'}, ${(c.durationMs / 1000).toFixed(1)} s${strength ? ` · ${strength}` : ''}`;
+}
