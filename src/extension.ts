@@ -38,7 +38,7 @@ export function activate(context: vscode.ExtensionContext): VerifiedFixApi {
   }, log));
   push(vscode.window.registerWebviewViewProvider(StatsView.viewId, view));
   const suggest = new SuggestCommand({
-    log, runs: liveRuns, browser, store, secrets: context.secrets,
+    log, runs: liveRuns, browser, store, secrets: context.secrets, machineState: context.globalState,
     onProgress: (progress) => {
       statusBar.setProgress(progress);
       view.setProgress(progress?.text);

@@ -11,6 +11,7 @@ import type { OptionsReading } from '../core/request/readOptions';
 import { requestOptions } from '../core/request/requestOptions';
 import { appendResults, formatResults, sampleRecords, stableTaskId } from '../core/resultsFile';
 import { describeProtections, protectsLess } from '../core/sandbox/backend';
+import { bubblewrapHint } from '../core/sandbox/installHint';
 import { readUserText } from '../core/userFiles';
 import { lineRangeToOffsets } from '../core/textRange';
 import { describeStrength } from '../core/strengthCheck';
@@ -38,9 +39,10 @@ function parseLines(text: string | undefined): [number, number] {
 function statusLine(c: CandidateResult): string {
   const runs = c.runs.length > 1 ? ` (${c.runs.filter((r) => r.status === 'pass').length}/${c.runs.length} runs passed${c.flaky ? ', flaky' : ''})` : '';
   const proven = c.verified && c.tests ? ` — ${provenByTests(c.tests.fixed.length, c.tests.passed)}` : '';
-  const dup = c.duplicateOf !== null ? ` (same as #${c.duplicateOf})` : '';
+  const dup = c.duplicateOf !== null ? ` (same as #${c.duplicateOf + 1})` : '';
   const reason = c.verdict.reason ? `: ${c.verdict.reason}` : '';
-  return `#${c.index} ${c.verdict.status}${reason}${runs}${dup}, ${(c.verdict.durationMs / 1000).toFixed(1)} s${proven}`;
+  // People count from 1, as the extension does; `index` in --json stays the 0-based position in `candidates`.
+  return `#${c.index + 1} ${c.verdict.status}${reason}${runs}${dup}, ${(c.verdict.durationMs / 1000).toFixed(1)} s${proven}`;
 }
 
 function firstLines(text: string, count: number): string {
@@ -166,14 +168,14 @@ export async function runFixCommand(argv: string[], out: (text: string) => void,
   const onEvent = (event: FixEvent) => {
     if (event.type === 'started') {
       err(`verified-fix: testing with "${event.testCommand}" (${describeProtections(event.protections)})`);
-      if (protectsLess(event.protections)) err('verified-fix: warning: this system protects less than bubblewrap would (see above); on Debian or Ubuntu: sudo apt install bubblewrap');
+      if (protectsLess(event.protections)) err(`verified-fix: warning: this system protects less than bubblewrap would (see above); ${bubblewrapHint()}`);
     }
     if (event.type === 'baseline') err(`baseline (unmodified code): ${event.verdict.status}${event.verdict.reason ? `: ${event.verdict.reason}` : ''}, ${(event.verdict.durationMs / 1000).toFixed(1)} s`);
     if (event.type === 'verdict') err(`candidate ${statusLine(event.candidate)}`);
     if (event.type === 'lost') err(`sample lost: ${event.reason}`);
     if (event.type === 'fallback') err(`no candidate was verified; asking ${event.provider}`);
     if (event.type === 'verdicts') err('every verdict is in; checking how firmly the tests pin the verified fixes');
-    if (event.type === 'strength') err(`candidate #${event.index}: ${describeStrength(event.strength)}`);
+    if (event.type === 'strength') err(`candidate #${event.index + 1}: ${describeStrength(event.strength)}`);
   };
   try {
     const result = await runFix(

@@ -31,9 +31,15 @@ export interface BrowsableTask {
 /** Where Apply's "Run Again" goes: the same lines of the same document. */
 export type Rerun = (uri: vscode.Uri, startLine: number, endLine: number) => void;
 
-/** "±2 lines" */
+/** "1 line changed": a changed line counts once, not as one removed and one added. */
 function sizeLabel(c: BrowsableCandidate): string {
-  return `±${c.changeSize} line${c.changeSize === 1 ? '' : 's'}`;
+  const lines = Math.max(1, Math.ceil(c.changeSize / 2));
+  return `${lines} line${lines === 1 ? '' : 's'} changed`;
+}
+
+/** A mutant's label ("`<` → `<=` on line 12") without the Markdown a QuickPick would show literally. */
+function plainText(label: string): string {
+  return label.replace(/`/g, '');
 }
 
 const applyButton: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('check'), tooltip: 'Apply this candidate' };
@@ -61,9 +67,8 @@ export class CandidateBrowser implements vscode.Disposable {
    */
   update(task: BrowsableTask): void {
     if (this.task?.run !== task.run) return;
-    const wasOpen = this.picker !== undefined;
     this.present(task, false);
-    if (wasOpen) this.showPicker();
+    if (this.picker) this.fill(this.picker, task);
   }
 
   /** Makes `task` the one Apply and Next act on, registering a document per candidate; `pick` opens the QuickPick. */
@@ -87,20 +92,7 @@ export class CandidateBrowser implements vscode.Disposable {
     this.picker?.dispose();
     const picker = vscode.window.createQuickPick<vscode.QuickPickItem & { position: number }>();
     this.picker = picker;
-    const count = task.candidates.length;
-    const where = `${task.relativePath}:${lineLabel(task.startLine, task.endLine)}`;
-    // Several different fixes that all pass: the tests did not choose, so the reader must.
-    picker.title = count > 1 ? `${count} different fixes pass for ${where}: the tests do not decide between them, so read each` : `1 verified fix for ${where}`;
-    picker.placeholder = task.baselinePassed
-      ? 'Careful: the tests pass without a fix too. Enter opens the diff; ✓ applies.'
-      : 'Enter opens the diff against your file; ✓ applies the candidate.';
-    picker.items = task.candidates.map((c, position) => ({
-      position,
-      label: `$(pass) Candidate ${c.index + 1}${c.label ? `: ${c.label}` : ''}`,
-      description: sizeLabel(c),
-      detail: verifiedLabel(c),
-      buttons: [applyButton],
-    }));
+    this.fill(picker, task);
     picker.onDidAccept(() => {
       const item = picker.selectedItems[0];
       picker.hide();
@@ -116,6 +108,24 @@ export class CandidateBrowser implements vscode.Disposable {
       if (this.picker === picker) this.picker = undefined;
     });
     picker.show();
+  }
+
+  /** Title, placeholder and rows for `task`: plain text, as VS Code's own lists (a QuickPick renders no Markdown). */
+  private fill(picker: vscode.QuickPick<vscode.QuickPickItem & { position: number }>, task: BrowsableTask): void {
+    const count = task.candidates.length;
+    const where = `${task.relativePath}:${lineLabel(task.startLine, task.endLine)}`;
+    // Several different fixes that all pass: the tests did not choose, so the reader must.
+    picker.title = count > 1 ? `${count} different fixes pass for ${where}: the tests do not decide between them, so read each` : `1 verified fix for ${where}`;
+    picker.placeholder = task.baselinePassed
+      ? 'Careful: the tests pass without a fix too. Enter opens the diff; ✓ applies.'
+      : 'Enter opens the diff against your file; ✓ applies the candidate.';
+    picker.items = task.candidates.map((c, position) => ({
+      position,
+      label: `$(pass) Candidate ${c.index + 1}${c.label ? `: ${plainText(c.label)}` : ''}`,
+      description: sizeLabel(c),
+      detail: verifiedLabel(c),
+      buttons: [applyButton],
+    }));
   }
 
   /** Opens the diff of the candidate at `position` (default: the current one); returns its document URI. */

@@ -1,12 +1,12 @@
 // "Suggest Verified Fix": checks trust and input, runs the engine under a cancellable progress, then presents the result.
 import * as vscode from 'vscode';
 import { describeProtections, protectsLess } from '../core/sandbox/backend';
+import { bubblewrapHint } from '../core/sandbox/installHint';
 import { runFix } from '../core/engine';
 import { UserError } from '../core/errors';
 import { describeStrength } from '../core/strengthCheck';
 import type { FixEvent, FixResult } from '../core/fixRequest';
 import type { BrowsableCandidate, BrowsableTask, CandidateBrowser } from './candidateBrowser';
-import { verifiedLabel } from './candidateLabels';
 import type { Log } from './log';
 import { createProviders } from './providerFactory';
 import type { Run, Runs } from './run';
@@ -32,6 +32,8 @@ export interface SuggestDeps {
   readonly browser: CandidateBrowser;
   readonly store: SessionStore;
   readonly secrets: vscode.SecretStorage;
+  /** Kept per machine, across workspaces: whether the weaker-sandbox warning was shown here already. */
+  readonly machineState: vscode.Memento;
   /** Progress while a request runs, undefined when it ends (status bar and panel). */
   readonly onProgress: (progress: RunProgress | undefined) => void;
 }
@@ -44,6 +46,9 @@ export interface RunProgress {
   readonly total: number;
 }
 
+/** The machine-state key of the weaker-sandbox warning. */
+const WEAKER_SANDBOX_SHOWN = 'verifiedFix.weakerSandboxWarned';
+
 function isRerunTarget(value: unknown): value is RerunTarget {
   const t = value as RerunTarget;
   return typeof t === 'object' && t !== null && t.uri instanceof vscode.Uri && Number.isInteger(t.startLine) && Number.isInteger(t.endLine);
@@ -55,7 +60,6 @@ export class SuggestCommand {
   private active: { location: string; run?: Run } | undefined;
   /** The run whose candidates can still be looked at; replaced (and disposed) by the next request. */
   private current: Run | undefined;
-  private protectionsShown = false;
   /** The run whose verified list went up when its verdicts were in, before its strength check finished. */
   private listedEarly: Run | undefined;
   /** The last request's result and the settings problems it reported, for the integration tests. */
@@ -192,14 +196,15 @@ export class SuggestCommand {
     let passing = 0;
     let total = request.samples;
     let finished = false;
-    const progress = () => `${tested} of ${total} tested, ${passing} verified`;
+    const progress = () => `${tested} of ${total} tested, ${passing} verified${passing > 0 && !finished ? ' (Show Candidates opens it now)' : ''}`;
     return (event) => {
       switch (event.type) {
         case 'started':
           log.logger.info(`testing with "${event.testCommand}" (${describeProtections(event.protections)})`);
-          if (!this.protectionsShown && protectsLess(event.protections)) {
-            this.protectionsShown = true;
-            void log.info(`Verified Fix test runs on this system: ${describeProtections(event.protections)}.`);
+          if (protectsLess(event.protections) && !this.deps.machineState.get<boolean>(WEAKER_SANDBOX_SHOWN)) {
+            // Once per machine, as its own warning: what protects less, and the command that fixes it here.
+            void this.deps.machineState.update(WEAKER_SANDBOX_SHOWN, true);
+            void log.warn(`Verified Fix protects less on this system than it could: ${describeProtections(event.protections)}. To ${bubblewrapHint()}.`);
           }
           break;
         case 'baseline':
@@ -217,14 +222,8 @@ export class SuggestCommand {
           const c = event.candidate;
           log.logger.info(`candidate ${c.index + 1}: ${c.verdict.status}${c.verdict.reason ? ` (${c.verdict.reason})` : ''}, ${c.runs.map((r) => r.status).join('/')}`);
           if (c.verified && c.duplicateOf === null && ++passing === 1 && !run.signal.aborted) {
-            const early = storedCandidate(c);
-            void log.info(`A candidate for ${request.relativePath} passed your tests (${verifiedLabel(early)}); the others are still being tested.`, 'Show It').then((choice) => {
-              if (!choice || run.isDisposed) return;
-              // Clicked from the notification centre after the run: the full list is presented already.
-              if (finished) return this.deps.browser.showPicker();
-              this.deps.browser.present(this.task(run, request.document.uri, request.originalText, request.target, [early], false), false);
-              void this.deps.browser.show(0);
-            });
+            // No toast of its own (it would outlive the run): the first pass is browsable at once, and the progress says how.
+            this.deps.browser.present(this.task(run, request.document.uri, request.originalText, request.target, [storedCandidate(c)], false), false);
           }
           report(progress(), tested);
           break;
@@ -281,7 +280,9 @@ export class SuggestCommand {
     const verified = verifiedCandidates(result);
     if (this.listedEarly !== run) browser.present(this.task(run, uri, result.originalText, target, verified, result.baselinePassed), false);
     const details = (): void => {
-      void vscode.window.showTextDocument(run.addDocument('report', `${location.replace(/[:/\\]/g, '_')}.md`, formatRunReport(result, location)), { preview: true });
+      const report = run.addDocument('report', `${location.replace(/[:/\\]/g, '_')}.md`, formatRunReport(result, location));
+      // Rendered, as a report is read; its source only where the Markdown preview is not there.
+      void vscode.commands.executeCommand('markdown.showPreview', report).then(undefined, () => vscode.window.showTextDocument(report, { preview: true }));
     };
     if (result.stoppedEarly?.kind === 'cancelled') {
       void log.info(`Cancelled ${location}: ${result.samples} candidate(s) tested, ${verified.length} verified. Cancelled requests are left out of the statistics.`);
@@ -316,8 +317,11 @@ export class SuggestCommand {
     const flaky = result.candidates.filter((c) => c.flaky).length;
     const why = result.samples === 0 ? ` — no candidates were produced${result.lost.length ? ` (${result.lost[0]})` : ''}` : flaky ? `; ${flaky} passed only some of their runs (flaky), so none is verified` : '';
     const early = result.stoppedEarly ? ` Stopped early: ${result.stoppedEarly.message}.` : '';
-    void log.info(`No passing fix found (${result.passed} of ${result.samples} passed) for ${location}${why}.${early}`, 'Details').then((choice) => {
-      if (choice) details();
+    // A next step, not only a verdict: more samples, a model, a wider selection, or why each candidate failed.
+    const next = ' Next: more samples, a model provider or a wider selection (Settings), or read why each failed (Details).';
+    void log.info(`No passing fix found (${result.passed} of ${result.samples} passed) for ${location}${why}.${early}${next}`, 'Details', 'Settings').then((choice) => {
+      if (choice === 'Details') details();
+      if (choice === 'Settings') void vscode.commands.executeCommand('workbench.action.openSettings', 'verifiedFix');
     });
   }
 

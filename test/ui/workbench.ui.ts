@@ -73,6 +73,7 @@ describe('workbench with Verified Fix installed', function () {
     // No failed candidate is listed ("fixes 2 failing tests" is what a verified one proved, not a failure).
     assert.ok(rows.length >= 1 && rows.every((r) => !/\b(fail|failed|timeout|error)\b/i.test(r)), `rows: ${JSON.stringify(rows)}`);
     assert.ok(rows.every((r) => /fixes \d+ failing tests?/.test(r)), `every verified candidate says what it proved: ${JSON.stringify(rows)}`);
+    assert.ok(rows.every((r) => !r.includes('`') && !/±/.test(r)), `plain text, as a QuickPick shows it literally: ${JSON.stringify(rows)}`);
     await first.click();
   });
 

@@ -54,7 +54,7 @@ describe('verified-fix fix', () => {
     const r = await runCli(['fix', '--workspace', ws, '--file', 'a.txt', '--lines', '1-1', '--candidates', candidates, '--test', 'sh check.sh', '--k', '1'], { env });
     assert.equal(r.exitCode, 1, r.stderr);
     assert.match(r.stdout, /No passing fix found \(0 of 2 passed\)/);
-    assert.match(r.stdout, /#0 fail[\s\S]*expected good, got bad/);
+    assert.match(r.stdout, /#1 fail[\s\S]*expected good, got bad/);
     remove(ws);
   });
 

@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { CandidateResult, FixResult, Verdict } from '../../src/core/fixRequest';
+import { bubblewrapHint } from '../../src/core/sandbox/installHint';
 import { failureExcerpt, formatRunReport } from '../../src/host/runReport';
 import { formatSessionCsv } from '../../src/host/sessionCsv';
 import type { StoredTask } from '../../src/host/sessionSchema';
@@ -113,6 +114,11 @@ describe('the run report', () => {
     const output = 'TAP version 13\n# Subtest: sumTo\nnot ok 1 - sumTo\n  AssertionError: expected 10, got 6\nok 2 - other\n';
     assert.deepEqual(failureExcerpt(verdict('fail', output)), ['not ok 1 - sumTo', '  AssertionError: expected 10, got 6']);
     assert.deepEqual(failureExcerpt(verdict('fail', 'a\nb\nc'), 2), ['b', 'c']);
+    // node's assert prints the values on lines of their own, after a blank line, before the stack.
+    const node = 'AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:\n\n50 !== 40\n\n    at TestContext.<anonymous> (test/p.test.js:10:10)\n    at Test.run (node:internal)\n';
+    assert.deepEqual(failureExcerpt(verdict('fail', node)), ['AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:', '50 !== 40']);
+    const jest = '● sum › adds\n\n    expect(received).toBe(expected) // Object.is equality\n\n    Expected: 10\n    Received: 6\n\n      at Object.<anonymous> (sum.test.js:3:20)';
+    assert.deepEqual(failureExcerpt(verdict('fail', jest)).slice(-2), ['    Expected: 10', '    Received: 6']);
   });
 
   it('lists every candidate with its verdict', () => {
@@ -129,5 +135,15 @@ describe('the run report', () => {
     assert.match(report, /## Candidate 2: timeout/);
     assert.match(report, /not ok 1 - boom/);
     assert.match(report, /0 of 2 samples passed/);
+  });
+});
+
+describe('bubblewrapHint', () => {
+  it('names the install command of the distribution, and the container backend where bubblewrap cannot exist', () => {
+    assert.equal(bubblewrapHint('linux', 'ID=ubuntu\nID_LIKE=debian\n'), 'install bubblewrap for the full sandbox: sudo apt install bubblewrap');
+    assert.equal(bubblewrapHint('linux', 'ID="rocky"\nID_LIKE="rhel centos fedora"\n'), 'install bubblewrap for the full sandbox: sudo dnf install bubblewrap');
+    assert.equal(bubblewrapHint('linux', 'ID=arch\n'), 'install bubblewrap for the full sandbox: sudo pacman -S bubblewrap');
+    assert.match(bubblewrapHint('linux', 'ID=plan9\n'), /the package is named bubblewrap/);
+    assert.match(bubblewrapHint('darwin', ''), /only on Linux.*--sandbox container/);
   });
 });

@@ -62,7 +62,7 @@ describe('the strength check through the CLI (JavaScript, node --test)', () => {
     assert.equal(verified.strength.weak, false);
     assert.deepEqual(verified.strength.survivors, []);
     assert.equal(json.candidates[0].strength, undefined, 'only verified candidates are checked');
-    assert.match(r.stderr, /candidate #1: tests pin this change: all \d+ variants of it are caught/);
+    assert.match(r.stderr, /candidate #2: tests pin this change: all \d+ variants of it are caught/);
     const off = JSON.parse((await runCli([...fixArgs(ws, [wrong, fix]), '--json', '--strength', 'off'], { env })).stdout);
     assert.equal(off.candidates[1].strength, undefined);
     for (const field of ['samples', 'passed', 'passAtK', 'passHatK', 'verified']) assert.deepEqual(json[field], off[field], `${field} is the same with and without the check`);

@@ -134,6 +134,7 @@ describe('Suggest Verified Fix', function () {
       assert.ok(none);
       assert.equal(none.verified.length, 0);
       assert.ok(api.shownMessages().some((m) => m.startsWith(`No passing fix found (0 of ${none.samples} passed) for sum.js:7`)), JSON.stringify(api.shownMessages().slice(-3)));
+      assert.ok(api.shownMessages().some((m) => /No passing fix found.*Next: more samples, a model provider or a wider selection/.test(m)), 'the message offers next steps');
       assert.equal(api.snapshot().tasks, 2);
     } finally {
       await setSettings({ testCommand: undefined });
