@@ -100,11 +100,11 @@ export class LocalExecutor implements TestExecutor {
   async run(fileText: string, label: string, runOptions: RunOptions = {}): Promise<ExecutedRun> {
     const { signal } = this.options;
     if (signal.aborted) return { verdict: cancelledVerdict() };
-    const work = () => this.runInTree(fileText, label, runOptions.command);
+    const work = () => this.runInTree(fileText, label, runOptions.command, runOptions.timeoutMs);
     return runOptions.alone ? this.gate.alone(work) : this.gate.shared(work);
   }
 
-  private async runInTree(fileText: string, label: string, command: RunOptions['command']): Promise<ExecutedRun> {
+  private async runInTree(fileText: string, label: string, command: RunOptions['command'], timeoutMs: number | undefined): Promise<ExecutedRun> {
     const { request, relativePath, logger, signal } = this.options;
     const trees = this.trees;
     if (signal.aborted || !trees) return { verdict: cancelledVerdict() };
@@ -133,7 +133,7 @@ export class LocalExecutor implements TestExecutor {
         readOnlyInCopy: this.readOnlyInTree.map((rel) => join(dir, rel)),
         hiddenFolders: [tempRootPath()],
         writablePaths: reportDir ? [reportDir] : [],
-        timeoutMs: request.testTimeoutMs,
+        timeoutMs: Math.min(timeoutMs ?? request.testTimeoutMs, request.testTimeoutMs),
         signal,
         backend: this.options.backend,
         allowNetwork: request.isolation.allowNetwork,

@@ -8,6 +8,10 @@ import { applyReplacement } from './textRange';
 export const STRENGTH_CHOICES = ['off', 'quick', 'thorough'] as const;
 export type StrengthChoice = (typeof STRENGTH_CHOICES)[number];
 
+/** A variant's time limit: this many times its fix's slowest run, and never below the floor (start-up noise). */
+const VARIANT_SLOWDOWN = 5;
+const VARIANT_MIN_TIMEOUT_MS = 5000;
+
 /** Variants tried per verified candidate. */
 const BUDGET: Record<Exclude<StrengthChoice, 'off'>, number> = { quick: 10, thorough: 40 };
 
@@ -103,7 +107,7 @@ export function rankByStrength(ranking: readonly number[], strengths: ReadonlyMa
 export interface StrengthCheck {
   readonly level: Exclude<StrengthChoice, 'off'>;
   /** Runs one variant as the verifier runs candidates (the failing tests first); undefined when cancelled. */
-  readonly verifier: { tryVariant(label: string, fileText: string): Promise<'caught' | 'survived' | undefined> };
+  readonly verifier: { tryVariant(label: string, fileText: string, timeoutMs: number): Promise<'caught' | 'survived' | undefined> };
   readonly languageId: string;
   readonly relativePath: string;
   readonly originalText: string;
@@ -121,7 +125,11 @@ export async function checkStrength(check: StrengthCheck, onStrength: (index: nu
       const candidate = check.candidates.find((c) => c.index === index);
       if (!candidate) return;
       const variants = await strengthVariants({ ...check, replacement: candidate.replacement });
-      const outcomes = await Promise.all(variants.map((variant, i) => check.verifier.tryVariant(`s${index}v${i}`, variant.fileText)));
+      // A variant that loops (`i >= n` in a for loop) would hold its slot for the whole test time limit: one that runs
+      // far longer than the fix's own runs behaves differently, and counts as caught.
+      const slowest = Math.max(...candidate.runs.map((run) => run.durationMs));
+      const timeoutMs = Math.max(VARIANT_MIN_TIMEOUT_MS, VARIANT_SLOWDOWN * slowest);
+      const outcomes = await Promise.all(variants.map((variant, i) => check.verifier.tryVariant(`s${index}v${i}`, variant.fileText, timeoutMs)));
       if (outcomes.some((outcome) => outcome === undefined)) return;
       onStrength(index, testStrength(variants, outcomes.map((outcome) => outcome === 'survived')));
     }),

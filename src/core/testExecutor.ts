@@ -13,6 +13,8 @@ export interface RunOptions {
    * list); the report comes back with the verdict. Default: the request's test command, no report.
    */
   readonly command?: (reportPath: string) => string;
+  /** A shorter time limit than the request's (a strength variant that runs far longer than its fix is caught). */
+  readonly timeoutMs?: number;
 }
 
 /** A finished run: its verdict and, when the command wrote one, the test reporter's file. */

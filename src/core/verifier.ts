@@ -131,19 +131,20 @@ export class Verifier {
    * A variant of a verified fix: caught when it fails the baseline's failing tests or, past them, one full run.
    * Undefined when a cancel ended it.
    */
-  async tryVariant(label: string, fileText: string): Promise<'caught' | 'survived' | undefined> {
-    const first = await this.runFailingTests(fileText, `${label}f`);
+  async tryVariant(label: string, fileText: string, timeoutMs: number): Promise<'caught' | 'survived' | undefined> {
+    const first = await this.runFailingTests(fileText, `${label}f`, timeoutMs);
     if (first?.verdict.cancelled) return undefined;
     if (first && first.verdict.status !== 'pass') return 'caught';
-    const full = await this.runFull(fileText, label, false);
+    const full = await this.runFull(fileText, label, false, timeoutMs);
     if (full.verdict.cancelled) return undefined;
     return full.verdict.status === 'pass' ? 'survived' : 'caught';
   }
 
   /** One full run of the command, judged by the per-test plan or, without one, by the test summary. */
-  private async runFull(fileText: string, label: string, alone: boolean): Promise<{ verdict: Verdict; tests?: TestEvidence }> {
+  private async runFull(fileText: string, label: string, alone: boolean, timeoutMs?: number): Promise<{ verdict: Verdict; tests?: TestEvidence }> {
     const { fullCommand } = this.options;
-    const run = await this.options.slot(() => this.options.executor.run(fileText, label, { alone, ...(fullCommand ? { command: fullCommand } : {}) }));
+    const options = { alone, ...(fullCommand ? { command: fullCommand } : {}), ...(timeoutMs ? { timeoutMs } : {}) };
+    const run = await this.options.slot(() => this.options.executor.run(fileText, label, options));
     if (run.verdict.cancelled) return run;
     const { plan, summary } = await this.options.reference;
     if (!plan) return { verdict: run.verdict.status === 'pass' ? judgePass(run.verdict, summary) : run.verdict };
@@ -152,11 +153,11 @@ export class Verifier {
   }
 
   /** Stage 1: only the tests that failed on the baseline; undefined when there is nothing to select. */
-  private async runFailingTests(fileText: string, label: string): Promise<{ verdict: Verdict; tests: TestEvidence } | undefined> {
+  private async runFailingTests(fileText: string, label: string, timeoutMs?: number): Promise<{ verdict: Verdict; tests: TestEvidence } | undefined> {
     const { plan } = await this.options.reference;
     const command = plan && this.options.staged && plan.failing.length > 0 ? reporterCommand(plan.adapter, plan.base, plan.failing) : undefined;
     if (!plan || !command) return undefined;
-    const run = await this.options.slot(() => this.options.executor.run(fileText, label, { command }));
+    const run = await this.options.slot(() => this.options.executor.run(fileText, label, { command, ...(timeoutMs ? { timeoutMs } : {}) }));
     return run.verdict.cancelled ? { verdict: run.verdict, tests: emptyEvidence } : judgeRun(run, plan, 'failing-tests');
   }
 }

@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { runFix } from '../../src/core/engine';
 import type { FixEvent, FixRequest } from '../../src/core/fixRequest';
 import { createFileProvider } from '../../src/core/providers/fileProvider';
-import { describeStrength, rankByStrength } from '../../src/core/strengthCheck';
+import { checkStrength, describeStrength, rankByStrength } from '../../src/core/strengthCheck';
 import type { TestStrength } from '../../src/core/strengthCheck';
 import { runCli } from './helpers/cli';
 import { makeTempRoot, makeWorkspace, remove } from './helpers/workspace';
@@ -134,6 +134,29 @@ describe('the strength check in the engine (Python, pytest)', () => {
     assert.equal(result.candidates[1].strength, undefined);
     assert.equal(result.stoppedEarly, undefined, 'every verdict was in: the request did not stop early');
     assert.deepEqual(readdirSync(tempRoot).filter((name) => name !== 'owner.json'), []);
+  });
+});
+
+describe('checkStrength', () => {
+  it('gives each variant five times its fix\'s slowest run (at least 5 s), so a looping variant does not hold a slot for the whole limit', async () => {
+    const source = 'function sumTo(n) {\n  let total = 0;\n  for (let i = 1; i <= n; i++) total += i;\n  return total;\n}\n';
+    const start = source.indexOf('  for');
+    const end = source.indexOf('\n', start);
+    const seen: number[] = [];
+    const verifier = { tryVariant: async (_label: string, _text: string, timeoutMs: number) => (seen.push(timeoutMs), 'caught' as const) };
+    const verdict = (durationMs: number) => ({ status: 'pass' as const, durationMs, exitCode: 0, output: '', stdout: '', stderr: '' });
+    const candidate = (index: number, durations: number[]) => ({
+      index, replacement: source.slice(start, end), verdict: verdict(durations[0]), duplicateOf: null, runs: durations.map(verdict), verified: true, flaky: false, diff: '', changeSize: 0, changedCharacters: 0,
+    });
+    const found = new Map<number, TestStrength>();
+    const original = source.replace('i <= n', 'i < n');
+    await checkStrength({ level: 'quick', verifier, languageId: 'javascript', relativePath: 'sum.js', originalText: original, start, end: original.indexOf('\n', start), candidates: [candidate(0, [1000, 3000])], ranking: [0] }, (i, s) => found.set(i, s));
+    assert.ok(seen.length > 0, 'variants ran');
+    assert.deepEqual(new Set(seen), new Set([15_000]));
+    assert.equal(found.get(0)?.caught, seen.length);
+    seen.length = 0;
+    await checkStrength({ level: 'quick', verifier, languageId: 'javascript', relativePath: 'sum.js', originalText: original, start, end: original.indexOf('\n', start), candidates: [candidate(0, [100])], ranking: [0] }, () => undefined);
+    assert.deepEqual(new Set(seen), new Set([5000]));
   });
 });
 
