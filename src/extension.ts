@@ -57,6 +57,7 @@ export function activate(context: vscode.ExtensionContext): VerifiedFixApi {
     [CommandId.Suggest]: (arg) => suggest.execute(arg),
     [CommandId.ApplyCandidate]: (arg) => browser.apply(arg),
     [CommandId.NextCandidate]: () => browser.next(),
+    [CommandId.ShowVariants]: (which) => browser.showVariant(undefined, typeof which === 'number' ? which : undefined),
     [CommandId.Cancel]: () => suggest.cancel(),
     [CommandId.ShowCandidates]: (taskId) => (typeof taskId === 'string' ? reopenTask(taskId, store, liveRuns, browser, log) : browser.showPicker()),
     [CommandId.ShowPanel]: () => vscode.commands.executeCommand(`${StatsView.viewId}.focus`),

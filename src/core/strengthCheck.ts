@@ -17,7 +17,7 @@ const BUDGET: Record<Exclude<StrengthChoice, 'off'>, number> = { quick: 10, thor
 
 /** One variant of a verified fix that passed the whole suite as well. */
 export interface SurvivingVariant {
-  /** The changed lines of the fix as the variant has them. */
+  /** What the variant puts in place of the selection, as a candidate's replacement does. */
   readonly replacement: string;
   /** What the variant changes, against the verified fix. */
   readonly diff: string;
@@ -72,7 +72,8 @@ export async function strengthVariants(input: VariantInput): Promise<Variant[]> 
   for (const mutant of mutants) {
     const fileText = fixed.slice(0, region.start) + mutant.text + fixed.slice(region.end);
     if (fileText === originalText) continue; // known to fail: the baseline did
-    variants.push({ fileText, replacement: mutant.text, label: mutant.label, diff: unifiedDiff(input.relativePath, fixed, fileText) });
+    const replacement = fileText.slice(start, fileText.length - (originalText.length - end));
+    variants.push({ fileText, replacement, label: mutant.label, diff: unifiedDiff(input.relativePath, fixed, fileText) });
     if (variants.length === budget) break;
   }
   return variants;

@@ -43,6 +43,7 @@ function plainText(label: string): string {
 }
 
 const applyButton: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('check'), tooltip: 'Apply this candidate' };
+const variantsButton: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('diff'), tooltip: 'Show the variants of this fix that the tests also accept' };
 
 /** Holds the task being looked at; Apply and Next act on it (or on the candidate whose diff is active). */
 export class CandidateBrowser implements vscode.Disposable {
@@ -98,10 +99,11 @@ export class CandidateBrowser implements vscode.Disposable {
       picker.hide();
       if (item) void this.show(item.position);
     });
-    picker.onDidTriggerItemButton(({ item }) => {
+    picker.onDidTriggerItemButton(({ item, button }) => {
       picker.hide();
       this.position = item.position;
-      void this.apply();
+      if (button === variantsButton) void this.showVariant(item.position);
+      else void this.apply();
     });
     picker.onDidHide(() => {
       picker.dispose();
@@ -124,8 +126,30 @@ export class CandidateBrowser implements vscode.Disposable {
       label: `$(pass) Candidate ${c.index + 1}${c.label ? `: ${plainText(c.label)}` : ''}`,
       description: sizeLabel(c),
       detail: verifiedLabel(c),
-      buttons: [applyButton],
+      buttons: c.strength?.survivors?.length ? [variantsButton, applyButton] : [applyButton],
     }));
+  }
+
+  /**
+   * A variant the tests also accept, as a diff against the verified fix (a pick first when there are several, unless
+   * `which` names one, as scripts do): what else the tests would let through, for the reader to judge.
+   */
+  async showVariant(position = this.position, which?: number): Promise<vscode.Uri | undefined> {
+    const task = this.task;
+    const c = task?.candidates[position];
+    const survivors = c?.strength?.survivors ?? [];
+    if (!task || !c || survivors.length === 0) {
+      void this.log.info('The tests accept no variant of this candidate that the strength check tried (or it has not run).');
+      return undefined;
+    }
+    const chosen = which !== undefined || survivors.length === 1
+      ? survivors[Math.min(which ?? 0, survivors.length - 1)]
+      : (await vscode.window.showQuickPick(survivors.map((v) => ({ label: v.label.replace(/`/g, ''), variant: v })), { title: `Variants of candidate ${c.index + 1} that also pass the tests` }))?.variant;
+    if (!chosen) return undefined;
+    const variant = task.run.addDocument(`variant-${c.index + 1}-${survivors.indexOf(chosen) + 1}`, task.relativePath, applyReplacement(task.originalText, task.start, task.end, chosen.replacement));
+    const title = `candidate ${c.index + 1} ↔ a variant the tests also accept (${chosen.label.replace(/`/g, '')})`;
+    await vscode.commands.executeCommand('vscode.diff', this.uris[position], variant, title, { preview: true });
+    return variant;
   }
 
   /** Opens the diff of the candidate at `position` (default: the current one); returns its document URI. */
@@ -136,6 +160,7 @@ export class CandidateBrowser implements vscode.Disposable {
     const c = task.candidates[this.position];
     const uri = this.uris[this.position];
     const title = `${task.relativePath} ↔ candidate ${c.index + 1} (${this.position + 1} of ${task.candidates.length}, ${verifiedLabel(c)})`;
+    void vscode.commands.executeCommand('setContext', 'verifiedFix.variantCount', c.strength?.survivors?.length ?? 0);
     await vscode.commands.executeCommand('vscode.diff', task.documentUri, uri, title, { preview: true });
     return uri;
   }

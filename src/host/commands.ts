@@ -6,6 +6,7 @@ export enum CommandId {
   Suggest = 'verifiedFix.suggest',
   ApplyCandidate = 'verifiedFix.applyCandidate',
   NextCandidate = 'verifiedFix.nextCandidate',
+  ShowVariants = 'verifiedFix.showVariants',
   Cancel = 'verifiedFix.cancel',
   ShowCandidates = 'verifiedFix.showCandidates',
   ShowPanel = 'verifiedFix.showPanel',

@@ -15,7 +15,13 @@ export interface StoredCandidate {
   readonly testsFixed?: number;
   readonly testsPassed?: number;
   /** Once the strength check ran on it: variants of its change tried, how many the tests caught, and the verdict. */
-  readonly strength?: { readonly variants: number; readonly caught: number; readonly weak: boolean };
+  readonly strength?: {
+    readonly variants: number;
+    readonly caught: number;
+    readonly weak: boolean;
+    /** Variants the tests accept too, to be read as diffs against the fix. */
+    readonly survivors?: ReadonlyArray<{ readonly label: string; readonly replacement: string }>;
+  };
 }
 
 /** One finished request. */

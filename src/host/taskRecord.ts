@@ -21,7 +21,7 @@ export function storedCandidate(c: CandidateResult): StoredCandidate {
     durationMs: c.verdict.durationMs,
     changeSize: c.changeSize,
     ...(c.tests ? { testsFixed: c.tests.fixed.length, testsPassed: c.tests.passed } : {}),
-    ...(c.strength ? { strength: { variants: c.strength.variants, caught: c.strength.caught, weak: c.strength.weak } } : {}),
+    ...(c.strength ? { strength: { variants: c.strength.variants, caught: c.strength.caught, weak: c.strength.weak, survivors: c.strength.survivors.map(({ label, replacement }) => ({ label, replacement })) } } : {}),
   };
 }
 

@@ -71,6 +71,27 @@ describe('Suggest Verified Fix', function () {
     assert.match(diffTab.label, /candidate \d+ .*fixes \d+ failing tests? · .*passed 2\/2 runs.* · (tests pin it: \d+ of \d+ variants caught|weak tests: \d+ of \d+ variants also pass)/, 'the title says what was proven, and how firmly');
   });
 
+  it('shows a variant the tests also accept as a diff against the fix, or says there is none', async () => {
+    const best = result?.candidates.find((c) => c.index === result?.verified[0]);
+    assert.ok(best?.strength);
+    const variant = await vscode.commands.executeCommand<vscode.Uri | undefined>('verifiedFix.showVariants', 0);
+    if (best.strength.survivors.length === 0) {
+      assert.equal(variant, undefined);
+      assert.match(api.shownMessages().at(-1) ?? '', /accept no variant of this candidate/);
+      return;
+    }
+    assert.ok(variant);
+    const text = (await vscode.workspace.openTextDocument(variant)).getText();
+    const survivor = best.strength.survivors[0];
+    assert.equal(text.split('\n')[buggyLine - 1], survivor.replacement, 'the variant in place of the selected line');
+    await waitFor('the variant diff tab', () =>
+      vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.toString() === variant.toString()),
+    );
+    // Back to the candidate's own diff for the tests that follow.
+    await vscode.commands.executeCommand('verifiedFix.showCandidates');
+    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+  });
+
   it('applies the candidate as one edit that undo reverts', async () => {
     const applied = await vscode.commands.executeCommand<boolean>('verifiedFix.applyCandidate');
     assert.equal(applied, true);
