@@ -50,9 +50,9 @@ export async function runFix(request: FixRequest, onEvent: (event: FixEvent) => 
   const controller = new AbortController();
   // Before the timer and listeners below: a failure here must leave nothing running.
   // npm's own start-up costs every run a few hundred milliseconds: the script it runs is resolved once, here.
-  const toRun = commandToRun(request.workspace, testCommand, backend.kind === 'container');
+  const toRun = commandToRun(request.workspace, testCommand, backend.kind === 'container', scrubbed.env);
   const executor: TestExecutor = new LocalExecutor({
-    request, relativePath, testCommand: toRun.command, backend, listing, env: { ...scrubbed.env, ...toRun.env }, redactor, signal: controller.signal, logger,
+    request, relativePath, testCommand: toRun.command, backend, listing, env: toRun.env, redactor, signal: controller.signal, logger,
   });
   try {
     await executor.prepare();

@@ -183,17 +183,23 @@ export function nodeOnPath(pathVariable = process.env.PATH ?? ''): string | unde
   return undefined;
 }
 
+/** Variables a package manager sets for the script it runs: those of an outer npm (the CLI run by `npm exec`) would lie. */
+const SCRIPT_VARIABLE = /^(npm_(lifecycle_|package_)|npm_execpath$|npm_command$|npm_node_execpath$|INIT_CWD$)/;
+
 /**
- * What each run of `command` starts: the script itself where it resolves, else the command as written; `log` says
- * which and why. Containers keep the package manager: the node found here is not the image's.
+ * What each run of `command` starts, and with which environment (`env` is the run's, secrets already gone): the
+ * script itself where it resolves, with the variables npm would give it in place of any an outer npm set; else the
+ * command as written. `log` says which and why. Containers keep the package manager: the node found here is not the
+ * image's.
  */
-export function commandToRun(workspace: string, command: string, inContainer: boolean): { readonly command: string; readonly env: Readonly<Record<string, string>>; readonly log: string } {
+export function commandToRun(workspace: string, command: string, inContainer: boolean, env: NodeJS.ProcessEnv): { readonly command: string; readonly env: NodeJS.ProcessEnv; readonly log: string } {
   const node = nodeOnPath();
   const resolution: ScriptResolution = inContainer
     ? { kind: 'unchanged', reason: 'the tests run in a container, whose node is not the one found here' }
     : node
       ? resolvePackageScript(workspace, command, node)
       : { kind: 'unchanged', reason: 'no node on PATH' };
-  if (resolution.kind === 'resolved') return { command: resolution.command, env: resolution.env, log: resolution.description };
-  return { command, env: {}, log: `each run starts \`${command}\` as written${resolution.reason ? `: ${resolution.reason}` : ''}` };
+  if (resolution.kind === 'unchanged') return { command, env, log: `each run starts \`${command}\` as written${resolution.reason ? `: ${resolution.reason}` : ''}` };
+  const own = Object.fromEntries(Object.entries(env).filter(([name]) => !SCRIPT_VARIABLE.test(name)));
+  return { command: resolution.command, env: { ...own, ...resolution.env }, log: resolution.description };
 }

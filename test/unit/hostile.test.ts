@@ -121,7 +121,7 @@ describe('hostile candidates', async () => {
       const before = connections;
       const r = await runCli(
         ['fix', '--workspace', ws, '--file', language.file, '--lines', `1-${lineCount}`, '--candidates', join(outside, `${language.name}.json`),
-          '--test', language.test, '--timeout', '8', '--parallel', '2', '--confirm-runs', '1', '--memory-mb', '1024', '--k', '1', '--json'],
+          '--test', language.test, '--timeout', '8', '--parallel', '2', '--confirm-runs', '1', '--memory-mb', '1024', '--k', '1', '--strength', 'off', '--json'],
         { env: { ...process.env, HOME: home, VERIFIED_FIX_TMPDIR: tempRoot }, timeoutMs: 400_000 },
       );
       assert.equal(r.exitCode, 0, r.stderr);

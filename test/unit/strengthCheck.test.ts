@@ -109,8 +109,7 @@ function pyRequest(ws: string, overrides: Partial<FixRequest> = {}): FixRequest 
 
 describe('the strength check in the engine (Python, pytest)', () => {
   it('tells strong from weak tests', async () => {
-    const strong = await runFix(pyRequest(pyWorkspace(true)));
-    const weak = await runFix(pyRequest(pyWorkspace(false)));
+    const [strong, weak] = await Promise.all([runFix(pyRequest(pyWorkspace(true))), runFix(pyRequest(pyWorkspace(false)))]);
     for (const result of [strong, weak]) assert.deepEqual(result.verified, [1], result.candidates.map((c) => c.verdict.output).join('\n'));
     const pinned = strong.candidates[1].strength;
     assert.ok(pinned && pinned.variants > 0 && pinned.caught === pinned.variants, JSON.stringify(pinned));
