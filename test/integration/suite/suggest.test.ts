@@ -33,7 +33,7 @@ describe('Suggest Verified Fix', function () {
     assert.match(context?.when ?? '', /editorHasSelection/);
     assert.ok(contributes.keybindings.some((k: { command: string }) => k.command === 'verifiedFix.suggest'));
     const titleMenu = contributes.menus['editor/title'].map((m: { command: string }) => m.command);
-    assert.deepEqual(titleMenu.sort(), ['verifiedFix.applyCandidate', 'verifiedFix.nextCandidate']);
+    assert.deepEqual(titleMenu.sort(), ['verifiedFix.applyCandidate', 'verifiedFix.nextCandidate', 'verifiedFix.showVariants']);
   });
 
   it('produces verified candidates for the buggy line, best first', async () => {
