@@ -46,16 +46,6 @@
     return Number.isFinite(value) ? `${Math.round(value * 100)}%` : '–';
   }
 
-  /**
-   * The interval resamples tasks, so one task gives a zero-width interval that would look like certainty.
-   * @param {readonly [number, number]} range
-   * @param {number} tasksUsed
-   */
-  function ci(range, tasksUsed) {
-    if (tasksUsed < 2 || !Number.isFinite(range[0])) return 'interval after 2 tasks';
-    return `95% CI ${pct(range[0])}–${pct(range[1])}`;
-  }
-
   /** @param {string} id */
   function section(id) {
     const node = /** @type {HTMLElement} */ (document.getElementById(id));
@@ -74,12 +64,14 @@
     const table = el('table', 'headline');
     for (const h of s.headline) {
       const row = el('tr');
-      row.append(el('th', '', `pass@${h.k}`), el('td', 'big', pct(h.passAtK)), el('td', 'muted', ci(h.passAtKCi95, h.tasksUsed)));
+      row.title = h.explainPassAtK;
+      row.append(el('th', '', `pass@${h.k}`), el('td', 'big', pct(h.passAtK)), el('td', 'muted', h.passAtKInterval));
       table.append(row);
     }
     const last = s.headline[s.headline.length - 1];
     const hat = el('tr');
-    hat.append(el('th', '', `pass^${last.k}`), el('td', 'big', pct(last.passHatK)), el('td', 'muted', ci(last.passHatKCi95, last.tasksUsed)));
+    hat.title = last.explainPassHatK;
+    hat.append(el('th', '', `pass^${last.k}`), el('td', 'big', pct(last.passHatK)), el('td', 'muted', last.passHatKInterval));
     table.append(hat);
     root.append(table);
     if (last.tasksLeftOut > 0) root.append(el('p', 'muted', `${last.tasksLeftOut} task(s) with fewer than ${last.k} samples are left out of k = ${last.k}.`));

@@ -34,6 +34,25 @@ function view(task: StoredTask): TaskView {
   };
 }
 
+/** Below this many tasks a bootstrap interval over tasks says more than the data can: the panel shows none. */
+export const MIN_TASKS_FOR_INTERVALS = 5;
+
+function interval(range: readonly [number, number], tasks: number): string {
+  if (tasks < MIN_TASKS_FOR_INTERVALS || !Number.isFinite(range[0])) return `interval from ${MIN_TASKS_FOR_INTERVALS} tasks (${tasks} so far)`;
+  return `95% CI ${percent(range[0])}–${percent(range[1])}`;
+}
+
+/** What pass@k and pass^k mean for this session, in a sentence each (their hover in the panel). */
+function explain(k: number, tasks: number): { explainPassAtK: string; explainPassHatK: string } {
+  const over = `estimated over ${tasks} task${tasks === 1 ? '' : 's'} of this session`;
+  return k === 1
+    ? { explainPassAtK: `pass@1: the chance that one candidate is verified, ${over}`, explainPassHatK: `pass^1: the same as pass@1 (one candidate, verified), ${over}` }
+    : {
+        explainPassAtK: `pass@${k}: the chance that at least one of ${k} candidates is verified, ${over}`,
+        explainPassHatK: `pass^${k}: the chance that all ${k} candidates are verified, ${over}; low even when fixes are found, since it asks every candidate to pass`,
+      };
+}
+
 /** The panel's whole state for `k` (the configured verifiedFix.k). */
 export function buildSnapshot(tasks: readonly StoredTask[], k: number): StatsSnapshot {
   // A task whose tests pass without any fix says nothing about the candidates: nearly all of them "pass".
@@ -56,6 +75,10 @@ export function buildSnapshot(tasks: readonly StoredTask[], k: number): StatsSna
       passHatKCi95: s.passHatKCi95,
       tasksUsed: s.tasksUsed,
       tasksLeftOut: s.tasksLeftOut,
+      showIntervals: s.tasksUsed >= MIN_TASKS_FOR_INTERVALS,
+      passAtKInterval: interval(s.ci95, s.tasksUsed),
+      passHatKInterval: interval(s.passHatKCi95, s.tasksUsed),
+      ...explain(s.k, s.tasksUsed),
     })),
     curves: stats.curves.map((p) => ({ k: p.k, passAtK: p.passAtK, passHatK: p.passHatK, plugInPassAtK: p.plugInPassAtK })),
     grid: stats.table.map((row) => views.get(row.taskId)).filter((v): v is TaskView => v !== undefined),
@@ -88,8 +111,8 @@ export function statusText(snapshot: StatsSnapshot): string {
 export function statusTooltip(snapshot: StatsSnapshot): string {
   const lines = [`Verified Fix: ${snapshot.tasks} task${snapshot.tasks === 1 ? '' : 's'}, ${snapshot.samples} samples`];
   for (const h of snapshot.headline) {
-    // A bootstrap over one task has zero width: no interval rather than a false certainty.
-    const ci = (range: readonly [number, number]) => (h.tasksUsed >= 2 && Number.isFinite(range[0]) ? ` (95% CI ${percent(range[0])}–${percent(range[1])})` : '');
+    // A bootstrap over a few tasks claims a certainty the data does not have: no interval below the minimum.
+    const ci = (range: readonly [number, number]) => (h.showIntervals && Number.isFinite(range[0]) ? ` (95% CI ${percent(range[0])}–${percent(range[1])})` : '');
     lines.push(`pass@${h.k} ${percent(h.passAtK)}${ci(h.passAtKCi95)} · pass^${h.k} ${percent(h.passHatK)}${ci(h.passHatKCi95)}`);
     if (h.tasksLeftOut > 0) lines.push(`  (${h.tasksLeftOut} task${h.tasksLeftOut === 1 ? '' : 's'} with fewer than ${h.k} samples left out of k = ${h.k})`);
   }

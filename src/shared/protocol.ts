@@ -10,6 +10,14 @@ export interface HeadlineStat {
   readonly passHatKCi95: readonly [number, number];
   readonly tasksUsed: number;
   readonly tasksLeftOut: number;
+  /** Whether enough tasks back the intervals for them to be shown (a bootstrap over a few tasks claims too much). */
+  readonly showIntervals: boolean;
+  /** What stands where the intervals go: "95% CI 20%–60%", or when they will appear. */
+  readonly passAtKInterval: string;
+  readonly passHatKInterval: string;
+  /** One line each on what the two numbers mean for this session, for their hover. */
+  readonly explainPassAtK: string;
+  readonly explainPassHatK: string;
 }
 
 /** One point of the chart: the unbiased pass@k and pass^k, and the plug-in pass@k drawn dashed. */

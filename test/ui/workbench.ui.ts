@@ -105,6 +105,10 @@ describe('workbench with Verified Fix installed', function () {
     const content = workbench.page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
     await content.locator('body', { hasText: 'pass@1' }).first().waitFor({ timeout: uiTimeoutMs });
     await content.locator('svg').first().waitFor({ timeout: uiTimeoutMs });
+    // Each number explains itself on hover; one task is too few for an interval, and the panel says so.
+    const hatRow = content.locator('table.headline tr', { hasText: /pass\^2/ }).first();
+    assert.match((await hatRow.getAttribute('title')) ?? '', /the chance that all 2 candidates are verified/);
+    assert.match(await content.locator('table.headline').first().innerText(), /interval from 5 tasks \(1 so far\)/);
     await workbench.screenshot('panel');
   });
 });

@@ -86,6 +86,22 @@ describe('buildSnapshot and the status bar', () => {
   });
 });
 
+describe('what the panel says about its numbers', () => {
+  it('explains pass@k and pass^k for this session, and shows intervals only from 5 tasks', () => {
+    const few = buildSnapshot([task('a', ['pass', 'fail']), task('b', ['fail', 'fail'])], 2);
+    const h = few.headline[1];
+    assert.equal(h.explainPassAtK, 'pass@2: the chance that at least one of 2 candidates is verified, estimated over 2 tasks of this session');
+    assert.match(h.explainPassHatK, /^pass\^2: the chance that all 2 candidates are verified, estimated over 2 tasks of this session/);
+    assert.equal(h.showIntervals, false);
+    assert.equal(h.passAtKInterval, 'interval from 5 tasks (2 so far)');
+    assert.doesNotMatch(statusTooltip(few), /CI/);
+    const five = buildSnapshot(['a', 'b', 'c', 'd', 'e'].map((id, i) => task(id, i % 2 ? ['pass', 'fail'] : ['fail', 'fail'])), 2);
+    assert.equal(five.headline[1].showIntervals, true);
+    assert.match(five.headline[1].passAtKInterval, /^95% CI \d+%–\d+%$/);
+    assert.match(statusTooltip(five), /95% CI/);
+  });
+});
+
 describe('strength in the panel and the candidate list', () => {
   it('marks a task whose best fix had weak tests, counts the share, and words each verified candidate', () => {
     const weak = { ...candidate, strength: { variants: 10, caught: 6, weak: true } };
