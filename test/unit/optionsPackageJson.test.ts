@@ -53,4 +53,11 @@ describe('package.json settings and the options table', () => {
     assert.ok(declared['verifiedFix.sandbox.backend'].enum?.includes('container'));
     assert.deepEqual(['engine', 'image', 'extraArgs'].map((k) => declared[`verifiedFix.container.${k}`]?.scope), ['machine', 'resource', 'machine']);
   });
+
+  it('has its own activity-bar icon in the package, not the Testing view\'s beaker', () => {
+    for (const { icon } of packageJson.contributes.viewsContainers.activitybar as Array<{ icon: string }>) {
+      assert.doesNotMatch(icon, /beaker/);
+      assert.match(readFileSync(join(__dirname, '..', '..', '..', icon), 'utf8'), /^<svg [^>]*stroke="currentColor"/, `${icon}: a monochrome SVG that follows the theme`);
+    }
+  });
 });
