@@ -10,28 +10,15 @@ import { chooseIsolation } from '../src/core/isolation/chooseIsolation';
 import type { IsolationMode } from '../src/core/isolation/runTrees';
 import { createFileProvider } from '../src/core/providers/fileProvider';
 import { createMutationProvider } from '../src/core/providers/mutationProvider';
+import { silentLogger } from '../src/core/logger';
 import { detectSandbox } from '../src/core/sandbox/detect';
 import type { OverlayMount, SandboxBackend } from '../src/core/sandbox/backend';
 import { createRequestFolder, removeOrSetAside } from '../src/core/tempRoot';
 import { runTestCommand } from '../src/core/testRunner';
 import { listWorkspace } from '../src/core/workspaceCopy';
-import { benchWorkspace } from './engineBench';
+import { benchWorkspace, countFiles, median, timeAsync } from './engineBench';
 
 const MODES: readonly IsolationMode[] = ['overlay', 'reuse', 'copy'];
-const silent = { trace: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
-}
-
-async function timed(fn: () => Promise<unknown>): Promise<number> {
-  const t0 = performance.now();
-  await fn();
-  return performance.now() - t0;
-}
-
-const countFiles = (dir: string) => Number(execFileSync('sh', ['-c', `find "${dir}" -type f | wc -l`], { encoding: 'utf8' }).trim());
 
 /** Per candidate: a tree made, a run's worth of writes, the tree given back and removed; plus what mounting costs a run. */
 async function isolationCost(ws: string, backend: SandboxBackend, cp: number): Promise<void> {
@@ -39,11 +26,11 @@ async function isolationCost(ws: string, backend: SandboxBackend, cp: number): P
   const target = 'src/mod0.js';
   const original = readFileSync(join(ws, target), 'utf8');
   const runTrue = (overlay?: OverlayMount) =>
-    timed(() => runTestCommand({ command: 'true', cwd: ws, timeoutMs: 30_000, backend, allowNetwork: false, memoryMB: 0, ...(overlay ? { overlay } : {}) }));
+    timeAsync(() => runTestCommand({ command: 'true', cwd: ws, timeoutMs: 30_000, backend, allowNetwork: false, memoryMB: 0, ...(overlay ? { overlay } : {}) }));
   for (const mode of MODES) {
     const requestDir = await createRequestFolder();
     try {
-      const trees = await chooseIsolation({ choice: mode, backend, workspace: ws, listing, requestDir, target, logger: silent }).catch(() => undefined);
+      const trees = await chooseIsolation({ choice: mode, backend, workspace: ws, listing, requestDir, target, logger: silentLogger }).catch(() => undefined);
       if (!trees) {
         console.log(`isolation (${mode}): not available here`);
         continue;
@@ -51,7 +38,7 @@ async function isolationCost(ws: string, backend: SandboxBackend, cp: number): P
       const costs: number[] = [];
       for (let i = 0; i < 11; i++) {
         costs.push(
-          await timed(async () => {
+          await timeAsync(async () => {
             const tree = await trees.acquire(`bench${i}`, `${original}// candidate ${i}\n`);
             // What tools leave in a tree: a cache folder (an overlay run writes into its layer the same way).
             const cache = join(tree.overlay ? tree.overlay.upper : tree.dir, 'node_modules', '.cache');
@@ -96,10 +83,10 @@ function baseRequest(ws: string, relativePath: string, mode: IsolationMode | 'au
  * against 11 runs of it in the sandbox alone, which says what the engine adds beyond the sandbox's own start.
  */
 async function trivialRequest(ws: string, backend: SandboxBackend): Promise<void> {
-  const bare = await timed(async () => {
+  const bare = await timeAsync(async () => {
     for (let i = 0; i < 11; i++) spawnSync('/bin/sh', ['-c', 'true'], { cwd: ws });
   });
-  const sandboxed = await timed(async () => {
+  const sandboxed = await timeAsync(async () => {
     for (let i = 0; i < 11; i++) await runTestCommand({ command: 'true', cwd: ws, timeoutMs: 30_000, backend, allowNetwork: false, memoryMB: 0 });
   });
   console.log(`11 runs of \`true\`: ${bare.toFixed(0)} ms bare, ${sandboxed.toFixed(0)} ms one after another in the ${backend.kind} sandbox (its start-up alone: ${(sandboxed / bare).toFixed(1)}×)`);
@@ -109,7 +96,7 @@ async function trivialRequest(ws: string, backend: SandboxBackend): Promise<void
     const request = baseRequest(ws, 'src/mod0.js', mode, {
       testCommand: 'true', end: readFileSync(join(ws, 'src/mod0.js'), 'utf8').indexOf('\n'), provider: createFileProvider(candidates), strengthCheck: 'off',
     });
-    const elapsed = await timed(() => runFix(request));
+    const elapsed = await timeAsync(() => runFix(request));
     console.log(`request of 10 candidates testing \`true\` (${mode}, parallel 2): ${elapsed.toFixed(0)} ms = ${(elapsed / bare).toFixed(1)}× 11 bare runs (target ≤ 3), ${(elapsed / sandboxed).toFixed(2)}× 11 sandboxed runs`);
   }
 }
@@ -170,7 +157,7 @@ async function realProject(): Promise<void> {
   }
   const medianRun = async (command: string) => {
     const times: number[] = [];
-    for (let i = 0; i < 3; i++) times.push(await timed(async () => spawnSync('/bin/sh', ['-c', command], { cwd: dir, stdio: 'ignore' })));
+    for (let i = 0; i < 3; i++) times.push(await timeAsync(async () => spawnSync('/bin/sh', ['-c', command], { cwd: dir, stdio: 'ignore' })));
     return median(times);
   };
   const npmRun = await medianRun('npm test');
@@ -188,7 +175,7 @@ async function realProject(): Promise<void> {
       const t0 = performance.now();
       // The list is shown when the verdicts are in; the strength check runs after it.
       let listed = 0;
-      const elapsed = await timed(async () => {
+      const elapsed = await timeAsync(async () => {
         const result = await runFix(request, (event) => {
           if (event.type === 'verdicts' || (event.type === 'done' && listed === 0)) listed = performance.now() - t0;
         });
@@ -209,7 +196,7 @@ export async function benchCost(): Promise<void> {
     // Warm: the first copy pulls the workspace into the page cache.
     const cpTimes: number[] = [];
     for (let i = 0; i < 2; i++) {
-      cpTimes.push(await timed(async () => spawnSync('cp', ['-r', ws, join(scratch, `cp-${i}`)])));
+      cpTimes.push(await timeAsync(async () => spawnSync('cp', ['-r', ws, join(scratch, `cp-${i}`)])));
       rmSync(join(scratch, `cp-${i}`), { recursive: true, force: true });
     }
     const cp = cpTimes[1];

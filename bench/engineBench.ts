@@ -15,7 +15,7 @@ import { createCopy, listWorkspace, removeCopy } from '../src/core/workspaceCopy
 
 const DEPENDENCIES = ['jest', 'typescript', 'eslint', 'webpack', '@babel/core', 'lodash', 'rxjs', 'date-fns', '@types/node', 'vitest', 'jsdom'];
 
-function countFiles(dir: string): number {
+export function countFiles(dir: string): number {
   return Number(execFileSync('sh', ['-c', `find "${dir}" -type f | wc -l`], { encoding: 'utf8' }).trim());
 }
 
@@ -43,12 +43,12 @@ export function benchWorkspace(): string {
   return dir;
 }
 
-function median(values: number[]): number {
+export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)];
 }
 
-async function timeAsync(fn: () => Promise<unknown>): Promise<number> {
+export async function timeAsync(fn: () => Promise<unknown>): Promise<number> {
   const t0 = performance.now();
   await fn();
   return performance.now() - t0;

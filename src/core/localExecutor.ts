@@ -12,7 +12,7 @@ import type { Logger } from './logger';
 import { RunGate } from './runGate';
 import type { Protections, SandboxBackend } from './sandbox/backend';
 import type { Redactor } from './security/secrets';
-import { createRequestFolder, removeOrSetAside, tempRootPath } from './tempRoot';
+import { createRequestFolder, removeReporting, tempRootPath } from './tempRoot';
 import { readOnlyTestPaths } from './testFileGuard';
 import { cancelledVerdict, errorVerdict } from './testExecutor';
 import type { ExecutedRun, RunOptions, TestExecutor } from './testExecutor';
@@ -186,7 +186,6 @@ export class LocalExecutor implements TestExecutor {
     await Promise.all(this.removals);
     await this.trees?.dispose();
     if (!this.requestDir) return;
-    const problem = await removeOrSetAside(this.requestDir, tempRootPath());
-    if (problem) this.options.logger.warn(problem);
+    await removeReporting(this.requestDir, (problem) => this.options.logger.warn(problem));
   }
 }

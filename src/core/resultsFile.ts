@@ -7,6 +7,7 @@ import * as lockfile from 'proper-lockfile';
 import { UserError } from './errors';
 import type { FixResult } from './fixRequest';
 import { readUserText } from './userFiles';
+import { isSampleOutcome } from './sessionStats';
 import type { SampleOutcome, TaskSamples } from './sessionStats';
 
 /** Per-test counts of one sample's run, where the runner reported them. */
@@ -33,13 +34,12 @@ export interface TaskRecords {
   readonly samples: readonly SampleRecord[];
 }
 
-const OUTCOMES = new Set<unknown>(['pass', 'fail', 'timeout', 'error']);
 /** A failure reason longer than this is cut: the file is for statistics, the Details hold the output. */
 const REASON_CHARS = 200;
 
 function outcomeOf(record: Record<string, unknown>): SampleOutcome {
   if (record.passed === true) return 'pass';
-  if (OUTCOMES.has(record.verdict) && record.verdict !== 'pass') return record.verdict as SampleOutcome;
+  if (isSampleOutcome(record.verdict) && record.verdict !== 'pass') return record.verdict;
   return typeof record.result === 'string' && /timed? ?out/i.test(record.result) ? 'timeout' : 'fail';
 }
 

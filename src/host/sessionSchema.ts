@@ -1,5 +1,6 @@
 // The saved session's shape and its validation, without `vscode`, so a corrupt state is tested with plain node.
 import type { SampleRecord } from '../core/resultsFile';
+import { isSampleOutcome } from '../core/sessionStats';
 import type { SampleOutcome } from '../core/sessionStats';
 
 /** A verified candidate kept with its task, so the panel can reopen it later. */
@@ -52,7 +53,6 @@ export interface StoredTask {
   readonly completionTokens?: number;
 }
 
-const outcomes = new Set<unknown>(['pass', 'fail', 'timeout', 'error']);
 
 function isCandidate(value: unknown): value is StoredCandidate {
   const c = value as StoredCandidate;
@@ -67,8 +67,8 @@ export function isStoredTask(value: unknown): value is StoredTask {
     typeof t.id === 'string' && typeof t.uri === 'string' && typeof t.file === 'string' &&
     Number.isInteger(t.startLine) && Number.isInteger(t.endLine) && Number.isInteger(t.start) && Number.isInteger(t.end) &&
     typeof t.originalHash === 'string' && typeof t.startedAt === 'number' && typeof t.durationMs === 'number' &&
-    Array.isArray(t.outcomes) && t.outcomes.every((o) => outcomes.has(o)) &&
-    (t.samples === undefined || (Array.isArray(t.samples) && t.samples.length === t.outcomes.length && t.samples.every((s) => outcomes.has(s?.outcome)))) &&
+    Array.isArray(t.outcomes) && t.outcomes.every(isSampleOutcome) &&
+    (t.samples === undefined || (Array.isArray(t.samples) && t.samples.length === t.outcomes.length && t.samples.every((s) => isSampleOutcome(s?.outcome)))) &&
     Array.isArray(t.verified) && t.verified.every(isCandidate) &&
     typeof t.baselinePassed === 'boolean' && typeof t.lost === 'number';
 }

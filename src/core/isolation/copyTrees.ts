@@ -3,7 +3,7 @@
 import { chmod, lstat, mkdir, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Logger } from '../logger';
-import { removeOrSetAside, tempRootPath } from '../tempRoot';
+import { removeReporting } from '../tempRoot';
 import { copyEntry, createCopy, pathInCopy, writeIntoCopy } from '../workspaceCopy';
 import type { WorkspaceListing } from '../workspaceCopy';
 import type { RunTree, RunTrees, TreeChanges } from './runTrees';
@@ -100,11 +100,7 @@ export class CopyTrees implements RunTrees {
   }
 
   private remove(dir: string): void {
-    this.removals.push(
-      removeOrSetAside(dir, tempRootPath()).then((problem) => {
-        if (problem) this.logger.warn(problem);
-      }),
-    );
+    this.removals.push(removeReporting(dir, (problem) => this.logger.warn(problem)));
   }
 
   async dispose(): Promise<void> {

@@ -4,7 +4,7 @@ import { constants } from 'node:fs';
 import { chmod, lstat, mkdir, mkdtemp, open } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Logger } from '../logger';
-import { removeOrSetAside, tempRootPath } from '../tempRoot';
+import { removeReporting } from '../tempRoot';
 import { pathInCopy } from '../workspaceCopy';
 import type { RunTree, RunTrees } from './runTrees';
 import { overlayChanges } from './treeChanges';
@@ -15,9 +15,9 @@ interface OverlayTree extends RunTree {
 }
 
 /** overlayfs creates `work/work` with no permissions; its owner may restore them, and must before removing it. */
-async function removeLayers(dir: string): Promise<string | undefined> {
+async function removeLayers(dir: string, warn: (message: string) => void): Promise<void> {
   await chmod(join(dir, 'work', 'work'), 0o700).catch(() => undefined);
-  return removeOrSetAside(dir, tempRootPath());
+  await removeReporting(dir, warn);
 }
 
 export class OverlayTrees implements RunTrees {
@@ -76,11 +76,7 @@ export class OverlayTrees implements RunTrees {
   }
 
   private remove(dir: string): void {
-    this.removals.push(
-      removeLayers(dir).then((problem) => {
-        if (problem) this.logger.warn(problem);
-      }),
-    );
+    this.removals.push(removeLayers(dir, (problem) => this.logger.warn(problem)));
   }
 
   async dispose(): Promise<void> {
