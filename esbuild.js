@@ -49,7 +49,7 @@ if (tests) {
   const unit = readdirSync('test/unit').filter((f) => f.endsWith('.test.ts')).map((f) => `test/unit/${f}`);
   targets.push({
     ...common,
-    entryPoints: [...unit, 'bench/bench.ts'],
+    entryPoints: [...unit, 'bench/bench.ts', 'bench/repairBench.ts'],
     outdir: 'out',
     outbase: '.',
     sourcemap: 'inline',

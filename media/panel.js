@@ -53,14 +53,27 @@
     return node;
   }
 
+  /**
+   * The header's counts, in the table's terms: every listed task, and how many of them the statistics count (a task
+   * whose tests passed before any fix, or that got no samples, is listed but says nothing about the candidates).
+   * @param {StatsSnapshot} s
+   */
+  function countsLine(s) {
+    const listed = `${s.table.length} task${s.table.length === 1 ? '' : 's'}`;
+    const notCounted = s.table.length - s.tasks;
+    if (notCounted === 0) return `${listed}, ${s.samples} samples`;
+    return `${listed}: ${s.tasks} counted (${s.samples} samples), ${notCounted} not (tests passed before the fix, or no samples)`;
+  }
+
   /** @param {StatsSnapshot} s */
   function drawSummary(s) {
     const root = section('summary');
-    if (s.tasks === 0) {
+    if (s.table.length === 0) {
       root.append(el('p', 'muted', 'No tasks yet. Select code, right-click and choose "Suggest Verified Fix".'));
       return;
     }
-    root.append(el('p', 'counts', `${s.tasks} task${s.tasks === 1 ? '' : 's'}, ${s.samples} samples`));
+    root.append(el('p', 'counts', countsLine(s)));
+    if (s.tasks === 0) return;
     const table = el('table', 'headline');
     for (const h of s.headline) {
       const row = el('tr');
@@ -150,13 +163,10 @@
     const when = new Date(task.startedAt);
     const time = el('td', 'num', `${(task.durationMs / 1000).toFixed(1)} s`);
     time.title = `started ${when.toLocaleString()}`;
-    row.append(
-      el('td', '', task.file),
-      el('td', 'num', task.lines),
-      time,
-      el('td', 'num', `${task.c}/${task.n}`),
-      el('td', '', task.outcome),
-    );
+    // The file name and lines, not the folders, fit a narrow view; the whole path is on hover.
+    const where = el('td', 'file', `${task.file.split('/').pop() ?? task.file}:${task.lines}`);
+    where.title = `${task.file}:${task.lines}`;
+    row.append(where, el('td', 'num', `${task.c}/${task.n}`), time, el('td', '', task.outcome));
     if (task.verifiedCount > 0) {
       row.tabIndex = 0;
       row.title = 'Show the verified candidates of this task';
@@ -176,7 +186,7 @@
     root.append(el('h2', '', 'Tasks'));
     const table = el('table', 'tasks');
     const head = el('tr');
-    for (const title of ['file', 'lines', 'time', 'c/n', 'outcome']) head.append(el('th', '', title));
+    for (const title of ['task', 'c/n', 'time', 'outcome']) head.append(el('th', '', title));
     table.append(head);
     for (const task of s.table) table.append(taskRow(task));
     root.append(table);
@@ -201,8 +211,16 @@
     drawGrid(s);
     drawTasks(s);
     drawCost(s);
-    /** @type {HTMLButtonElement} */ (document.getElementById('export')).disabled = s.tasks === 0;
-    /** @type {HTMLButtonElement} */ (document.getElementById('reset')).disabled = s.table.length === 0;
+  }
+
+  /** @param {import('../src/shared/protocol').ProtectionsView} p */
+  function drawProtections(p) {
+    const root = section('protections');
+    root.append(el('h2', '', 'Protections'));
+    const line = el('p', p.hint ? 'warning' : 'muted', p.text);
+    line.title = p.source === 'detected' ? 'Found by a trial run before any request; each request reports its own.' : 'As the last request on this machine reported them.';
+    root.append(line);
+    if (p.hint) root.append(el('p', 'muted', `To protect more: ${p.hint}.`));
   }
 
   window.addEventListener('message', (event) => {
@@ -211,6 +229,9 @@
     switch (message.type) {
       case 'snapshot':
         draw(message.snapshot);
+        break;
+      case 'protections':
+        drawProtections(message.protections);
         break;
       case 'progress': {
         const line = /** @type {HTMLElement} */ (document.getElementById('progress'));
@@ -226,7 +247,5 @@
     }
   });
 
-  /** @type {HTMLElement} */ (document.getElementById('export')).addEventListener('click', () => send({ type: 'export' }));
-  /** @type {HTMLElement} */ (document.getElementById('reset')).addEventListener('click', () => send({ type: 'reset' }));
   send({ type: 'ready' });
 })();

@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import { CandidateBrowser } from './host/candidateBrowser';
 import { CANDIDATE_SCHEME, CandidateDocuments } from './host/candidateDocuments';
 import { CommandId, registerCommands } from './host/commands';
+import { FailureIndex, suggestForTestFailure } from './host/failureIndex';
 import { Log } from './host/log';
 import { selectModel, setApiKey } from './host/modelCommands';
 import { Runs } from './host/run';
@@ -10,6 +11,7 @@ import { exportSession, reopenTask, resetSession } from './host/sessionCommands'
 import { buildSnapshot } from './host/sessionSnapshot';
 import { SessionStore } from './host/sessionStore';
 import { onDidChangeSettings, readSettings } from './host/settings';
+import { currentProtections, rememberProtections } from './host/protectionsStatus';
 import { StatsView } from './host/statsView';
 import { StatusBar } from './host/statusBar';
 import { SuggestCommand } from './host/suggestCommand';
@@ -18,6 +20,7 @@ import type { VerifiedFixApi } from './host/testApi';
 let runs: Runs | undefined;
 
 export function activate(context: vscode.ExtensionContext): VerifiedFixApi {
+  const began = performance.now();
   const push = <T extends vscode.Disposable>(disposable: T): T => {
     context.subscriptions.push(disposable);
     return disposable;
@@ -28,13 +31,13 @@ export function activate(context: vscode.ExtensionContext): VerifiedFixApi {
   const liveRuns = push(new Runs(documents));
   runs = liveRuns;
   const store = push(new SessionStore(context.workspaceState));
+  const failures = push(new FailureIndex());
   const statusBar = push(new StatusBar());
   const snapshot = () => buildSnapshot(store.all(), readSettings().settings.k);
   const browser = push(new CandidateBrowser(log, (uri, startLine, endLine) => void vscode.commands.executeCommand(CommandId.Suggest, { uri, startLine, endLine })));
   const view = push(new StatsView(context.extensionUri, snapshot, {
-    exportSession: () => vscode.commands.executeCommand(CommandId.ExportSession),
-    resetSession: () => vscode.commands.executeCommand(CommandId.ResetSession),
     openTask: (taskId) => vscode.commands.executeCommand(CommandId.ShowCandidates, taskId),
+    protections: () => currentProtections(context.globalState),
   }, log));
   push(vscode.window.registerWebviewViewProvider(StatsView.viewId, view));
   const suggest = new SuggestCommand({
@@ -43,10 +46,13 @@ export function activate(context: vscode.ExtensionContext): VerifiedFixApi {
       statusBar.setProgress(progress);
       view.setProgress(progress?.text);
     },
+    onProtections: (protections) => view.setProtections(rememberProtections(context.globalState, protections)),
   });
   const refresh = () => {
     statusBar.update(snapshot());
     view.refresh();
+    // The view's Export and Reset actions show only when there is a session to export or clear.
+    void vscode.commands.executeCommand('setContext', 'verifiedFix.hasTasks', store.all().length > 0);
   };
   push(store.onDidChange(refresh));
   push(onDidChangeSettings(refresh));
@@ -55,6 +61,7 @@ export function activate(context: vscode.ExtensionContext): VerifiedFixApi {
 
   for (const command of registerCommands({
     [CommandId.Suggest]: (arg) => suggest.execute(arg),
+    [CommandId.SuggestForTestFailure]: (arg) => suggestForTestFailure(arg, failures, suggest, log),
     [CommandId.ApplyCandidate]: (arg) => browser.apply(arg),
     [CommandId.NextCandidate]: () => browser.next(),
     [CommandId.ShowVariants]: (which) => browser.showVariant(undefined, typeof which === 'number' ? which : undefined),
@@ -68,6 +75,10 @@ export function activate(context: vscode.ExtensionContext): VerifiedFixApi {
     [CommandId.ShowLog]: () => log.channel.show(),
   })) push(command);
 
+  // Activation runs at every start-up (onStartupFinished, so terminal test runs are seen): it must stay cheap. Nothing
+  // here spawns a process or reads the workspace; the sandbox is probed at the first request or panel view.
+  const activationMs = performance.now() - began;
+  log.logger.info(`activated in ${activationMs.toFixed(1)} ms`);
   return {
     lastResult: () => suggest.lastResult,
     statusBar: () => ({ text: statusBar.text, tooltip: statusBar.tooltip, visible: statusBar.visible }),
@@ -78,6 +89,8 @@ export function activate(context: vscode.ExtensionContext): VerifiedFixApi {
     settingsProblems: () => suggest.settingsProblems,
     currentCandidate: () => browser.currentUri,
     sessionLoadProblem: () => store.loadProblem,
+    activationMs: () => activationMs,
+    failureLines: (uri) => failures.linesOf(uri),
   };
 }
 

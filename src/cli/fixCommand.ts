@@ -41,8 +41,10 @@ function statusLine(c: CandidateResult): string {
   const proven = c.verified && c.tests ? ` — ${provenByTests(c.tests.fixed.length, c.tests.passed)}` : '';
   const dup = c.duplicateOf !== null ? ` (same as #${c.duplicateOf + 1})` : '';
   const reason = c.verdict.reason ? `: ${c.verdict.reason}` : '';
+  // Round 1 goes unsaid: only a repair round's candidates are told apart.
+  const round = c.round !== undefined && c.round > 1 ? ` (round ${c.round})` : '';
   // People count from 1, as the extension does; `index` in --json stays the 0-based position in `candidates`.
-  return `#${c.index + 1} ${c.verdict.status}${reason}${runs}${dup}, ${(c.verdict.durationMs / 1000).toFixed(1)} s${proven}`;
+  return `#${c.index + 1}${round} ${c.verdict.status}${reason}${runs}${dup}, ${(c.verdict.durationMs / 1000).toFixed(1)} s${proven}`;
 }
 
 function firstLines(text: string, count: number): string {
@@ -80,6 +82,7 @@ export function fixJson(result: FixResult, lines: [number, number]): object {
     passHatK: result.passHatK,
     candidates: result.candidates.map((c) => ({
       index: c.index,
+      ...(c.round !== undefined ? { round: c.round } : {}),
       status: c.verdict.status,
       ...(c.verdict.reason ? { reason: c.verdict.reason } : {}),
       durationMs: c.verdict.durationMs,
@@ -174,6 +177,7 @@ export async function runFixCommand(argv: string[], out: (text: string) => void,
     if (event.type === 'verdict') err(`candidate ${statusLine(event.candidate)}`);
     if (event.type === 'lost') err(`sample lost: ${event.reason}`);
     if (event.type === 'fallback') err(`no candidate was verified; asking ${event.provider}`);
+    if (event.type === 'repairRound') err(`round ${event.round}: asking ${event.provider} for different fixes after ${event.failed} failed candidate${event.failed === 1 ? '' : 's'}`);
     if (event.type === 'verdicts') err('every verdict is in; checking how firmly the tests pin the verified fixes');
     if (event.type === 'strength') err(`candidate #${event.index + 1}: ${describeStrength(event.strength)}`);
   };

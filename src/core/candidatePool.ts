@@ -18,6 +18,8 @@ export interface Sample {
   readonly index: number;
   readonly replacement: string;
   readonly label?: string;
+  /** The round of asking a model that produced it (see CandidateResult.round). */
+  readonly round?: number;
   readonly usage?: SampleUsage;
 }
 
@@ -138,6 +140,7 @@ export class CandidatePool {
       index: pending.index,
       replacement: pending.replacement,
       ...(pending.label ? { label: pending.label } : {}),
+      ...(pending.round !== undefined ? { round: pending.round } : {}),
       ...(pending.usage ? { usage: pending.usage } : {}),
       verdict: runs[0],
       duplicateOf: pending.duplicateOf,

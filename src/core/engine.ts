@@ -4,11 +4,13 @@ import { CandidatePool } from './candidatePool';
 import type { Sample } from './candidatePool';
 import { UserError } from './errors';
 import type { CandidateResult, FixEvent, FixRequest, FixResult, StoppedEarly, Verdict } from './fixRequest';
+import { localiseFaults } from './localisation/localise';
 import { LocalExecutor } from './localExecutor';
 import { silentLogger } from './logger';
 import type { Logger } from './logger';
-import type { BaselineReport, CandidateProvider } from './providers/provider';
+import type { BaselineReport, CandidateProvider, RepairContext, SiteRanking } from './providers/provider';
 import { commandToRun } from './packageScript';
+import { askInRounds } from './repairRounds';
 import { prepareRequest } from './requestCheck';
 import { Redactor, scrubEnvironment } from './security/secrets';
 import { reporterCommand } from './stagedVerification';
@@ -114,6 +116,15 @@ export async function runFix(request: FixRequest, onEvent: (event: FixEvent) => 
   // Staged candidates need the failing tests before they start; others run alongside the baseline.
   const readyToVerify: Promise<unknown> = fullCommand && staged ? reference : Promise.resolve();
 
+  // Fault localisation reruns the baseline's tests with coverage: once per request, and only for a provider that asks.
+  let localised: Promise<SiteRanking | undefined> | undefined;
+  const localise = () =>
+    (localised ??= Promise.all([reference, baselineReport]).then(([{ plan }, report]) =>
+      report && report.status !== 'pass'
+        ? localiseFaults({ executor, plan, baselineOutput: report.output, relativePath, fileText: originalText, start, end, slot: limit, logger })
+        : undefined,
+    ));
+
   const verifier = new Verifier({ executor, reference, fullCommand, staged, requiredRuns, languageId: prepared.languageId, signal: controller.signal, slot: limit });
   const pool = new CandidatePool({ relativePath, originalText, start, end, requiredRuns });
   const report = (finished: readonly CandidateResult[]) => finished.forEach((candidate) => onEvent({ type: 'verdict', candidate }));
@@ -126,9 +137,9 @@ export async function runFix(request: FixRequest, onEvent: (event: FixEvent) => 
   };
 
   let index = 0;
-  /** Feeds up to `budget` of one provider's samples into verification as they arrive. */
-  const consume = async (provider: CandidateProvider, budget: number) => {
-    let taken = 0;
+  /** Feeds up to `budget` of one provider's samples (of `round`) into verification as they arrive; returns their indices. */
+  const consume = async (provider: CandidateProvider, budget: number, round?: number, repair?: RepairContext) => {
+    const taken: number[] = [];
     const samples = provider.generate({
       languageId: prepared.languageId,
       relativePath,
@@ -137,6 +148,8 @@ export async function runFix(request: FixRequest, onEvent: (event: FixEvent) => 
       end,
       samples: budget,
       baseline: baselineReport,
+      ...(request.faultLocalisation !== false ? { localise } : {}),
+      ...(repair ? { repair } : {}),
       signal: controller.signal,
       logger,
     });
@@ -147,27 +160,35 @@ export async function runFix(request: FixRequest, onEvent: (event: FixEvent) => 
         onEvent({ type: 'lost', reason: sample.reason });
         continue;
       }
-      if (taken >= budget) break;
-      taken++;
+      if (taken.length >= budget) break;
       const i = index++;
-      const usage = sample.usage ? { usage: sample.usage } : {};
+      taken.push(i);
+      const tags = { ...(round !== undefined ? { round } : {}), ...(sample.usage ? { usage: sample.usage } : {}) };
       if (sample.kind === 'invalid') {
         onEvent({ type: 'invalid', index: i, reason: sample.reason });
-        report([pool.addInvalid({ index: i, ...usage }, `unusable answer: ${sample.reason}`)]);
+        report([pool.addInvalid({ index: i, ...tags }, `unusable answer: ${sample.reason}`)]);
         continue;
       }
-      const valid: Sample = { index: i, replacement: sample.text, ...(sample.label ? { label: sample.label } : {}), ...usage };
+      const valid: Sample = { index: i, replacement: sample.text, ...(sample.label ? { label: sample.label } : {}), ...tags };
       const added = pool.add(valid);
       onEvent({ type: 'generated', index: i, replacement: sample.text, duplicateOf: added.duplicateOf });
       report(added.finished);
       if (added.run) verifications.push(readyToVerify.then(() => verify(valid)));
     }
+    return taken;
   };
+  /** One provider's samples, and its repair rounds while none is verified (src/core/repairRounds.ts). */
+  const ask = (provider: CandidateProvider) =>
+    askInRounds({
+      provider, repairRounds: request.repairRounds ?? 0, pool, signal: controller.signal, logger, onEvent,
+      ask: (round, repair) => consume(provider, request.samples, round, repair),
+      settled: () => Promise.all(verifications),
+    });
 
   const generation = (async () => {
     const fallback = request.fallbackProvider;
     try {
-      await consume(request.provider, request.samples);
+      await ask(request.provider);
     } catch (error) {
       // A first provider that cannot serve this request (no grammar for the language, say) hands it on.
       if (!(fallback && error instanceof UserError) || controller.signal.aborted) throw error;
@@ -180,7 +201,7 @@ export async function runFix(request: FixRequest, onEvent: (event: FixEvent) => 
     if (controller.signal.aborted || pool.anyVerified) return;
     logger.info(`no ${request.provider.name} candidate was verified; asking ${fallback.name}`);
     onEvent({ type: 'fallback', provider: fallback.name });
-    await consume(fallback, request.samples);
+    await ask(fallback);
   })();
 
   let providerError: unknown;

@@ -78,6 +78,12 @@ export interface FixRequest {
    */
   readonly stagedVerification?: boolean;
   /**
+   * Rank the selection's lines by the failing tests' per-test coverage (Ochiai) and stack frames before the mutation
+   * provider orders its edits (default true): a few extra runs of the unmodified code's tests with coverage on.
+   * Off: edits on lines the failure output names come first, as without per-test results.
+   */
+  readonly faultLocalisation?: boolean;
+  /**
    * After the last verdict, variants of each verified fix's changed lines are run to tell how firmly the tests pin it
    * (`quick`, the default: up to 10 per fix; `thorough`: up to 40; `off`). Variants are not samples.
    */
@@ -89,6 +95,12 @@ export interface FixRequest {
    * mutation generator first, a model only if no mutant passes). Its samples count in n like the others.
    */
   readonly fallbackProvider?: CandidateProvider;
+  /**
+   * For providers that take repair rounds (models): when none of a round's candidates is verified, ask again up to
+   * this many more times, showing the model its failed candidates. Each round asks for `samples` more candidates, all
+   * counted in n; a verified candidate ends the rounds. Default 0 (the front ends' default is 2).
+   */
+  readonly repairRounds?: number;
   readonly signal?: AbortSignal;
   readonly logger?: Logger;
 }
@@ -132,6 +144,8 @@ export interface CandidateResult {
   /** Replacement text for [start, end); empty for an invalid sample. */
   readonly replacement: string;
   readonly label?: string;
+  /** For a model's candidates: the round that produced it (1: the first ask; 2 and on: repair rounds). */
+  readonly round?: number;
   /** The verdict of the first run: the sample the statistics count. */
   readonly verdict: Verdict;
   /** When this candidate equals an earlier one after normalising whitespace, that one's index. */
@@ -165,6 +179,8 @@ export type FixEvent =
   | { readonly type: 'invalid'; readonly index: number; readonly reason: string }
   | { readonly type: 'lost'; readonly reason: string }
   | { readonly type: 'fallback'; readonly provider: string }
+  /** No candidate so far is verified: `provider` is asked for `samples` more, shown its `failed` distinct failed candidates. */
+  | { readonly type: 'repairRound'; readonly provider: string; readonly round: number; readonly failed: number }
   | { readonly type: 'verdict'; readonly candidate: CandidateResult }
   /** Every verdict is in and the strength check starts: the verified list can be shown (it is re-ranked at `done`). */
   | { readonly type: 'verdicts'; readonly result: FixResult }

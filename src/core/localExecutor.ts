@@ -2,7 +2,7 @@
 // check from what the run changed, and the tree reset or removed.
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, readdir, readFile, realpath, rm } from 'node:fs/promises';
+import { chmod, mkdir, readdir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import type { FixRequest, Verdict } from './fixRequest';
 import { chooseIsolation } from './isolation/chooseIsolation';
@@ -100,11 +100,11 @@ export class LocalExecutor implements TestExecutor {
   async run(fileText: string, label: string, runOptions: RunOptions = {}): Promise<ExecutedRun> {
     const { signal } = this.options;
     if (signal.aborted) return { verdict: cancelledVerdict() };
-    const work = () => this.runInTree(fileText, label, runOptions.command, runOptions.timeoutMs);
+    const work = () => this.runInTree(fileText, label, runOptions);
     return runOptions.alone ? this.gate.alone(work) : this.gate.shared(work);
   }
 
-  private async runInTree(fileText: string, label: string, command: RunOptions['command'], timeoutMs: number | undefined): Promise<ExecutedRun> {
+  private async runInTree(fileText: string, label: string, { command, timeoutMs, outputFiles }: RunOptions): Promise<ExecutedRun> {
     const { request, relativePath, logger, signal } = this.options;
     const trees = this.trees;
     if (signal.aborted || !trees) return { verdict: cancelledVerdict() };
@@ -113,6 +113,7 @@ export class LocalExecutor implements TestExecutor {
     const t0 = performance.now();
     let tree: RunTree | undefined;
     let reportDir: string | undefined;
+    let outputDir: string | undefined;
     let trusted = false;
     try {
       tree = await trees.acquire(label, fileText);
@@ -125,14 +126,20 @@ export class LocalExecutor implements TestExecutor {
         await mkdir(reportDir, { mode: 0o300 });
         reportPath = join(reportDir, `report-${randomBytes(8).toString('hex')}`);
       }
+      if (outputFiles) {
+        // Readable by the run too: what it writes there only guides the request (coverage), it never judges a candidate.
+        outputDir = join(this.requestDir, `${label}-output-${randomBytes(8).toString('hex')}`);
+        await mkdir(outputDir, { mode: 0o700 });
+        for (const [name, text] of Object.entries(outputFiles)) await writeFile(join(outputDir, name), text);
+      }
       const verdict = await runTestCommand({
-        command: command && reportPath ? command(reportPath) : this.options.testCommand,
+        command: command && reportPath ? command(reportPath, outputDir) : this.options.testCommand,
         cwd: dir,
         ...(tree.overlay ? { overlay: tree.overlay } : {}),
         readOnlyPaths: this.readOnlyPaths,
         readOnlyInCopy: this.readOnlyInTree.map((rel) => join(dir, rel)),
         hiddenFolders: [tempRootPath()],
-        writablePaths: reportDir ? [reportDir] : [],
+        writablePaths: [reportDir, outputDir].filter((dir) => dir !== undefined),
         timeoutMs: Math.min(timeoutMs ?? request.testTimeoutMs, request.testTimeoutMs),
         signal,
         backend: this.options.backend,
@@ -148,7 +155,12 @@ export class LocalExecutor implements TestExecutor {
       if (problem) return { verdict: this.redact({ ...verdict, status: 'error', reason: problem }) };
       trusted = true;
       const report = reportPath ? await readReport(reportPath) : undefined;
-      return { verdict: this.redact(verdict), cwd: dir, ...(report !== undefined ? { report: this.options.redactor.redact(report) } : {}) };
+      return {
+        verdict: this.redact(verdict),
+        cwd: dir,
+        ...(report !== undefined ? { report: this.options.redactor.redact(report) } : {}),
+        ...(outputDir ? { outputDir } : {}),
+      };
     } catch (error) {
       const err = error as NodeJS.ErrnoException;
       logger.error(err);

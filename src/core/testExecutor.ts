@@ -10,9 +10,16 @@ export interface RunOptions {
   readonly alone?: boolean;
   /**
    * The command for this run, given the path its test reporter writes to (in a folder the run can write but not
-   * list); the report comes back with the verdict. Default: the request's test command, no report.
+   * list); the report comes back with the verdict. Default: the request's test command, no report. With
+   * `outputFiles`, the second argument is the run's output folder.
    */
-  readonly command?: (reportPath: string) => string;
+  readonly command?: (reportPath: string, outputDir?: string) => string;
+  /**
+   * Gives the run a folder of its own beside its tree, holding these files (a runner plugin; `{}` for none), which
+   * the run may read and write: for what the caller reads after the run (coverage files). Its path comes back as
+   * `ExecutedRun.outputDir`; it is removed with the request's folder, or sooner by the caller.
+   */
+  readonly outputFiles?: Readonly<Record<string, string>>;
   /** A shorter time limit than the request's (a strength variant that runs far longer than its fix is caught). */
   readonly timeoutMs?: number;
 }
@@ -23,6 +30,8 @@ export interface ExecutedRun {
   readonly report?: string;
   /** The folder the run ran in (removed by now): runners that report absolute paths are read relative to it. */
   readonly cwd?: string;
+  /** The run's output folder, when `RunOptions.outputFiles` asked for one. */
+  readonly outputDir?: string;
 }
 
 /**

@@ -1,4 +1,5 @@
 // Reads the closing summary a test runner prints, so a "pass" that ran no tests, or fewer than the baseline, can be told apart.
+import { stripAnsi } from './ansi';
 
 /** What a run's output says about its tests. */
 export interface TestSummary {
@@ -21,13 +22,10 @@ export function testsRun(summary: TestSummary): number {
   return summary.passed + summary.failed;
 }
 
-// CSI (colours, cursor moves), OSC (hyperlinks, titles) and the two-byte escapes; runners colour output despite NO_COLOR.
-const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-Z\\-_]/g;
-
 /** Plain lines: no colour, and only what a terminal would finally show of a line rewritten with `\r`. */
 function plainLines(output: string): string[] {
-  return output
-    .replace(ANSI, '')
+  // Runners colour their output despite NO_COLOR.
+  return stripAnsi(output)
     .split('\n')
     .map((line) => {
       const text = line.replace(/\r+$/, '');

@@ -10,11 +10,13 @@ function strengthLabel(c: StoredCandidate): string {
 }
 
 /**
- * "fixes 2 failing tests · 148 others still pass · passed 2/2 runs, 1.4 s · tests pin it: 10 of 10 variants caught"
- * (the first part with per-test results, the last once the strength check ran).
+ * "round 2 · fixes 2 failing tests · 148 others still pass · passed 2/2 runs, 1.4 s · tests pin it: 10 of 10 variants
+ * caught" (the round for a model's repair rounds, the next part with per-test results, the last once the strength
+ * check ran).
  */
 export function verifiedLabel(c: StoredCandidate): string {
+  const round = c.round !== undefined && c.round > 1 ? `round ${c.round} · ` : '';
   const proven = c.testsFixed !== undefined && c.testsPassed !== undefined ? `${provenByTests(c.testsFixed, c.testsPassed)} · ` : '';
   const strength = strengthLabel(c);
-  return `${proven}passed ${c.runsPassed}/${c.runs} run${c.runs === 1 ? '' : 's'}, ${(c.durationMs / 1000).toFixed(1)} s${strength ? ` · ${strength}` : ''}`;
+  return `${round}${proven}passed ${c.runsPassed}/${c.runs} run${c.runs === 1 ? '' : 's'}, ${(c.durationMs / 1000).toFixed(1)} s${strength ? ` · ${strength}` : ''}`;
 }

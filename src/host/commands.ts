@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 /** Command ids; package.json contributes exactly these (the integration tests compare both lists). */
 export enum CommandId {
   Suggest = 'verifiedFix.suggest',
+  SuggestForTestFailure = 'verifiedFix.suggestForTestFailure',
   ApplyCandidate = 'verifiedFix.applyCandidate',
   NextCandidate = 'verifiedFix.nextCandidate',
   ShowVariants = 'verifiedFix.showVariants',

@@ -11,7 +11,7 @@ export const API_KEY_SECRET = 'verifiedFix.apiKey';
 
 /** The one provider only the editor can build: it needs VS Code's Language Model API. */
 const vscodeLm: ProviderEntry = {
-  reads: ['model', 'maxConcurrentRequests', 'requestTimeoutMs'],
+  reads: ['model', 'maxConcurrentRequests', 'requestTimeoutMs', 'repairRounds'],
   create: async (values) => ({
     provider: createVscodeLmProvider({ model: values.model, maxConcurrentRequests: values.maxConcurrentRequests, requestTimeoutMs: values.requestTimeoutMs }),
   }),

@@ -8,6 +8,8 @@ export interface StoredCandidate {
   readonly index: number;
   readonly replacement: string;
   readonly label?: string;
+  /** A model's repair round that produced it (2 and on); absent for the first round and for other providers. */
+  readonly round?: number;
   readonly runsPassed: number;
   readonly runs: number;
   readonly durationMs: number;

@@ -1,15 +1,15 @@
 // The statistics panel: a webview view with a strict CSP, assets from media/, a ready handshake and typed messages.
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import type { HostMessage, PanelMessage, StatsSnapshot } from '../shared/protocol';
+import type { HostMessage, PanelMessage, ProtectionsView, StatsSnapshot } from '../shared/protocol';
 import { isPanelMessage } from '../shared/protocol';
 import type { Log } from './log';
 
-/** What the panel's buttons and rows ask the host to do. */
+/** What the panel's rows ask the host to do (Export and Reset are the view's title-bar actions). */
 export interface PanelActions {
-  exportSession(): unknown;
-  resetSession(): unknown;
   openTask(taskId: string): unknown;
+  /** What protects the test runs, for the Protections line; asked when the panel first shows. */
+  protections(): Promise<ProtectionsView>;
 }
 
 /** How many posted messages the test API keeps. */
@@ -22,6 +22,7 @@ export class StatsView implements vscode.WebviewViewProvider, vscode.Disposable 
   /** Set when the current webview said `ready`; a reloaded webview (hidden, then shown) says it again. */
   private ready = false;
   private progress: string | undefined;
+  private protections: ProtectionsView | undefined;
   private readonly posted: HostMessage[] = [];
   private readonly subscriptions: vscode.Disposable[] = [];
 
@@ -66,6 +67,12 @@ export class StatsView implements vscode.WebviewViewProvider, vscode.Disposable 
     if (this.ready) this.post({ type: 'progress', text });
   }
 
+  /** The protections a request just reported (they may differ from what the panel showed). */
+  setProtections(protections: ProtectionsView): void {
+    this.protections = protections;
+    if (this.ready) this.post({ type: 'protections', protections });
+  }
+
   private receive(message: unknown): void {
     if (!isPanelMessage(message)) {
       this.log.logger.warn(`panel sent an unknown message: ${JSON.stringify(message)}`);
@@ -77,12 +84,13 @@ export class StatsView implements vscode.WebviewViewProvider, vscode.Disposable 
         this.ready = true;
         this.post({ type: 'snapshot', snapshot: this.snapshot() });
         this.post({ type: 'progress', text: this.progress });
-        break;
-      case 'export':
-        void this.actions.exportSession();
-        break;
-      case 'reset':
-        void this.actions.resetSession();
+        if (this.protections) this.post({ type: 'protections', protections: this.protections });
+        else {
+          this.actions.protections().then(
+            (found) => this.protections ?? this.setProtections(found),
+            (error: unknown) => this.log.logger.warn(`could not tell what protects the test runs: ${error instanceof Error ? error.message : String(error)}`),
+          );
+        }
         break;
       case 'openTask':
         void this.actions.openTask(m.taskId);
@@ -116,16 +124,13 @@ export class StatsView implements vscode.WebviewViewProvider, vscode.Disposable 
   <title>Verified Fix statistics</title>
 </head>
 <body>
-  <div class="toolbar">
-    <button id="export" type="button" title="Save the session as human-eval JSONL or CSV">Export…</button>
-    <button id="reset" type="button" class="secondary" title="Clear this workspace's statistics">Reset</button>
-  </div>
   <p id="progress" class="progress" hidden></p>
   <section id="summary" aria-label="Session statistics"><p class="muted">Loading…</p></section>
   <section id="chart" aria-label="pass@k and pass^k against k"></section>
   <section id="grid" aria-label="Samples of each task"></section>
   <section id="tasks" aria-label="Tasks"></section>
   <section id="cost" aria-label="Cost per verified fix"></section>
+  <section id="protections" aria-label="What protects the test runs"></section>
   <script nonce="${nonce}" src="${script}"></script>
 </body>
 </html>`;

@@ -1,6 +1,7 @@
 // "Suggest Verified Fix": checks trust and input, runs the engine under a cancellable progress, then presents the result.
 import * as vscode from 'vscode';
 import { describeProtections, protectsLess } from '../core/sandbox/backend';
+import type { Protections } from '../core/sandbox/backend';
 import { bubblewrapHint } from '../core/sandbox/installHint';
 import { runFix } from '../core/engine';
 import { UserError } from '../core/errors';
@@ -15,6 +16,8 @@ import { selectionTarget } from './selectionTarget';
 import type { SelectionTarget } from './selectionTarget';
 import { lineLabel } from './sessionSnapshot';
 import type { SessionStore } from './sessionStore';
+import { isFailureTarget } from './failureIndex';
+import type { FailureTarget } from './failureIndex';
 import { readSettings } from './settings';
 import { storedCandidate, taskRecord, verifiedCandidates } from './taskRecord';
 
@@ -36,6 +39,8 @@ export interface SuggestDeps {
   readonly machineState: vscode.Memento;
   /** Progress while a request runs, undefined when it ends (status bar and panel). */
   readonly onProgress: (progress: RunProgress | undefined) => void;
+  /** What protects this request's test runs, as soon as the engine has chosen (the panel's Protections line). */
+  readonly onProtections?: (protections: Protections) => void;
 }
 
 /** How far a request is: a sentence, and candidates tested out of those asked for. */
@@ -80,7 +85,7 @@ export class SuggestCommand {
     this.active = { location: 'another selection' };
     void vscode.commands.executeCommand('setContext', 'verifiedFix.running', true);
     try {
-      return await this.suggest(isRerunTarget(arg) ? arg : undefined, this.active);
+      return await this.suggest(isRerunTarget(arg) || isFailureTarget(arg) ? arg : undefined, this.active);
     } catch (error) {
       this.deps.log.error(error, 'Suggest Verified Fix failed');
       return undefined;
@@ -102,7 +107,7 @@ export class SuggestCommand {
     return true;
   }
 
-  private async suggest(rerun: RerunTarget | undefined, active: { location: string; run?: Run }): Promise<FixResult | undefined> {
+  private async suggest(rerun: RerunTarget | FailureTarget | undefined, active: { location: string; run?: Run }): Promise<FixResult | undefined> {
     const { log } = this.deps;
     if (!vscode.workspace.isTrusted) {
       void log
@@ -201,6 +206,7 @@ export class SuggestCommand {
       switch (event.type) {
         case 'started':
           log.logger.info(`testing with "${event.testCommand}" (${describeProtections(event.protections)})`);
+          this.deps.onProtections?.(event.protections);
           if (protectsLess(event.protections) && !this.deps.machineState.get<boolean>(WEAKER_SANDBOX_SHOWN)) {
             // Once per machine, as its own warning: what protects less, and the command that fixes it here.
             void this.deps.machineState.update(WEAKER_SANDBOX_SHOWN, true);
@@ -231,6 +237,11 @@ export class SuggestCommand {
         case 'fallback':
           total += request.samples;
           report(`${tested} tested, none verified; asking ${event.provider}…`, tested);
+          break;
+        case 'repairRound':
+          total += request.samples;
+          log.logger.info(`round ${event.round}: asking ${event.provider} for different fixes after ${event.failed} failed candidates`);
+          report(`round ${event.round}: asking for different fixes after ${event.failed} failed candidate${event.failed === 1 ? '' : 's'}…`, tested);
           break;
         case 'warning':
           void log.warn(`Verified Fix: ${event.message}`);
@@ -326,8 +337,16 @@ export class SuggestCommand {
   }
 
   /** Opens `target`'s document with its lines selected, for "Run Again". */
-  private async reopen(target: RerunTarget): Promise<vscode.TextEditor> {
+  /** Opens the target's document with its lines selected, or, for a failure's line, the cursor on it (the enclosing function is taken). */
+  private async reopen(target: RerunTarget | FailureTarget): Promise<vscode.TextEditor> {
     const document = await vscode.workspace.openTextDocument(target.uri);
+    if (isFailureTarget(target)) {
+      const editor = await vscode.window.showTextDocument(document);
+      const line = document.lineAt(Math.min(target.line, document.lineCount) - 1);
+      const at = line.range.start.translate(0, line.firstNonWhitespaceCharacterIndex);
+      editor.selection = new vscode.Selection(at, at);
+      return editor;
+    }
     const last = Math.min(target.endLine, document.lineCount) - 1;
     const first = Math.min(target.startLine - 1, last);
     const editor = await vscode.window.showTextDocument(document);

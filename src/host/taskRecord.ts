@@ -16,6 +16,7 @@ export function storedCandidate(c: CandidateResult): StoredCandidate {
     index: c.index,
     replacement: c.replacement,
     ...(c.label ? { label: c.label } : {}),
+    ...(c.round !== undefined && c.round > 1 ? { round: c.round } : {}),
     runsPassed: c.runs.filter((r) => r.status === 'pass').length,
     runs: c.runs.length,
     durationMs: c.verdict.durationMs,

@@ -23,4 +23,8 @@ export interface VerifiedFixApi {
   currentCandidate(): vscode.Uri | undefined;
   /** Why the saved session was reset at activation, if it was. */
   sessionLoadProblem(): string | undefined;
+  /** How long activate() took, in milliseconds (the bundle's load is VS Code's to measure). */
+  activationMs(): number;
+  /** Lines (1-based) of a file that the latest failing test run's stack trace points at (the Code Action's lines). */
+  failureLines(uri: vscode.Uri): readonly number[];
 }

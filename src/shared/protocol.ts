@@ -75,17 +75,26 @@ export interface StatsSnapshot {
   readonly lostSamples: number;
 }
 
+/** What protects the test runs on this machine, as the panel's Protections line says it. */
+export interface ProtectionsView {
+  /** One sentence: the sandbox, files, processes, network, memory. */
+  readonly text: string;
+  /** What to install for more (bubblewrap, for the user's distribution), only when the system protects less. */
+  readonly hint: string | undefined;
+  /** Whether a request reported them or a detection run found them before any request. */
+  readonly source: 'last request' | 'detected';
+}
+
 /** Host → panel. */
 export type HostMessage =
   | { readonly type: 'snapshot'; readonly snapshot: StatsSnapshot }
+  | { readonly type: 'protections'; readonly protections: ProtectionsView }
   /** A request is running (`text` says how far) or not (`text` undefined). */
   | { readonly type: 'progress'; readonly text: string | undefined };
 
 /** Panel → host. */
 export type PanelMessage =
   | { readonly type: 'ready' }
-  | { readonly type: 'export' }
-  | { readonly type: 'reset' }
   | { readonly type: 'openTask'; readonly taskId: string };
 
 /** Narrows an unknown posted value to a PanelMessage; anything else is dropped by the host. */
@@ -94,8 +103,6 @@ export function isPanelMessage(value: unknown): value is PanelMessage {
   const message = value as { type?: unknown; taskId?: unknown };
   switch (message.type) {
     case 'ready':
-    case 'export':
-    case 'reset':
       return true;
     case 'openTask':
       return typeof message.taskId === 'string';

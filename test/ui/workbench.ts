@@ -195,6 +195,31 @@ export class Workbench {
     return (await toasts.allTextContents()).map((t) => t.trim());
   }
 
+  /** Drags the sash on the side bar's right edge until the side bar is `width` CSS pixels wide; returns the width reached. */
+  async resizeSideBar(width: number): Promise<number> {
+    const sideBar = this.page.locator('.part.sidebar').first();
+    const box = await sideBar.boundingBox();
+    if (!box) throw new Error('the side bar is not shown');
+    const edge = box.x + box.width;
+    // Two steps, as a hand would: VS Code starts a sash drag only after the pointer moved while pressed.
+    await this.page.mouse.move(edge - 1, box.y + box.height / 2);
+    await this.page.mouse.down();
+    await this.page.mouse.move(edge + (box.x + width - edge) / 2, box.y + box.height / 2, { steps: 5 });
+    await this.page.mouse.move(box.x + width, box.y + box.height / 2, { steps: 5 });
+    await this.page.mouse.up();
+    return (await sideBar.boundingBox())?.width ?? 0;
+  }
+
+  /** Opens a new integrated terminal and runs `command` in it (the shell's own integration reports its end). */
+  async runInTerminal(command: string): Promise<void> {
+    await this.runCommand('Terminal: Create New Terminal');
+    const terminal = this.page.locator('.terminal-wrapper.active .xterm').first();
+    await terminal.waitFor({ timeout: uiTimeoutMs });
+    await terminal.click();
+    await this.page.keyboard.type(command);
+    await this.page.keyboard.press('Enter');
+  }
+
   /** Saves a PNG of the whole window to test-output/<name>.png and returns its path. */
   async screenshot(name: string): Promise<string> {
     mkdirSync(outputDir, { recursive: true });

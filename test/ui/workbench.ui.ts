@@ -1,7 +1,9 @@
 // UI test: the packaged extension in a real workbench, driven like a user: open the buggy file, select the line,
 // right-click Suggest Verified Fix, pick the verified candidate, see the diff, Apply, read the status bar and panel.
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Locator } from 'playwright-core';
 import { Workbench, uiTimeoutMs } from './workbench';
 
 describe('workbench with Verified Fix installed', function () {
@@ -53,6 +55,27 @@ describe('workbench with Verified Fix installed', function () {
     await item.first().waitFor({ timeout: uiTimeoutMs });
   });
 
+  it('shows a details page about using the extension, with its screenshot loaded', async () => {
+    await workbench.page.locator('.extensions-viewlet .extension-list-item', { hasText: 'Verified Fix' }).first().click();
+    const readme = workbench.page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
+    // The page carries the screenshot as a data: URL (the details view loads no relative image), found by its text.
+    const screenshot = readme.locator('img[alt*="list of verified candidates"]').first();
+    await screenshot.waitFor({ timeout: uiTimeoutMs });
+    // A broken image has naturalWidth 0 once loading ends; poll rather than race the load.
+    const naturalWidth = (image: Locator) => image.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth);
+    for (let tries = 0; tries < 50 && (await naturalWidth(screenshot)) === 0; tries++) await workbench.page.waitForTimeout(200);
+    assert.ok((await naturalWidth(screenshot)) > 0, 'the screenshot on the details page did not load');
+    const page = await readme.locator('body').innerText();
+    assert.match(page, /Requirements/);
+    assert.match(page, /Privacy/);
+    assert.doesNotMatch(page, /npm ci|install-vscode/, 'the contributor quick start belongs to the repository, not the details page');
+    const icon = workbench.page.locator('.extension-editor .header .icon').first();
+    assert.ok((await naturalWidth(icon)) > 0, 'the extension icon did not load');
+    await workbench.screenshot('details-page');
+    await workbench.runCommand('View: Close Editor');
+    await workbench.page.locator('.tabs-container .tab', { hasText: /^sum\.js$/ }).first().click();
+  });
+
   it('reads the status bar', async () => {
     const items = await workbench.statusBarItems();
     assert.ok(items.length > 0, 'no status bar items');
@@ -74,6 +97,8 @@ describe('workbench with Verified Fix installed', function () {
     assert.ok(rows.length >= 1 && rows.every((r) => !/\b(fail|failed|timeout|error)\b/i.test(r)), `rows: ${JSON.stringify(rows)}`);
     assert.ok(rows.every((r) => /fixes \d+ failing tests?/.test(r)), `every verified candidate says what it proved: ${JSON.stringify(rows)}`);
     assert.ok(rows.every((r) => !r.includes('`') && !/±/.test(r)), `plain text, as a QuickPick shows it literally: ${JSON.stringify(rows)}`);
+    // One progress notification while it ran, and no toast left over or stacked now that the list is up.
+    assert.ok((await workbench.notifications()).length <= 1, `toasts: ${JSON.stringify(await workbench.notifications())}`);
     await first.click();
   });
 
@@ -110,5 +135,96 @@ describe('workbench with Verified Fix installed', function () {
     assert.match((await hatRow.getAttribute('title')) ?? '', /the chance that all 2 candidates are verified/);
     assert.match(await content.locator('table.headline').first().innerText(), /interval from 5 tasks \(1 so far\)/);
     await workbench.screenshot('panel');
+  });
+
+  it('holds the panel\'s layout at 250 px: no word broken, counts that match the table, Export and Reset once', async () => {
+    const width = await workbench.resizeSideBar(250);
+    assert.ok(Math.abs(width - 250) <= 10, `the side bar is ${width} px wide`);
+    const content = workbench.page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
+    await content.locator('table.tasks').first().waitFor({ timeout: uiTimeoutMs });
+    // A word broken across lines has client rectangles at more than one height. An expression string run in the
+    // panel's frame, so the DOM types stay out of the Node-side TypeScript.
+    const broken: string[] = await content.locator('body').evaluate(`(() => {
+      const broken = [];
+      for (const table of document.body.querySelectorAll('table')) {
+        const walker = document.createTreeWalker(table, NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+          for (const match of node.textContent.matchAll(/\\S+/g)) {
+            const range = document.createRange();
+            range.setStart(node, match.index);
+            range.setEnd(node, match.index + match[0].length);
+            const tops = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+            if (tops.size > 1) broken.push(match[0]);
+          }
+        }
+      }
+      return broken;
+    })()`);
+    assert.deepEqual(broken, [], 'words broken across lines at 250 px');
+    const clipped = await content.locator('body').evaluate(`(() => {
+      const cell = document.querySelector('table.tasks td.file');
+      return cell.scrollWidth > cell.clientWidth ? cell.textContent : '';
+    })()`);
+    assert.equal(clipped, '', 'a short task name ("sum.js:7") fits whole at 250 px');
+    const rows = await content.locator('table.tasks tr').count();
+    const counts = await content.locator('p.counts').first().innerText();
+    assert.match(counts, new RegExp(`^${rows - 1} tasks?\\b`), `header "${counts}" against ${rows - 1} table rows`);
+    assert.equal(await content.locator('button').count(), 0, 'Export and Reset belong to the view\'s title bar only');
+    const protections = await content.locator('#protections').innerText();
+    assert.match(protections, /Protections[\s\S]*(bubblewrap|unshare|process group|container)/i);
+    await workbench.screenshot('panel-250px');
+  });
+
+  it('offers Suggest Verified Fix as a Code Action on the line a failing test\'s stack trace points at', async () => {
+    // A second bug whose test fails with a stack trace through the source line (a TypeError there).
+    writeFileSync(join(workbench.workspace, 'words.js'), [
+      "'use strict';",
+      '',
+      '/** The initials of a name: "ada lovelace" gives "AL". */',
+      'function initials(name) {',
+      "  const parts = name.split(' ');",
+      "  let out = '';",
+      '  for (let i = 0; i <= parts.length; i++) out += parts[i][0];',
+      '  return out.toUpperCase();',
+      '}',
+      '',
+      'module.exports = { initials };',
+      '',
+    ].join('\n'));
+    writeFileSync(join(workbench.workspace, 'words.test.js'), [
+      "'use strict';",
+      "const assert = require('node:assert/strict');",
+      "const { test } = require('node:test');",
+      "const { initials } = require('./words');",
+      '',
+      "test('initials', () => {",
+      "  assert.equal(initials('ada lovelace'), 'AL');",
+      '});',
+      '',
+    ].join('\n'));
+    // The applied fix of sum.js is saved, so the whole suite can pass once words.js is fixed too.
+    await workbench.runCommand('File: Save All');
+    await workbench.runInTerminal('node --test words.test.js');
+    await workbench.openFile('words.js');
+    await workbench.selectLine(7);
+    const entry = workbench.page.locator('.action-widget .monaco-list-row', { hasText: /Suggest Verified Fix/ }).first();
+    // The terminal's test run reports its end a moment after it prints: ask for the quick fixes until it is offered.
+    for (let tries = 0; tries < 20 && !(await entry.isVisible()); tries++) {
+      await workbench.page.keyboard.press('Escape');
+      await workbench.editor().locator('.view-lines').click();
+      await workbench.selectLine(7);
+      await workbench.page.keyboard.press('Control+.');
+      await workbench.page.waitForTimeout(1000);
+    }
+    await workbench.screenshot('code-action');
+    // The menu focuses the first Quick Fix, which is this one; Enter applies it as a user would.
+    assert.match((await entry.getAttribute('class')) ?? '', /\bfocused\b/);
+    await workbench.page.keyboard.press('Enter');
+    const verified = workbench.page.locator('.quick-input-list .monaco-list-row', { hasText: /passed 2\/2 runs/ }).first();
+    await verified.waitFor({ timeout: 4 * uiTimeoutMs });
+    const rows = await workbench.page.locator('.quick-input-list .monaco-list-row').allTextContents();
+    assert.ok(rows.length >= 1 && rows.every((r) => /fixes 1 failing test/.test(r)), `the request fixed words.js's failing test: ${JSON.stringify(rows)}`);
+    assert.ok((await workbench.notifications()).length <= 1, `toasts: ${JSON.stringify(await workbench.notifications())}`);
+    await workbench.screenshot('code-action-result');
   });
 });

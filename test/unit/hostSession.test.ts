@@ -114,6 +114,11 @@ describe('strength in the panel and the candidate list', () => {
     assert.equal(verifiedLabel(pinned), 'passed 2/2 runs, 1.4 s · tests pin it: 10 of 10 variants caught');
     assert.equal(verifiedLabel(candidate), 'passed 2/2 runs, 1.4 s', 'before the check: no strength');
   });
+
+  it('says which repair round a model\'s verified candidate came from', () => {
+    assert.equal(verifiedLabel({ ...candidate, round: 2 }), 'round 2 · passed 2/2 runs, 1.4 s');
+    assert.equal(verifiedLabel({ ...candidate, round: 1 }), 'passed 2/2 runs, 1.4 s', 'the first round goes unsaid');
+  });
 });
 
 describe('formatSessionCsv', () => {

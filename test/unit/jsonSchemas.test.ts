@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import Ajv from 'ajv';
 import { runCli } from './helpers/cli';
+import { inTurn, startFakeOpenAiServer } from './helpers/fakeOpenAiServer';
 import { repoRoot } from './helpers/paths';
 import { makeTempRoot, makeWorkspace, remove } from './helpers/workspace';
 
@@ -48,6 +49,20 @@ describe('docs/schemas', () => {
 
     const none = await runCli(['fix', '--workspace', example, '--file', 'src/pricing.js', '--lines', '5-5', '--candidates', join(example, 'candidates.json'), '--json', '--no-baseline'], { env });
     assertValid(fixSchema, JSON.parse(none.stdout), 'a request without a baseline');
+  });
+
+  it('describe fix --json for a model\'s candidates with their repair rounds', async () => {
+    const server = await startFakeOpenAiServer(inTurn({ kind: 'answer', contents: ['```js\nif (value > high) return value;\n```'] }, { kind: 'answer', contents: ['```js\nif (value > high) return high;\n```'] }));
+    try {
+      const ws = join(repoRoot, 'test', 'fixtures', 'openai-ws');
+      const r = await runCli(['fix', '--workspace', ws, '--file', 'clamp.js', '--lines', '7-7', '--endpoint', server.endpoint, '--model', 'm', '--samples', '1', '--k', '1', '--json'], { env: { ...env, VERIFIED_FIX_API_KEY: '', OPENAI_API_KEY: '' } });
+      assert.equal(r.exitCode, 0, r.stderr);
+      const json = JSON.parse(r.stdout);
+      assert.deepEqual(json.candidates.map((c: { round?: number }) => c.round), [1, 2]);
+      assertValid(fixSchema, json, 'a request with a repair round');
+    } finally {
+      await server.close();
+    }
   });
 
   it('reject what the outputs never contain, so the test can fail', () => {

@@ -105,6 +105,28 @@ describe('verified-fix fix --provider openai-compatible', () => {
     assert.match(r.stdout, /sample\(s\) could not be obtained: HTTP 500/);
   });
 
+  it('asks again with the failed candidates (--repair-rounds) and labels each candidate with its round', async () => {
+    server.requests.length = 0;
+    server.script = inTurn({ kind: 'answer', contents: [wrong] }, { kind: 'answer', contents: [fixed] });
+    const r = await fix(['--samples', '1', '--k', '1', '--repair-rounds', '3']);
+    assert.equal(r.exitCode, 0, r.stderr);
+    assert.equal(server.requests.length, 2, 'the verified second round ends the request');
+    const json = JSON.parse(r.stdout);
+    assert.equal(json.samples, 2);
+    assert.deepEqual(json.candidates.map((c: { round: number }) => c.round), [1, 2]);
+    assert.deepEqual(json.verified, [1]);
+    assert.match(r.stderr, /^round 2: asking openai-compatible for different fixes after 1 failed candidate$/m);
+    assert.match(r.stderr, /^candidate #2 \(round 2\) pass/m);
+    assert.match(server.requests[1].body.messages.map((m: { content: string }) => m.content).join('\n'), /Attempt 1:\n```javascript\n {2}if \(value > high\) return value;/);
+
+    server.requests.length = 0;
+    server.script = inTurn({ kind: 'answer', contents: [wrong] });
+    const once = await fix(['--samples', '1', '--k', '1', '--repair-rounds', '0'], false);
+    assert.equal(once.exitCode, 1, once.stderr);
+    assert.equal(server.requests.length, 1);
+    assert.doesNotMatch(once.stderr + once.stdout, /round 2/);
+  });
+
   it('exits with 2 and names the key on 401', async () => {
     server.requests.length = 0;
     server.script = inTurn({ kind: 'status', status: 401, body: { error: { message: `Incorrect API key provided: ${KEY}` } } });

@@ -1,7 +1,7 @@
 // The prompt: what the model sees of the file, the selection and the failing tests.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { BASELINE_MAX_CHARS, WINDOW_LINES, baselineText, buildPrompt } from '../../src/core/providers/prompt';
+import { ATTEMPT_MAX_CHARS, BASELINE_MAX_CHARS, REPAIR_MAX_CHARS, WINDOW_LINES, baselineText, buildPrompt } from '../../src/core/providers/prompt';
 
 const fileText = 'export function add(a, b) {\n  return a - b;\n}\n';
 const start = fileText.indexOf('return');
@@ -72,5 +72,45 @@ describe('baselineText', () => {
   it('names a timeout or an error', () => {
     assert.match(baselineText({ status: 'timeout', output: '' })!, /ended with: timeout/);
     assert.equal(baselineText({ status: 'pass', output: 'ok' }), undefined);
+  });
+});
+
+describe('buildPrompt in a repair round', () => {
+  const failed = [
+    { replacement: '  return a * b;', failure: ['still failing: add.test.js > adds', 'AssertionError: 6 !== 5'] },
+    { replacement: '  return b - a;', failure: [] },
+  ];
+
+  it('shows each failed attempt with its failure lines and asks for a different fix', () => {
+    const text = user(buildPrompt({ ...base, baseline: { status: 'fail', output: 'not ok 1 - add' }, repair: { round: 2, failed } }));
+    assert.match(text, /Earlier attempts to replace the selection did not pass the tests/);
+    assert.ok(text.includes('Attempt 1:\n```javascript\n  return a * b;\n```\nIt failed:\n```text\nstill failing: add.test.js > adds\nAssertionError: 6 !== 5\n```'), text);
+    assert.ok(text.includes('Attempt 2:\n```javascript\n  return b - a;\n```\nIt failed.'), text);
+    assert.match(text, /different from every earlier attempt/);
+    // The attempts come after the failing output and before the instructions.
+    assert.ok(text.indexOf('not ok 1') < text.indexOf('Attempt 1') && text.indexOf('Attempt 2') < text.indexOf('Instructions:'));
+  });
+
+  it('has no repair section without failed attempts', () => {
+    for (const repair of [undefined, { round: 2, failed: [] }]) {
+      const text = user(buildPrompt({ ...base, repair }));
+      assert.doesNotMatch(text, /Earlier attempts|different from every earlier/);
+    }
+  });
+
+  it('stays within its budget: long attempts are cut, the ones that do not fit are counted', () => {
+    const long = Array.from({ length: 30 }, (_, i) => ({ replacement: `  return ${String(i).repeat(ATTEMPT_MAX_CHARS)};`, failure: ['still failing: adds'] }));
+    const text = user(buildPrompt({ ...base, repair: { round: 3, failed: long } }));
+    const section = text.slice(text.indexOf('Earlier attempts'), text.indexOf('Instructions:'));
+    assert.ok(section.length < REPAIR_MAX_CHARS + 500, `${section.length}`);
+    assert.match(section, /… \(cut\)/);
+    const shown = (section.match(/^Attempt \d+:/gm) ?? []).length;
+    assert.ok(shown >= 1 && shown < 30);
+    assert.match(section, new RegExp(`\\(${30 - shown} more failed attempts not shown\\.\\)`));
+  });
+
+  it('fences failed attempts holding backticks with a longer fence', () => {
+    const text = user(buildPrompt({ ...base, repair: { round: 2, failed: [{ replacement: '  return `${a}````;', failure: ['x'] }] } }));
+    assert.ok(text.includes('`````javascript\n  return `${a}````;\n`````'), text);
   });
 });

@@ -1,7 +1,8 @@
-// One single-token (or single-node) change to a file: the unit every mutation family produces.
+// One change to a file (a token, a node, a statement, or two related sites): the unit every mutation family produces.
 
-/** Mutation families, in the order of the tiers they belong to (see `tierOf`). */
+/** Mutation families; `familyCost` says which are tried first. */
 export type MutationFamily =
+  // The classic one-token edits.
   | 'relational'
   | 'arithmetic'
   | 'logical'
@@ -11,7 +12,27 @@ export type MutationFamily =
   | 'integer-literal'
   | 'off-by-one'
   | 'swap'
-  | 'identifier';
+  | 'identifier'
+  // A method or function replaced by a sibling of the same arity (`push` → `unshift`, `floor` → `ceil`).
+  | 'sibling-call'
+  // Arithmetic pairs rarer than the classic table's (`-` → `%`).
+  | 'rare-operator'
+  // A conjunct or disjunct dropped or added (`a && b` → `a`, `a` → `a && c`).
+  | 'condition'
+  // ±1 on an integer-valued expression that is not a bound, an index or an argument (a returned or assigned value).
+  | 'offset'
+  // A number or string literal replaced by another of the same type used in the function.
+  | 'literal'
+  // A property or attribute name replaced by another used in the function (`p.start` → `p.end`).
+  | 'property'
+  // An argument dropped, or one used elsewhere in the function added.
+  | 'argument'
+  // A statement deleted, moved, duplicated or added (`break`, `continue`, `return`).
+  | 'statement'
+  // The branches of an `if`/`else` or a conditional expression swapped.
+  | 'branches'
+  // Two edits on related sites (both bounds of a loop, both sides of a chain).
+  | 'pair';
 
 /** A replacement of [start, end) of the file by `text`. Offsets are UTF-16 code units, like the parser's. */
 export interface MutationEdit {
@@ -26,13 +47,38 @@ export interface MutationEdit {
 }
 
 /**
- * Operator and off-by-one edits (tier 0) are the classic one-token bugs and come first; swaps (tier 1) next;
- * replacing one variable by another (tier 2) is the most numerous and least often right, so it comes last.
+ * Where each family starts in the order, in units of one alternative's rank: an edit costs its family's base plus
+ * its rank. The classic one-token edits (0) come first, so an exact one-line selection tries today's likeliest
+ * edits first; sibling calls (a one-token change too) fit after their first alternatives; swaps and dropped
+ * conjuncts next; replacing a variable is the most numerous family and rarely right, so it waits; edits of whole
+ * statements and pairs of edits come last.
  */
-export function tierOf(family: MutationFamily): number {
-  if (family === 'identifier') return 2;
-  if (family === 'swap') return 1;
-  return 0;
+const FAMILY_COST: Readonly<Record<MutationFamily, number>> = {
+  relational: 0,
+  arithmetic: 0,
+  logical: 0,
+  negation: 0,
+  'boolean-literal': 0,
+  callee: 0,
+  'integer-literal': 0,
+  'off-by-one': 0,
+  'sibling-call': 0.5,
+  swap: 10,
+  condition: 11,
+  'rare-operator': 12,
+  offset: 13,
+  literal: 14,
+  property: 16,
+  identifier: 20,
+  argument: 24,
+  statement: 26,
+  branches: 36,
+  pair: 40,
+};
+
+/** The base cost of a family: lower is tried earlier (see `FAMILY_COST`). */
+export function familyCost(family: MutationFamily): number {
+  return FAMILY_COST[family];
 }
 
 /** Quotes code for a label, shortened so a long expression keeps the label readable. */
@@ -51,4 +97,18 @@ export function replacement(
   rank: number,
 ): MutationEdit {
   return { start, end, text, family, rank, description: `${quote(oldText)} → ${quote(text)}` };
+}
+
+/** Both edits at once (they must not overlap), as one replacement of the span from the first to the second. */
+export function combined(fileText: string, a: MutationEdit, b: MutationEdit, rank: number): MutationEdit | undefined {
+  const [first, second] = a.start <= b.start ? [a, b] : [b, a];
+  if (first.end > second.start) return undefined;
+  return {
+    start: first.start,
+    end: second.end,
+    text: first.text + fileText.slice(first.end, second.start) + second.text,
+    family: 'pair',
+    rank,
+    description: `${first.description} and ${second.description}`,
+  };
 }

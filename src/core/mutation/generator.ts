@@ -1,12 +1,21 @@
 // Generates the single-edit mutants of a selection, likeliest first, without duplicates or syntax errors.
 import type { Node } from 'web-tree-sitter';
-import { tierOf } from './edit';
+import { callEditsAt } from './callEdits';
+import { conditionEditsAt } from './conditionEdits';
+import { familyCost } from './edit';
 import type { MutationEdit, MutationFamily } from './edit';
+import { familyTablesFor } from './familyTables';
+import { gapEditsAt } from './gapEdits';
 import { grammarFor, parserFor } from './grammars';
 import { identifierEdits } from './identifierEdits';
+import { literalEditsAt } from './literalEdits';
 import { operatorEditsAt } from './operatorEdits';
+import { pairEditsAt } from './pairEdits';
 import { countSyntaxErrors, errorsAfterEdit, lineAt, lineStartsOf } from './parseCheck';
 import { profileFor } from './profiles';
+import { statementEditsAt } from './statementEdits';
+import { collectFacts, collectPropertyNames, enclosingFunction } from './syntaxFacts';
+import type { FamilyContext, FunctionFacts } from './syntaxFacts';
 
 /** What to mutate. Offsets are UTF-16 code units into `fileText`; [start, end) is the selection. */
 export interface MutationInput {
@@ -15,7 +24,10 @@ export interface MutationInput {
   readonly fileText: string;
   readonly start: number;
   readonly end: number;
-  /** 1-based lines the failing tests point at; mutants on them come first. */
+  /**
+   * 1-based lines the failing tests point at, most suspicious first; mutants on them come first, a line's
+   * likeliest edits before the next line's.
+   */
   readonly hintLines?: readonly number[];
   /**
    * Stop once this many mutants are kept (default: no limit). Each kept mutant costs a re-parse, so a
@@ -78,10 +90,43 @@ function overlapping(root: Node, start: number, end: number, opaque: ReadonlySet
   }
 }
 
+/** Cost of a place in the hint ranking: a hinted line's edits up to this rank come before the next line's first. */
+const HINT_STEP = 4;
+/** Cost added to lines no failure points at, when some do: more than any edit of a hinted line costs. */
+const UNHINTED = 1000;
+
+/** How much later than the family and rank alone say an edit on `line` comes, given the ranked hints. */
+function lineCostOf(hintLines: readonly number[] | undefined): (line: number) => number {
+  const rankOf = new Map<number, number>();
+  (hintLines ?? []).forEach((line, i) => {
+    if (!rankOf.has(line)) rankOf.set(line, i);
+  });
+  return (line) => {
+    const rank = rankOf.get(line);
+    return rankOf.size === 0 ? 0 : rank === undefined ? UNHINTED : rank * HINT_STEP;
+  };
+}
+
+/** Every edit the families offer inside [start, end). */
+function editsOf(root: Node, fileText: string, start: number, end: number, ctx: FamilyContext): MutationEdit[] {
+  const { profile } = ctx;
+  const raw: MutationEdit[] = [];
+  const identifiers: Node[] = [];
+  overlapping(root, start, end, profile.opaque, (node) => {
+    raw.push(...operatorEditsAt(node, { text: fileText, profile }));
+    raw.push(...conditionEditsAt(node, ctx), ...callEditsAt(node, ctx), ...literalEditsAt(node, ctx), ...gapEditsAt(node, ctx));
+    raw.push(...statementEditsAt(node, ctx), ...pairEditsAt(node, ctx));
+    if (node.type === profile.identifier && node.startIndex >= start && node.endIndex <= end) identifiers.push(node);
+  });
+  raw.push(...identifierEdits(identifiers, profile));
+  return raw.filter((e) => e.start >= start && e.end <= end);
+}
+
 /**
- * All single-edit mutants of the selection, ordered: edits on hinted lines first; then operator and off-by-one
- * edits, swaps, identifier replacements (`tierOf`); within a tier every site's likeliest alternative before any
- * site's second; then by position. The order depends only on the input, so it is the same on every call.
+ * All mutants of the selection, likeliest first. An edit costs its family's base and its rank (`familyCost`), plus
+ * its line's place in `hintLines`: so the classic one-token edits of the likeliest line come first, each site's
+ * likeliest alternative before any site's second, the new families after them, and pairs of edits last; ties go by
+ * hint rank and position. The order depends only on the input, so it is the same on every call.
  */
 export async function generateMutants(input: MutationInput): Promise<MutationResult> {
   const began = performance.now();
@@ -97,20 +142,32 @@ export async function generateMutants(input: MutationInput): Promise<MutationRes
   const tree = parser.parse(fileText);
   if (!tree) return none(true);
   try {
-    const raw: MutationEdit[] = [];
-    const identifiers: Node[] = [];
-    overlapping(tree.rootNode, start, end, profile.opaque, (node) => {
-      raw.push(...operatorEditsAt(node, { text: fileText, profile }));
-      if (node.type === profile.identifier && node.startIndex >= start && node.endIndex <= end) identifiers.push(node);
-    });
-    raw.push(...identifierEdits(identifiers, profile));
-    const edits = raw.filter((e) => e.start >= start && e.end <= end);
+    const tables = familyTablesFor(grammar);
+    const factsCache = new Map<number, FunctionFacts>();
+    let properties: readonly string[] | undefined;
+    const ctx: FamilyContext = {
+      text: fileText,
+      profile,
+      tables,
+      start,
+      end,
+      facts(node) {
+        const scope = enclosingFunction(node, profile);
+        let found = factsCache.get(scope.id);
+        if (!found) factsCache.set(scope.id, (found = collectFacts(scope, profile, tables)));
+        return found;
+      },
+      fileProperties: () => (properties ??= collectPropertyNames(tree.rootNode, profile, tables)),
+    };
+    const edits = editsOf(tree.rootNode, fileText, start, end, ctx);
 
     const lineStarts = lineStartsOf(fileText);
-    const hints = new Set(input.hintLines ?? []);
+    const lineCost = lineCostOf(input.hintLines);
     const keyed = edits.map((edit, index) => {
       const line = lineAt(lineStarts, edit.start);
-      return { edit, line, index, key: [hints.has(line) ? 0 : 1, tierOf(edit.family), edit.rank, edit.start, index] };
+      // A pair is as likely as its less likely site.
+      const lines = edit.family === 'pair' ? Math.max(lineCost(line), lineCost(lineAt(lineStarts, Math.max(edit.start, edit.end - 1)))) : lineCost(line);
+      return { edit, line, index, key: [familyCost(edit.family) + edit.rank + lines, lines, edit.start, index] };
     });
     keyed.sort((a, b) => {
       for (let i = 0; i < a.key.length; i++) if (a.key[i] !== b.key[i]) return a.key[i] - b.key[i];

@@ -37,6 +37,8 @@ export interface ChatModelProviderOptions {
 export function createChatModelProvider(options: ChatModelProviderOptions): CandidateProvider {
   return {
     name: options.name,
+    // The prompt shows `request.repair`'s failed candidates: the engine may ask again after a round with no fix.
+    repairs: true,
     async *generate(request: ProviderRequest): AsyncGenerator<ProviderSample> {
       const model = await options.model();
       const baseline = await untilAborted(request.baseline, request.signal);
@@ -44,7 +46,8 @@ export function createChatModelProvider(options: ChatModelProviderOptions): Cand
       const messages = buildPrompt({ ...request, baseline });
       // Counted once: every sample sends the same prompt.
       const promptTokens = await countTokens(model, messages.map((m) => m.content).join('\n'), request.signal);
-      request.logger.trace(`asking ${model.label} for ${request.samples} samples, ${options.maxConcurrentRequests} at a time`);
+      const round = request.repair ? ` (round ${request.repair.round}, after ${request.repair.failed.length} failed candidates)` : '';
+      request.logger.trace(`asking ${model.label} for ${request.samples} samples${round}, ${options.maxConcurrentRequests} at a time`);
 
       yield* parallelSamples(request.samples, options.maxConcurrentRequests, request.signal, async (signal) => {
         const began = Date.now();

@@ -13,6 +13,9 @@ import { untilAborted } from './retryPolicy';
  */
 const CHECKED_AT_LEAST = 1000;
 
+/** How many of the ranked lines the log names. */
+const TOP_LINES_LOGGED = 5;
+
 /** Options for `createMutationProvider`; all optional. */
 export interface MutationProviderOptions {
   /** Called once per request with the counts, after generation and before the first candidate is yielded. */
@@ -26,8 +29,9 @@ export interface MutationProvider extends CandidateProvider {
 }
 
 /**
- * Creates the `mutation` provider. It waits for the baseline run first: the lines its failure output points at
- * decide which mutants come first, and a deterministic order is worth more than starting a test run earlier.
+ * Creates the `mutation` provider. It waits for the baseline run and the fault localisation first: the lines the
+ * failing tests point at decide which mutants come first, and a deterministic order is worth more than starting a
+ * test run earlier.
  */
 export function createMutationProvider(options: MutationProviderOptions = {}): MutationProvider {
   let last: MutationStats | undefined;
@@ -37,7 +41,11 @@ export function createMutationProvider(options: MutationProviderOptions = {}): M
     async *generate(request: ProviderRequest): AsyncGenerator<ProviderSample> {
       const baseline = await untilAborted(request.baseline, request.signal);
       if (request.signal.aborted) return;
-      const hintLines = baseline && baseline.status !== 'pass' ? failureLines(baseline.output, request.relativePath) : [];
+      const failing = baseline !== undefined && baseline.status !== 'pass';
+      // Ranked by coverage and stack frames where the engine can localise; else the lines the failure output names.
+      const ranking = failing && request.localise ? await untilAborted(request.localise(), request.signal) : undefined;
+      if (request.signal.aborted) return;
+      const hintLines = ranking?.lines ?? (failing ? failureLines(baseline.output, request.relativePath) : []);
       const { mutants, stats } = await generateMutants({
         languageId: request.languageId,
         fileText: request.fileText,
@@ -53,7 +61,11 @@ export function createMutationProvider(options: MutationProviderOptions = {}): M
           `The mutation provider has no parser for '${request.languageId}'; it supports JavaScript, TypeScript, Python, Java and Go.`,
         );
       }
-      const hinted = hintLines.length > 0 ? `; failure output points at line${hintLines.length > 1 ? 's' : ''} ${hintLines.join(', ')}` : '';
+      const hinted = ranking
+        ? `; ${ranking.evidence}; top lines ${ranking.lines.slice(0, TOP_LINES_LOGGED).join(', ')}`
+        : hintLines.length > 0
+          ? `; failure output points at line${hintLines.length > 1 ? 's' : ''} ${hintLines.join(', ')}`
+          : '';
       request.logger.info(
         `mutation: ${stats.candidates} candidates from ${stats.generated} edits ` +
           `(${stats.unparsable} dropped as unparsable, ${stats.duplicates} duplicates` +

@@ -50,6 +50,8 @@ export function createOpenAiCompatibleProvider(options: OpenAiCompatibleOptions)
 
   return {
     name: 'openai-compatible',
+    // The prompt shows `request.repair`'s failed candidates: the engine may ask again after a round with no fix.
+    repairs: true,
     async *generate(request: ProviderRequest): AsyncGenerator<ProviderSample> {
       const settings: CompletionSettings = {
         endpoint: options.endpoint,

@@ -1,5 +1,5 @@
 // The one place that words the request to a language model: read this file to see exactly what the model sees.
-import type { BaselineReport } from './provider';
+import type { BaselineReport, RepairContext } from './provider';
 
 /** One chat message in the OpenAI shape; the VS Code adapter maps `system` to a user message. */
 export interface ChatMessage {
@@ -17,6 +17,8 @@ export interface PromptInput {
   readonly end: number;
   /** The unmodified code's test run; its output is included when it did not pass. */
   readonly baseline?: BaselineReport;
+  /** In a repair round: the earlier candidates the tests rejected, which the answer must differ from. */
+  readonly repair?: RepairContext;
 }
 
 /** Markers around the selection. Plain ASCII so every tokenizer keeps them intact; unlikely in real code. */
@@ -29,6 +31,10 @@ export const WHOLE_FILE_MAX_CHARS = 12_000;
 export const WINDOW_LINES = 60;
 /** At most this much of the baseline's output (its end, where the failures are summarised). */
 export const BASELINE_MAX_CHARS = 3_000;
+/** At most this much of a repair round's failed attempts, so the prompt stays within a small model's context. */
+export const REPAIR_MAX_CHARS = 8_000;
+/** A failed attempt longer than this is shown cut: its start tells the model what was tried. */
+export const ATTEMPT_MAX_CHARS = 1_500;
 
 const SYSTEM = [
   'You are an expert software engineer fixing a bug.',
@@ -39,7 +45,8 @@ const SYSTEM = [
 /** Builds the chat messages asking for a replacement of the selection. */
 export function buildPrompt(input: PromptInput): ChatMessage[] {
   const { fileText, start, end } = input;
-  const fence = fenceFor(fileText);
+  const repairTexts = input.repair?.failed.flatMap((a) => [a.replacement, ...a.failure]) ?? [];
+  const fence = fenceFor([fileText, ...repairTexts].join('\n'));
   const tag = fenceLanguage(input.languageId);
   // When the selection starts after a line's indentation, show that indentation too: an answer copied from
   // this block is then indented consistently on every line, which the answer parser can re-indent safely.
@@ -64,6 +71,8 @@ export function buildPrompt(input: PromptInput): ChatMessage[] {
   } else {
     parts.push('The selection contains a bug. Think about what the code is meant to do and fix it.');
   }
+  const attempts = input.repair ? repairText(input.repair, fence, tag) : undefined;
+  if (attempts) parts.push(attempts);
 
   parts.push(
     [
@@ -72,6 +81,7 @@ export function buildPrompt(input: PromptInput): ChatMessage[] {
       '- Do not repeat the code before or after the selection, and do not include the selection markers.',
       '- Keep the names, style and indentation of the surrounding code; change as little as needed.',
       ...(startsMidLine ? ['- The selection starts in the middle of a line: your text continues that line.'] : []),
+      ...(attempts ? ['- Your fix must be different from every earlier attempt above: they are known to fail.'] : []),
     ].join('\n'),
   );
 
@@ -118,6 +128,30 @@ export function baselineText(baseline: BaselineReport | undefined): string | und
   // The end of a test run's output holds the failure summary; the start is mostly progress noise.
   const tail = clean.length > BASELINE_MAX_CHARS ? `…\n${clean.slice(clean.length - BASELINE_MAX_CHARS).replace(/^[^\n]*\n/, '')}` : clean;
   return label + tail;
+}
+
+/**
+ * The earlier failed attempts, newest first, each with the first lines of its failure, within REPAIR_MAX_CHARS (the
+ * ones that do not fit are counted); undefined when there are none.
+ */
+export function repairText(repair: RepairContext, fence: string, tag: string): string | undefined {
+  if (repair.failed.length === 0) return undefined;
+  const shown: string[] = [];
+  let used = 0;
+  for (const attempt of repair.failed) {
+    const code = attempt.replacement.length > ATTEMPT_MAX_CHARS ? `${attempt.replacement.slice(0, ATTEMPT_MAX_CHARS)}\n… (cut)` : attempt.replacement;
+    const failure = attempt.failure.length > 0 ? `It failed:\n${fence}text\n${attempt.failure.join('\n')}\n${fence}` : 'It failed.';
+    const text = `Attempt ${shown.length + 1}:\n${fence}${tag}\n${code}\n${fence}\n${failure}`;
+    // The first attempt always goes in: a repair round without one would ask the first question again.
+    if (shown.length > 0 && used + text.length > REPAIR_MAX_CHARS) break;
+    shown.push(text);
+    used += text.length;
+  }
+  const more = repair.failed.length - shown.length;
+  const head =
+    'Earlier attempts to replace the selection did not pass the tests. Each is shown with the first lines of its ' +
+    'failure. Do not repeat them: find a different fix.';
+  return [head, ...shown, ...(more > 0 ? [`(${more} more failed attempt${more === 1 ? '' : 's'} not shown.)`] : [])].join('\n\n');
 }
 
 /** A fence longer than any run of backticks in the file, so code containing ``` cannot close it early. */

@@ -8,6 +8,30 @@ export interface BaselineReport {
   readonly output: string;
 }
 
+/** A candidate of an earlier round that the tests rejected, as a repair round shows it to the model. */
+export interface FailedAttempt {
+  /** Its replacement for the selection. */
+  readonly replacement: string;
+  /** The first lines of its failure: why it failed (the tests still failing, with per-test results), then the output. */
+  readonly failure: readonly string[];
+}
+
+/** A repair round: the provider is asked for fixes different from the failed candidates of the rounds before. */
+export interface RepairContext {
+  /** 2 for the first repair round, 3 for the next (round 1 is the first ask). */
+  readonly round: number;
+  /** The distinct failed candidates of the earlier rounds, newest round first. */
+  readonly failed: readonly FailedAttempt[];
+}
+
+/** Where the failing tests point inside the selection (fault localisation), for providers that aim their edits. */
+export interface SiteRanking {
+  /** 1-based lines of the selection with any evidence, most suspicious first; the selection's other lines come after. */
+  readonly lines: readonly number[];
+  /** What the ranking rests on, for the log: `coverage of 2 failing and 14 passing tests`. */
+  readonly evidence: string;
+}
+
 /** Everything a provider may look at. Offsets are UTF-16 code-unit offsets into `fileText`. */
 export interface ProviderRequest {
   /** Language id in VS Code's spelling: `javascript`, `typescript`, `python`, `go`, … */
@@ -23,6 +47,14 @@ export interface ProviderRequest {
   readonly samples: number;
   /** Settles when the baseline run ends; undefined when the baseline check is off or could not run. */
   readonly baseline: Promise<BaselineReport | undefined>;
+  /**
+   * Ranks the selection's lines by the failing tests' coverage and stack frames; call it after the baseline (it
+   * reruns the baseline's tests with coverage, once per request). Settles undefined when there is no evidence to
+   * rank by or it could not be had (the log says why). Absent when fault localisation is off.
+   */
+  readonly localise?: () => Promise<SiteRanking | undefined>;
+  /** Set in a repair round (only for providers with `repairs`): the earlier failed candidates to differ from. */
+  readonly repair?: RepairContext;
   readonly signal: AbortSignal;
   readonly logger: Logger;
 }
@@ -48,6 +80,11 @@ export type ProviderSample =
 export interface CandidateProvider {
   /** Short name for logs and results: `file`, `mutation`, `openai-compatible`, `vscode-lm`. */
   readonly name: string;
+  /**
+   * Reads `request.repair`: when none of its samples is verified, the engine may ask it again (a repair round, up to
+   * the request's `repairRounds`) with its failed candidates. Models do; the mutation and file providers do not.
+   */
+  readonly repairs?: boolean;
   /**
    * Yields samples as they become available, so verification starts before generation ends.
    * Must stop promptly when `request.signal` aborts. Throwing a UserError ends the request with that

@@ -47,7 +47,7 @@ export const CORE_PROVIDERS = {
     },
   },
   'openai-compatible': {
-    reads: ['endpoint', 'model', 'temperature', 'maxConcurrentRequests', 'requestTimeoutMs', 'stream'],
+    reads: ['endpoint', 'model', 'temperature', 'maxConcurrentRequests', 'requestTimeoutMs', 'stream', 'repairRounds'],
     async create(values, env) {
       const provider = createOpenAiCompatibleProvider({
         endpoint: values.endpoint,

@@ -81,6 +81,7 @@ export const OPTIONS = [
   { name: 'baselineCheck', setting: 'baselineCheck', flag: 'no-baseline', kind: 'boolean', default: true, group: 'testing', description: 'the baseline check: the tests also run on the unmodified code' },
   { name: 'confirmRuns', setting: 'confirmRuns', flag: 'confirm-runs', kind: 'integer', default: 2, min: 1, max: 10, group: 'testing', description: 'passing runs in a row a candidate needs to count as verified' },
   { name: 'stagedVerification', setting: 'stagedVerification', flag: 'no-staged', kind: 'boolean', default: true, group: 'testing', description: 'staged verification: the failing tests first, the full command only for survivors' },
+  { name: 'faultLocalisation', setting: 'faultLocalisation', flag: 'no-fault-localisation', kind: 'boolean', default: true, group: 'testing', description: 'fault localisation: the failing tests\' coverage and stack frames rank the lines of the selection, so the mutation provider edits the likeliest first' },
   { name: 'strengthCheck', setting: 'strengthCheck', flag: 'strength', kind: 'enum', values: STRENGTH_CHOICES, default: 'quick', group: 'testing', description: 'after the verdicts, run variants of each verified fix to tell how firmly the tests pin it: quick (up to 10), thorough (up to 40) or off' },
   { name: 'isolationMode', setting: 'isolation.mode', flag: 'isolation', kind: 'enum', values: ISOLATION_CHOICES, default: 'auto', group: 'testing', description: 'each run\'s own tree: overlay (copy-on-write, nothing copied), reuse (copies reset between runs) or copy (a fresh one per run); auto: overlay where the sandbox can mount one, else reuse' },
   { name: 'linkedFolders', setting: 'isolation.linkedFolders', flag: 'link', kind: 'list', default: DEFAULT_LINKED_FOLDERS, group: 'testing', description: 'dependency folders linked into each copy instead of copied (copies only)' },
@@ -103,6 +104,10 @@ export const OPTIONS = [
   { name: 'temperature', setting: 'temperature', flag: 'temperature', kind: 'decimal', default: 0.8, min: 0, max: 2, group: 'model', description: 'sampling temperature; above 0 so that the samples differ' },
   { name: 'maxConcurrentRequests', setting: 'maxConcurrentRequests', flag: 'max-concurrent-requests', kind: 'integer', default: 4, min: 1, max: 64, group: 'model', description: 'model requests in flight at once' },
   { name: 'requestTimeoutMs', setting: 'requestTimeoutSeconds', flag: 'request-timeout', kind: 'seconds', unit: 's', default: 120, min: 1, max: MAX_SECONDS, group: 'model', description: 'time limit of one model request (a model may think for a while)' },
+  {
+    name: 'repairRounds', setting: 'repairRounds', flag: 'repair-rounds', kind: 'integer', default: 2, min: 0, max: 5, group: 'model',
+    description: 'rounds after the first while no candidate is verified: the model sees its failed candidates and is asked for samples more, different ones (all count in n)',
+  },
   { name: 'stream', setting: 'stream', flag: 'stream', kind: 'boolean', default: false, group: 'model', description: 'stream answers as server-sent events (openai-compatible)' },
 
   // Output: the editor has its own views.

@@ -5,7 +5,7 @@ import type { OptionValues } from './options';
 /** Everything of a request but the target (workspace, file, selection), the providers and the lifetime. */
 export type RequestOptions = Pick<
   FixRequest,
-  'testCommand' | 'samples' | 'k' | 'testTimeoutMs' | 'totalTimeoutMs' | 'parallel' | 'baselineCheck' | 'confirmRuns' | 'stagedVerification' | 'strengthCheck' | 'isolation'
+  'testCommand' | 'samples' | 'k' | 'testTimeoutMs' | 'totalTimeoutMs' | 'parallel' | 'baselineCheck' | 'confirmRuns' | 'stagedVerification' | 'faultLocalisation' | 'strengthCheck' | 'repairRounds' | 'isolation'
 >;
 
 /** Only what is set: an unset field keeps the engine's own default (the devcontainer image, the installed engine). */
@@ -34,7 +34,9 @@ export function requestOptions(values: OptionValues, cpuCount: number): RequestO
     baselineCheck: values.baselineCheck,
     confirmRuns: values.confirmRuns,
     stagedVerification: values.stagedVerification,
+    faultLocalisation: values.faultLocalisation,
     strengthCheck: values.strengthCheck,
+    repairRounds: values.repairRounds,
     isolation: {
       linkedFolders: values.linkedFolders,
       excludes: values.excludes,

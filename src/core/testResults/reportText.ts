@@ -1,19 +1,18 @@
 // Small readers shared by the adapters: JSON that may be cut short, paths made relative, failure messages bounded.
 import { isAbsolute, relative } from 'node:path';
+import { stripAnsi } from '../ansi';
 
 /** About this many characters of a failure are kept: enough to recognise it, small enough to log and show. */
 export const MESSAGE_LIMIT = 2048;
 const MESSAGE_LINES = 30;
 
-// Colour and cursor sequences; runners colour their messages even in reports.
-const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)/g;
 // Stack frames inside the runner or Node itself say nothing about the code under test.
 const RUNNER_FRAME = /^\s*at .*(?:\(node:|\bnode:internal\/|[\\/]node_modules[\\/])/;
 
 /** The first lines of a failure, without colours or runner-internal stack frames, within MESSAGE_LIMIT; undefined if blank. */
 export function boundMessage(text: string | undefined): string | undefined {
   if (!text) return undefined;
-  const lines = text.replace(ANSI, '').split(/\r?\n/).filter((line) => !RUNNER_FRAME.test(line));
+  const lines = stripAnsi(text).split(/\r?\n/).filter((line) => !RUNNER_FRAME.test(line));
   let kept = lines.slice(0, MESSAGE_LINES).join('\n').trim();
   if (kept.length > MESSAGE_LIMIT) kept = `${kept.slice(0, MESSAGE_LIMIT - 1)}…`;
   return kept || undefined;

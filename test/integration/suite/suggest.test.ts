@@ -25,12 +25,13 @@ describe('Suggest Verified Fix', function () {
     await clearSettings();
   });
 
-  it('is contributed to the editor context menu (with a selection), the palette and a keybinding', () => {
+  it('is contributed to the editor context menu (with or without a selection), the palette and a keybinding', () => {
     const contributes = vscode.extensions.getExtension(extensionId)?.packageJSON.contributes;
     const command = contributes.commands.find((c: { command: string }) => c.command === 'verifiedFix.suggest');
     assert.equal(command?.title, 'Suggest Verified Fix');
     const context = contributes.menus['editor/context'].find((m: { command: string }) => m.command === 'verifiedFix.suggest');
-    assert.match(context?.when ?? '', /editorHasSelection/);
+    // Without a selection the command takes the enclosing function, so the entry shows either way.
+    assert.ok(context && !/editorHasSelection/.test(context.when ?? ''), `editor/context: ${JSON.stringify(context)}`);
     assert.ok(contributes.keybindings.some((k: { command: string }) => k.command === 'verifiedFix.suggest'));
     const titleMenu = contributes.menus['editor/title'].map((m: { command: string }) => m.command);
     assert.deepEqual(titleMenu.sort(), ['verifiedFix.applyCandidate', 'verifiedFix.nextCandidate', 'verifiedFix.showVariants']);

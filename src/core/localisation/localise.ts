@@ -1,0 +1,91 @@
+// Fault localisation for one request: the selection's lines ranked by the failing tests' coverage (Ochiai) and stack frames.
+import type { Logger } from '../logger';
+import { lineAt, lineStartsOf } from '../mutation/parseCheck';
+import type { SiteRanking } from '../providers/provider';
+import type { PerTestPlan } from '../stagedVerification';
+import type { TestExecutor } from '../testExecutor';
+import { verdicts } from '../testResults/compare';
+import { coverageSpectra } from './coverageRuns';
+import { ochiai, rankLines } from './ochiai';
+import { stackWeights } from './stackFrames';
+
+/** What localisation needs once the baseline has run. */
+export interface LocaliseInput {
+  readonly executor: TestExecutor;
+  /** The baseline's per-test results; without them no test can be run alone, and only the output's frames count. */
+  readonly plan: PerTestPlan | undefined;
+  /** The tail of the baseline's output: the one trace there is without per-test results. */
+  readonly baselineOutput: string;
+  readonly relativePath: string;
+  /** The file as every run of the request sees it. */
+  readonly fileText: string;
+  readonly start: number;
+  readonly end: number;
+  readonly slot: <T>(run: () => Promise<T>) => Promise<T>;
+  readonly logger: Logger;
+}
+
+/** The 1-based lines [start, end) touches; a selection ending at a line's very start does not take that line. */
+export function selectionLines(fileText: string, start: number, end: number): number[] {
+  const starts = lineStartsOf(fileText);
+  const first = lineAt(starts, start);
+  const last = Math.max(first, lineAt(starts, Math.max(start, end - 1)));
+  return Array.from({ length: last - first + 1 }, (_, i) => first + i);
+}
+
+const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
+
+/** The failing tests' own traces where the runner reported them, else the whole output as one. */
+function tracesOf(input: LocaliseInput): { traces: string[]; perTest: boolean } {
+  const failed = input.plan ? input.plan.baseline.filter((test) => test.outcome === 'failed' && test.message) : [];
+  return failed.length > 0 ? { traces: failed.map((test) => test.message ?? ''), perTest: true } : { traces: [input.baselineOutput], perTest: false };
+}
+
+/**
+ * Ranks the selection's lines, most suspicious first: per-test coverage of the unmodified code (run again in the
+ * request's sandbox, see coverageRuns) scored by Ochiai, with the failing tests' stack frames as a boost and
+ * tie-breaker; where coverage cannot be had, the frames alone. undefined when nothing points into the selection.
+ * Never throws: a failure is logged and leaves the caller's own hints.
+ */
+export async function localiseFaults(input: LocaliseInput): Promise<SiteRanking | undefined> {
+  try {
+    const lines = selectionLines(input.fileText, input.start, input.end);
+    const { traces, perTest } = tracesOf(input);
+    const stack = stackWeights(traces, input.relativePath);
+    const framed = [...stack.keys()].some((line) => lines.includes(line));
+    const frames = perTest ? `the stack frames of ${plural(traces.length, 'failing test')}` : 'the stack frames in the failure output';
+
+    let scores = new Map<number, number>();
+    let coverage: string | undefined;
+    if (!input.plan) {
+      input.logger.info('fault localisation: no per-test results, so no coverage run; ranking by the failure output\'s stack frames');
+    } else {
+      const started = performance.now();
+      const outcome = await coverageSpectra({ executor: input.executor, plan: input.plan, relativePath: input.relativePath, fileText: input.fileText, slot: input.slot });
+      const took = `${plural(outcome.runs, 'coverage run')} in ${((performance.now() - started) / 1000).toFixed(1)} s`;
+      if ('problem' in outcome) {
+        input.logger.info(`fault localisation: no coverage (${outcome.problem}; ${took}); ranking by ${frames}`);
+      } else {
+        scores = ochiai(outcome.spectra);
+        const failing = outcome.spectra.filter((test) => test.failed).length;
+        const notRun = input.plan.failing.length - failing;
+        const passingInSuite = [...verdicts(input.plan.baseline).values()].filter((o) => o === 'passed').length;
+        const passing = outcome.spectra.length - failing;
+        const ofFailing = notRun > 0 ? ` (of ${input.plan.failing.length})` : '';
+        const ofPassing = passing < passingInSuite ? ` (of ${passingInSuite})` : '';
+        coverage = `coverage of ${failing} failing${ofFailing} and ${passing} passing${ofPassing} test${failing + passing === 1 ? '' : 's'}`;
+        input.logger.info(`fault localisation: ${coverage}, ${took}`);
+      }
+    }
+    const ranked = rankLines(lines, scores, stack);
+    if (ranked.length === 0) {
+      input.logger.info('fault localisation: no failing test ran or names a line of the selection');
+      return undefined;
+    }
+    const evidence = coverage ? `${coverage}${framed ? `, and ${frames}` : ''}` : frames;
+    return { lines: ranked, evidence };
+  } catch (error) {
+    input.logger.info(`fault localisation failed (${(error as Error).message}); using the failure output's lines`);
+    return undefined;
+  }
+}

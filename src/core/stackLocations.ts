@@ -1,0 +1,44 @@
+// Reads file-and-line references out of test output: stack frames, Python tracebacks, compiler errors.
+
+/** A line of a file that some output names, as written there (absolute, relative or a file:// URL). */
+export interface OutputLocation {
+  readonly path: string;
+  /** 1-based. */
+  readonly line: number;
+}
+
+/**
+ * `at add (/x/src/math.js:12:5)`, `at file:///x/src/math.js:12:5`, `File "/x/src/calc.py", line 7, in add`,
+ * pytest's `src/calc.py:7: in add`, tsc's `src/a.ts(3,9)`. Stack-trace text is free-form output, not code, so a
+ * pattern is the right tool here.
+ */
+const REFERENCES: readonly RegExp[] = [
+  /File "([^"\n]+)", line (\d+)/g,
+  /((?:file:\/\/)?[^\s()'"`[\]]+?):(\d+)(?::\d+)?(?=[\s):,]|$)/gm,
+  /([^\s()'"`[\]]+?)\((\d+),\d+\)/g,
+];
+
+/** Forward slashes, no `file://` (decoded), no leading `./`: how two references to one file compare equal. */
+export function normalisePath(path: string): string {
+  let p = path.replace(/\\/g, '/');
+  if (p.startsWith('file://')) p = decodeURIComponent(p.slice('file://'.length));
+  return p.replace(/^\.\//, '');
+}
+
+/** Every file-and-line reference in `output`, normalised, in order of first mention, without repeats. */
+export function outputLocations(output: string): OutputLocation[] {
+  const seen = new Set<string>();
+  const found: OutputLocation[] = [];
+  for (const pattern of REFERENCES) {
+    for (const match of output.matchAll(pattern)) {
+      const path = normalisePath(match[1]);
+      const line = Number(match[2]);
+      const key = `${path}:${line}`;
+      if (line > 0 && !/^(node:|internal\/)/.test(path) && !seen.has(key)) {
+        seen.add(key);
+        found.push({ path, line });
+      }
+    }
+  }
+  return found;
+}

@@ -1,0 +1,33 @@
+// What protects this machine's test runs, for the panel: the last request's protections, else a detection run.
+import type * as vscode from 'vscode';
+import { describeProtections, protectsLess } from '../core/sandbox/backend';
+import type { Protections } from '../core/sandbox/backend';
+import { detectSandbox } from '../core/sandbox/detect';
+import { bubblewrapHint } from '../core/sandbox/installHint';
+import type { ProtectionsView } from '../shared/protocol';
+
+const LAST_PROTECTIONS = 'verifiedFix.lastProtections';
+/** The default memory cap: what a request with default settings would get, before any request has run. */
+const DEFAULT_MEMORY_MB = 4096;
+
+/** The panel's wording for a set of protections; `hint` only where the system protects less than it could. */
+export function protectionsView(protections: Protections, source: ProtectionsView['source']): ProtectionsView {
+  return { text: describeProtections(protections), hint: protectsLess(protections) ? bubblewrapHint() : undefined, source };
+}
+
+/** Remembers a request's protections: they are a fact of the machine, so they outlive the workspace. */
+export function rememberProtections(machineState: vscode.Memento, protections: Protections): ProtectionsView {
+  void machineState.update(LAST_PROTECTIONS, protections);
+  return protectionsView(protections, 'last request');
+}
+
+/**
+ * The last request's protections on this machine, or, before any, those of the strongest local sandbox a trial run
+ * finds with default settings (cached per process, so opening the panel again costs nothing).
+ */
+export async function currentProtections(machineState: vscode.Memento): Promise<ProtectionsView> {
+  const last = machineState.get<Protections>(LAST_PROTECTIONS);
+  if (last && typeof last.name === 'string' && typeof last.files === 'string') return protectionsView(last, 'last request');
+  const backend = await detectSandbox();
+  return protectionsView(backend.protections({ allowNetwork: false, memoryMB: DEFAULT_MEMORY_MB }), 'detected');
+}
