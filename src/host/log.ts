@@ -35,6 +35,11 @@ export class Log implements vscode.Disposable {
     this.channel[level](`shown: ${message}`);
   }
 
+  /** A message the user reads in a notification already shown (a request's progress), so no toast of its own. */
+  note(message: string): void {
+    this.remember('info', message);
+  }
+
   /** An information toast; resolves to the chosen action. Callers do not await it where a test could block. */
   info<T extends string>(message: string, ...actions: T[]): Thenable<T | undefined> {
     this.remember('info', message);

@@ -131,7 +131,8 @@ export class SuggestCommand {
     const target = await selectionTarget(editor);
     // Taken together with the offsets (no await in between), so an edit made while the providers load cannot shift them.
     const originalText = document.getText();
-    if (target.implicit) void log.info(target.implicit);
+    // Said in the request's own progress notification, not a toast of its own: one notification per request.
+    if (target.implicit) log.note(target.implicit);
     const relativePath = vscode.workspace.asRelativePath(document.uri, false);
     const location = `${relativePath}:${lineLabel(target.startLine, target.endLine)}`;
     active.location = location;
@@ -149,7 +150,8 @@ export class SuggestCommand {
           progress.report({ message: text });
           this.deps.onProgress({ text: `${location}: ${text}`, tested, total: Math.max(tested, settings.samples) });
         };
-        report(settings.baselineCheck ? 'baseline…' : 'generating candidates…');
+        const starting = settings.baselineCheck ? 'baseline…' : 'generating candidates…';
+        report(target.implicit ? `${target.implicit} ${starting[0].toUpperCase()}${starting.slice(1)}` : starting);
         const onEvent = this.eventHandler(run, { document, relativePath, originalText, target, samples: settings.samples }, report);
         return run.track(
           runFix(
