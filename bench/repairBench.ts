@@ -7,6 +7,7 @@ import { runFix } from '../src/core/engine';
 import type { FixRequest, FixResult } from '../src/core/fixRequest';
 import { silentLogger } from '../src/core/logger';
 import { createMutationProvider } from '../src/core/providers/mutationProvider';
+import type { CandidateProvider, SiteRanking } from '../src/core/providers/provider';
 import type { SandboxBackend } from '../src/core/sandbox/backend';
 import { describeProtections } from '../src/core/sandbox/backend';
 import { detectSandbox } from '../src/core/sandbox/detect';
@@ -16,12 +17,14 @@ import { copyTask, findCorpus, fixedText, hiddenCommand, loadCorpus, runInCopy, 
 import type { RequestOutcome, SelectionKind, VerifiedCandidate } from './repair/summary';
 import { firstCorrectRank, formatTable, formatTimes, SELECTION_KINDS, summarize } from './repair/summary';
 
-const USAGE = 'usage: npm run bench:repair -- [--tasks id1,id2] [--n 10,30,100] [--kinds exact,function] [--json out.json]';
+const USAGE = 'usage: npm run bench:repair -- [--tasks id1,id2] [--n 10,30,100] [--kinds exact,function] [--localisation on|off] [--json out.json]';
 
 interface BenchOptions {
   readonly tasks?: readonly string[];
   readonly ns: readonly number[];
   readonly kinds: readonly SelectionKind[];
+  /** Fault localisation (the request's `faultLocalisation`): on by default, as in the product. */
+  readonly localisation: boolean;
   readonly json?: string;
 }
 
@@ -30,7 +33,7 @@ function parseArgs(argv: readonly string[]): BenchOptions {
   for (let i = 0; i < argv.length; i++) {
     const [flag, inline] = argv[i].split(/=(.*)/s, 2);
     const value = inline ?? argv[++i];
-    if (!['--tasks', '--n', '--kinds', '--json'].includes(flag) || value === undefined) throw new Error(`bad argument "${argv[i] ?? flag}"\n${USAGE}`);
+    if (!['--tasks', '--n', '--kinds', '--localisation', '--json'].includes(flag) || value === undefined) throw new Error(`bad argument "${argv[i] ?? flag}"\n${USAGE}`);
     values.set(flag, value);
   }
   const list = (flag: string) => values.get(flag)?.split(',').map((s) => s.trim()).filter(Boolean);
@@ -41,7 +44,9 @@ function parseArgs(argv: readonly string[]): BenchOptions {
   if (unknown.length > 0) throw new Error(`unknown selection kind(s) ${unknown.join(', ')}; the kinds are ${SELECTION_KINDS.join(', ')}`);
   const tasks = list('--tasks');
   const json = values.get('--json');
-  return { ns: [...new Set(ns)].sort((a, b) => a - b), kinds: kinds as SelectionKind[], ...(tasks ? { tasks } : {}), ...(json ? { json } : {}) };
+  const localisation = values.get('--localisation') ?? 'on';
+  if (localisation !== 'on' && localisation !== 'off') throw new Error(`--localisation takes on or off\n${USAGE}`);
+  return { localisation: localisation === 'on', ns: [...new Set(ns)].sort((a, b) => a - b), kinds: kinds as SelectionKind[], ...(tasks ? { tasks } : {}), ...(json ? { json } : {}) };
 }
 
 /** What the user would select: the buggy lines themselves, or the whole function around them. */
@@ -60,16 +65,18 @@ function referenceReplacement(task: RepairTask, buggy: string, selection: Select
 
 /**
  * Where the reference fix stands in the generator's whole order for this selection (1-based), and how many mutants
- * there are: asked of the provider itself with the baseline's output, so the order is the one the request had
- * wherever only that output steers it. null: the generator never produces the reference fix.
+ * there are: asked of the provider itself with the baseline's output and the request's fault-localisation ranking,
+ * so the order is the one the request had. null: the generator never produces the reference fix.
  */
-async function referencePosition(task: RepairTask, text: string, selection: SelectionKind, result: FixResult): Promise<{ rank: number | null; mutants: number }> {
+async function referencePosition(
+  task: RepairTask, text: string, selection: SelectionKind, result: FixResult, localised: Promise<SiteRanking | undefined> | undefined,
+): Promise<{ rank: number | null; mutants: number }> {
   const { start, end } = selectionOffsets(text, selectedLines(task, selection));
   const wanted = referenceReplacement(task, text, selection);
   const baseline = result.baseline ? { status: result.baseline.status, output: result.baseline.output.slice(-4000) } : undefined;
   const samples = createMutationProvider().generate({
     languageId: task.language, relativePath: task.file, fileText: text, start, end, samples: 1_000_000,
-    baseline: Promise.resolve(baseline), signal: new AbortController().signal, logger: silentLogger,
+    baseline: Promise.resolve(baseline), ...(localised ? { localise: () => localised } : {}), signal: new AbortController().signal, logger: silentLogger,
   });
   let count = 0;
   let rank: number | null = null;
@@ -81,11 +88,23 @@ async function referencePosition(task: RepairTask, text: string, selection: Sele
   return { rank, mutants: count };
 }
 
+/** The provider, keeping the ranking its request's fault localisation gave, so the reference's position is read in the same order. */
+function recordingRanking(provider: CandidateProvider, keep: (ranking: Promise<SiteRanking | undefined>) => void): CandidateProvider {
+  return {
+    name: provider.name,
+    generate: (request) => {
+      const { localise } = request;
+      return provider.generate(localise ? { ...request, localise: () => { const ranking = localise(); keep(ranking); return ranking; } } : request);
+    },
+  };
+}
+
 interface BenchContext {
   readonly backend: SandboxBackend;
   readonly scratch: string;
   readonly maxN: number;
   readonly parallel: number;
+  readonly localisation: boolean;
 }
 
 /** One real request on a copy without the hidden tests, then every verified candidate run against them. */
@@ -94,12 +113,13 @@ async function runRequest(task: RepairTask, selection: SelectionKind, ctx: Bench
   try {
     const text = readFileSync(join(workspace, task.file), 'utf8');
     const { start, end } = selectionOffsets(text, selectedLines(task, selection));
+    let localised: Promise<SiteRanking | undefined> | undefined;
     const request: FixRequest = {
       workspace, relativePath: task.file, start, end, languageId: task.language, testCommand: visibleCommand(task),
       samples: ctx.maxN, k: 1, testTimeoutMs: 60_000, totalTimeoutMs: 3_600_000, parallel: ctx.parallel, baselineCheck: true,
-      confirmRuns: 2, stagedVerification: true, strengthCheck: 'off',
+      confirmRuns: 2, stagedVerification: true, strengthCheck: 'off', faultLocalisation: ctx.localisation,
       isolation: { linkedFolders: [], excludes: [], allowNetwork: false, memoryMB: 4096 },
-      provider: createMutationProvider(), logger: silentLogger,
+      provider: recordingRanking(createMutationProvider(), (ranking) => (localised = ranking)), logger: silentLogger,
     };
     const t0 = performance.now();
     let firstVerifiedMs: number | null = null;
@@ -115,7 +135,7 @@ async function runRequest(task: RepairTask, selection: SelectionKind, ctx: Bench
       judged.set(c.replacement, verdict);
       verified.push({ index: c.index, correct: await verdict, ...(c.label ? { label: c.label } : {}) });
     }
-    const { rank, mutants } = await referencePosition(task, text, selection, result);
+    const { rank, mutants } = await referencePosition(task, text, selection, result, localised);
     return {
       task: task.id, selection, language: task.language, multiToken: task.multiToken, samples: result.samples, mutants,
       referenceRank: rank, verified, durationMs, firstVerifiedMs, baseline: result.baseline?.status ?? 'none',
@@ -166,12 +186,12 @@ async function main(): Promise<void> {
   const tasks = options.tasks ? all.filter((t) => options.tasks?.includes(t.id)) : all;
   const maxN = Math.max(...options.ns);
   const backend = await detectSandbox();
-  const ctx: BenchContext = { backend, scratch: mkdtempSync(join(tmpdir(), 'vf-repair-bench-')), maxN, parallel: availableParallelism() };
+  const ctx: BenchContext = { backend, scratch: mkdtempSync(join(tmpdir(), 'vf-repair-bench-')), maxN, parallel: availableParallelism(), localisation: options.localisation };
   const multi = tasks.filter((t) => t.multiToken).length;
   const state = codeState(corpus);
   console.log(`repair bench: ${tasks.length} tasks (${tasks.filter((t) => t.language === 'javascript').length} JavaScript, ` +
     `${tasks.filter((t) => t.language === 'python').length} Python; ${multi} multi-token), mutation provider, one request of n = ${maxN} ` +
-    `per task and selection (n = ${options.ns.join(', ')} are its first candidates), ${ctx.parallel} runs at once, ` +
+    `per task and selection (n = ${options.ns.join(', ')} are its first candidates), ${ctx.parallel} runs at once, fault localisation ${options.localisation ? 'on' : 'off'}, ` +
     `${describeProtections(backend.protections({ allowNetwork: false, memoryMB: 4096 }))}`);
   console.log(`code: ${state}`);
   const outcomes: RequestOutcome[] = [];

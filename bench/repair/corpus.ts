@@ -9,6 +9,7 @@ import { applyReplacement, lineRangeToOffsets } from '../../src/core/textRange';
 /** The folder of the engine-invisible tests in each task; never copied into a workspace the engine sees. */
 export const HIDDEN_DIR = 'hidden';
 
+/** The languages of the corpus, in VS Code's spelling (also the engine's `languageId`). */
 export type CorpusLanguage = 'javascript' | 'python';
 
 /** One seeded one-function bug, as its `task.json` describes it. */

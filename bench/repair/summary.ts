@@ -3,6 +3,7 @@ import { median } from '../engineBench';
 
 /** The two selections a user makes: exactly the buggy lines, or the whole enclosing function. */
 export type SelectionKind = 'exact' | 'function';
+/** Every selection kind, in the order the table lists them. */
 export const SELECTION_KINDS: readonly SelectionKind[] = ['exact', 'function'];
 
 /** A verified candidate, judged by the task's hidden tests. */

@@ -1,9 +1,10 @@
 // Fault localisation's arithmetic: Ochiai against hand-checked values, stack-frame weights, the ranking, the selection's lines.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { selectionLines } from '../../src/core/localisation/localise';
+import { localiseFaults, selectionLines } from '../../src/core/localisation/localise';
+import type { TestExecutor } from '../../src/core/testExecutor';
 import type { TestSpectrum } from '../../src/core/localisation/ochiai';
-import { ochiai, rankLines, STACK_BOOST } from '../../src/core/localisation/ochiai';
+import { ochiai, rankLines, STACK_BOOST, tellsApart } from '../../src/core/localisation/ochiai';
 import { withPlugin } from '../../src/core/localisation/pytestCoverage';
 import { framesOf, stackWeights } from '../../src/core/localisation/stackFrames';
 
@@ -36,6 +37,17 @@ describe('ochiai', () => {
   it('is empty without a failing test', () => {
     assert.equal(ochiai([spectrum(false, 1, 2)]).size, 0);
     assert.equal(ochiai([]).size, 0);
+  });
+});
+
+describe('tellsApart', () => {
+  it('is false when every line a failing test ran scores the same, whatever the lines no failing test ran', () => {
+    // One failing and one passing test running the same straight-line code: every line 1/sqrt(2).
+    assert.equal(tellsApart([1, 2, 3, 4], ochiai([spectrum(true, 1, 2, 3), spectrum(false, 1, 2, 3)])), false);
+    assert.equal(tellsApart([1, 2, 3, 4], ochiai(suite)), true);
+    // Only the selection's lines count: lines 1 and 3 both score 1/sqrt(2).
+    assert.equal(tellsApart([1, 3], ochiai(suite)), false);
+    assert.equal(tellsApart([], ochiai(suite)), false);
   });
 });
 
@@ -97,6 +109,22 @@ describe('selectionLines', () => {
     assert.deepEqual(selectionLines(text, 0, text.indexOf('ccc') + 3), [1, 2, 3]);
     assert.deepEqual(selectionLines(text, text.indexOf('bb'), text.indexOf('ccc')), [2]);
     assert.deepEqual(selectionLines(text, text.indexOf('ccc') + 1, text.indexOf('ccc') + 1), [3]);
+  });
+});
+
+describe('localiseFaults without per-test results', () => {
+  it('ranks by the failure output\'s frames alone, runs nothing, and says so', async () => {
+    const text = ['function f(a) {', '  const b = a + 1;', '  return g(b);', '}', 'function g(x) {', '  return x.y.z;', '}', ''].join('\n');
+    const output = "TypeError: Cannot read properties of undefined (reading 'z')\n    at g (/tmp/p1/src/f.js:6:14)\n    at f (/tmp/p1/src/f.js:3:10)\n";
+    const logs: string[] = [];
+    const logger = { trace() {}, info: (m: string) => logs.push(m), warn: (m: string) => logs.push(m), error: (m: string | Error) => logs.push(String(m)) };
+    const never = new Proxy({}, { get: () => assert.fail('no run without per-test results') }) as TestExecutor;
+    const input = { executor: never, plan: undefined, baselineOutput: output, relativePath: 'src/f.js', fileText: text, slot: <T>(run: () => Promise<T>) => run(), logger };
+    // Line 6 is the innermost frame, line 3 the next; the punctuation-only lines are never listed.
+    assert.deepEqual(await localiseFaults({ ...input, start: 0, end: text.length }), { lines: [6, 3], evidence: 'the stack frames in the failure output' });
+    assert.match(logs.join('\n'), /no per-test results, so no coverage run/);
+    // A selection the output does not point into leaves the caller's own hints.
+    assert.equal(await localiseFaults({ ...input, start: 0, end: text.indexOf('  return g') }), undefined);
   });
 });
 

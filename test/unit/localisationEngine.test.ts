@@ -11,6 +11,8 @@ import { createMutationProvider } from '../../src/core/providers/mutationProvide
 import { lineRangeToOffsets } from '../../src/core/textRange';
 import { makeTempRoot, makeWorkspace, remove } from './helpers/workspace';
 
+/** Enough for the fix with localisation; without it the fix comes later than this (or is not reached). */
+const SAMPLES = 4;
 const tempRoot = makeTempRoot();
 const workspaces: string[] = [];
 before(() => {
@@ -108,7 +110,7 @@ async function fix(c: Case, ws: string, faultLocalisation: boolean, logs: string
     start,
     end,
     testCommand: c.test,
-    samples: 60,
+    samples: SAMPLES,
     k: 1,
     testTimeoutMs: 30_000,
     totalTimeoutMs: 240_000,
@@ -124,17 +126,20 @@ async function fix(c: Case, ws: string, faultLocalisation: boolean, logs: string
   return runFix(request);
 }
 
-/** 1-based position, in the order the provider yielded them, of the first verified candidate that fixes the bug line. */
+/**
+ * 1-based position, in the order the provider yielded them, of the first verified candidate (which must be on the
+ * bug's line); Infinity when none of the first `SAMPLES` was.
+ */
 function rankOfFix(result: FixResult, c: Case): number {
   const first = [...result.candidates].sort((a, b) => a.index - b.index).find((candidate) => candidate.verified);
-  assert.ok(first, `no candidate was verified:\n${result.candidates.map((x) => `${x.label}: ${x.verdict.status}`).join('\n')}`);
+  if (!first) return Infinity;
   assert.match(first.label ?? '', new RegExp(` on line ${c.bugLine}$`), `the first verified candidate is not on the bug's line: ${first.label}`);
   return first.index + 1;
 }
 
 describe('fault localisation through the engine', { concurrency: 1 }, () => {
   for (const c of cases) {
-    it(`${c.name}: coverage ranks the buggy line first, so its fix comes earlier than without localisation`, async () => {
+    it(`${c.name}: coverage ranks the buggy line first, so its fix comes earlier than without localisation`, async (t) => {
       const ws = makeWorkspace(c.files);
       workspaces.push(ws);
       const onLogs: string[] = [];
@@ -147,8 +152,8 @@ describe('fault localisation through the engine', { concurrency: 1 }, () => {
       assert.match(said, /coverage of 1 failing and 4 passing tests; top lines (\d+)/, onLogs.join('\n'));
       assert.equal(/top lines (\d+)/.exec(said)?.[1], String(c.bugLine), said);
       assert.doesNotMatch(offLogs.join('\n'), /fault localisation|coverage of/);
-      assert.ok(rankOn < rankOff, `with localisation the fix is candidate ${rankOn}, without it ${rankOff}`);
-      console.log(`${c.name}: the fix is candidate ${rankOn} with localisation, ${rankOff} without`);
+      assert.ok(rankOn <= 3 && rankOn < rankOff, `with localisation the fix is candidate ${rankOn}, without it ${rankOff}`);
+      t.diagnostic(`${c.name}: the fix is candidate ${rankOn} with localisation, ${rankOff} without`);
     });
   }
 });

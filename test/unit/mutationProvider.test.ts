@@ -83,6 +83,31 @@ describe('mutation provider', () => {
     assert.deepEqual(hinted, plain);
   });
 
+  it('puts the lines the fault localisation ranks first, and says what the ranking rests on', async () => {
+    const logs: string[] = [];
+    const baseline: BaselineReport = { status: 'fail', output: '    at add (/tmp/vf-copy-1/src/math.js:2:10)' };
+    let asked = 0;
+    const localise = async () => {
+      asked++;
+      return { lines: [5], evidence: 'coverage of 1 failing and 3 passing tests' };
+    };
+    const samples = await collect(createMutationProvider().generate(request({ baseline: Promise.resolve(baseline), localise, samples: 2, logger: recordingLogger(logs) })));
+    assert.equal(asked, 1);
+    assert.ok(samples.every((s) => s.kind === 'candidate' && s.label?.endsWith('on line 5')), JSON.stringify(samples));
+    assert.ok(logs.some((l) => l.includes('; coverage of 1 failing and 3 passing tests; top lines 5; trying the first 2')), logs.join('\n'));
+  });
+
+  it('falls back to the failure output\'s lines when the localisation has nothing, and does not ask it on a passing baseline', async () => {
+    const output = '    at lessThan (/tmp/vf-copy-1/src/math.js:5:10)';
+    const nothing = async () => undefined;
+    const samples = await collect(createMutationProvider().generate(request({ baseline: Promise.resolve({ status: 'fail', output }), localise: nothing, samples: 2 })));
+    assert.ok(samples.every((s) => s.kind === 'candidate' && s.label?.endsWith('on line 5')), JSON.stringify(samples));
+    let asked = false;
+    const passing: BaselineReport = { status: 'pass', output };
+    await collect(createMutationProvider().generate(request({ baseline: Promise.resolve(passing), localise: async () => ((asked = true), undefined) })));
+    assert.equal(asked, false);
+  });
+
   it('stops without waiting for the baseline when the request is cancelled', async () => {
     const controller = new AbortController();
     const never = new Promise<BaselineReport | undefined>(() => {});

@@ -6,7 +6,7 @@ import type { PerTestPlan } from '../stagedVerification';
 import type { TestExecutor } from '../testExecutor';
 import { verdicts } from '../testResults/compare';
 import { coverageSpectra } from './coverageRuns';
-import { ochiai, rankLines } from './ochiai';
+import { ochiai, rankLines, tellsApart } from './ochiai';
 import { stackWeights } from './stackFrames';
 
 /** What localisation needs once the baseline has run. */
@@ -33,6 +33,9 @@ export function selectionLines(fileText: string, start: number, end: number): nu
   return Array.from({ length: last - first + 1 }, (_, i) => first + i);
 }
 
+/** Lines of only brackets and separators (`}`, `]);`): they run with their block, and no edit is made on them. */
+const PUNCTUATION_ONLY = /^[\s{}()[\];,]*$/;
+
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
 
 /** The failing tests' own traces where the runner reported them, else the whole output as one. */
@@ -41,42 +44,46 @@ function tracesOf(input: LocaliseInput): { traces: string[]; perTest: boolean } 
   return failed.length > 0 ? { traces: failed.map((test) => test.message ?? ''), perTest: true } : { traces: [input.baselineOutput], perTest: false };
 }
 
+/** Ochiai's scores from the coverage runs and the phrase for the log; none where coverage cannot be had or tell lines apart. */
+async function coverageScores(input: LocaliseInput, plan: PerTestPlan, lines: readonly number[], frames: string): Promise<{ scores: Map<number, number>; coverage?: string }> {
+  const started = performance.now();
+  const outcome = await coverageSpectra({ executor: input.executor, plan, relativePath: input.relativePath, fileText: input.fileText, slot: input.slot });
+  const took = `${plural(outcome.runs, 'coverage run')} in ${((performance.now() - started) / 1000).toFixed(1)} s`;
+  if ('problem' in outcome) {
+    input.logger.info(`fault localisation: no coverage (${outcome.problem}; ${took}); ranking by ${frames}`);
+    return { scores: new Map() };
+  }
+  const scores = ochiai(outcome.spectra);
+  const failing = outcome.spectra.filter((test) => test.failed).length;
+  const passing = outcome.spectra.length - failing;
+  const passingInSuite = [...verdicts(plan.baseline).values()].filter((o) => o === 'passed').length;
+  const ofFailing = failing < plan.failing.length ? ` (of ${plan.failing.length})` : '';
+  const ofPassing = passing < passingInSuite ? ` (of ${passingInSuite})` : '';
+  const coverage = `coverage of ${failing} failing${ofFailing} and ${passing} passing${ofPassing} test${failing + passing === 1 ? '' : 's'}`;
+  if (!tellsApart(lines, scores)) {
+    input.logger.info(`fault localisation: ${coverage} (${took}) scores every line the failing tests ran alike; ranking by ${frames}`);
+    return { scores: new Map() };
+  }
+  input.logger.info(`fault localisation: ${coverage}, ${took}`);
+  return { scores, coverage };
+}
+
 /**
  * Ranks the selection's lines, most suspicious first: per-test coverage of the unmodified code (run again in the
  * request's sandbox, see coverageRuns) scored by Ochiai, with the failing tests' stack frames as a boost and
- * tie-breaker; where coverage cannot be had, the frames alone. undefined when nothing points into the selection.
- * Never throws: a failure is logged and leaves the caller's own hints.
+ * tie-breaker; where coverage cannot be had or scores every line alike, the frames alone. undefined when nothing
+ * points into the selection. Never throws: a failure is logged and leaves the caller's own hints.
  */
 export async function localiseFaults(input: LocaliseInput): Promise<SiteRanking | undefined> {
   try {
-    const lines = selectionLines(input.fileText, input.start, input.end);
+    const texts = input.fileText.split('\n');
+    const lines = selectionLines(input.fileText, input.start, input.end).filter((line) => !PUNCTUATION_ONLY.test(texts[line - 1] ?? ''));
     const { traces, perTest } = tracesOf(input);
     const stack = stackWeights(traces, input.relativePath);
     const framed = [...stack.keys()].some((line) => lines.includes(line));
     const frames = perTest ? `the stack frames of ${plural(traces.length, 'failing test')}` : 'the stack frames in the failure output';
-
-    let scores = new Map<number, number>();
-    let coverage: string | undefined;
-    if (!input.plan) {
-      input.logger.info('fault localisation: no per-test results, so no coverage run; ranking by the failure output\'s stack frames');
-    } else {
-      const started = performance.now();
-      const outcome = await coverageSpectra({ executor: input.executor, plan: input.plan, relativePath: input.relativePath, fileText: input.fileText, slot: input.slot });
-      const took = `${plural(outcome.runs, 'coverage run')} in ${((performance.now() - started) / 1000).toFixed(1)} s`;
-      if ('problem' in outcome) {
-        input.logger.info(`fault localisation: no coverage (${outcome.problem}; ${took}); ranking by ${frames}`);
-      } else {
-        scores = ochiai(outcome.spectra);
-        const failing = outcome.spectra.filter((test) => test.failed).length;
-        const notRun = input.plan.failing.length - failing;
-        const passingInSuite = [...verdicts(input.plan.baseline).values()].filter((o) => o === 'passed').length;
-        const passing = outcome.spectra.length - failing;
-        const ofFailing = notRun > 0 ? ` (of ${input.plan.failing.length})` : '';
-        const ofPassing = passing < passingInSuite ? ` (of ${passingInSuite})` : '';
-        coverage = `coverage of ${failing} failing${ofFailing} and ${passing} passing${ofPassing} test${failing + passing === 1 ? '' : 's'}`;
-        input.logger.info(`fault localisation: ${coverage}, ${took}`);
-      }
-    }
+    if (!input.plan) input.logger.info('fault localisation: no per-test results, so no coverage run; ranking by the failure output\'s stack frames');
+    const { scores, coverage } = input.plan ? await coverageScores(input, input.plan, lines, frames) : { scores: new Map<number, number>(), coverage: undefined };
     const ranked = rankLines(lines, scores, stack);
     if (ranked.length === 0) {
       input.logger.info('fault localisation: no failing test ran or names a line of the selection');

@@ -2,6 +2,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { lineStartsOf } from '../mutation/parseCheck';
+import { normalisePath } from '../stackLocations';
 
 /** The variable that makes every node process write its coverage as JSON into a folder when it exits. */
 export const V8_COVERAGE_VARIABLE = 'NODE_V8_COVERAGE';
@@ -20,19 +21,6 @@ interface V8Script {
   readonly functions: ReadonlyArray<{ readonly ranges: readonly V8Range[] }>;
 }
 
-/** A script's path from its URL (`file:///x/src/a.js` or a plain path), with `/` separators. */
-function pathOf(url: string): string {
-  let path = url;
-  if (path.startsWith('file://')) {
-    try {
-      path = decodeURIComponent(new URL(path).pathname);
-    } catch {
-      return '';
-    }
-  }
-  return path.replace(/\\/g, '/');
-}
-
 function isRange(value: unknown): value is V8Range {
   const r = value as V8Range;
   return typeof r?.startOffset === 'number' && typeof r.endOffset === 'number' && typeof r.count === 'number';
@@ -42,11 +30,12 @@ function isRange(value: unknown): value is V8Range {
 function scriptsOf(report: unknown, relativePath: string): V8Script[] {
   const result = (report as { result?: unknown })?.result;
   if (!Array.isArray(result)) return [];
-  const wanted = relativePath.replace(/\\/g, '/').replace(/^\.\//, '');
+  const wanted = normalisePath(relativePath);
   return result.filter((script): script is V8Script => {
     const s = script as V8Script;
     if (typeof s?.url !== 'string' || !Array.isArray(s.functions)) return false;
-    const path = pathOf(s.url);
+    // `file:///x/src/a.js` (both module kinds) or a plain path.
+    const path = normalisePath(s.url);
     return path === wanted || path.endsWith(`/${wanted}`);
   });
 }

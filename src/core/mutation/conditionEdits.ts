@@ -151,6 +151,8 @@ function branchSwap(node: Node, ctx: FamilyContext, out: MutationEdit[]): void {
     second = b;
   }
   if (!first || !second || first.endIndex > second.startIndex) return;
+  const between = text.slice(first.endIndex, second.startIndex);
+  if (/#|\/\/|\/\*/.test(between)) return; // a comment would stay with the wrong branch
   out.push({
     start: first.startIndex,
     end: second.endIndex,

@@ -29,6 +29,8 @@ export type MutationFamily =
   | 'argument'
   // A statement deleted, moved, duplicated or added (`break`, `continue`, `return`).
   | 'statement'
+  // The update a loop lacks: a set it tests but never fills (`seen.add(key)`), a variable it reads but never sets.
+  | 'update'
   // The branches of an `if`/`else` or a conditional expression swapped.
   | 'branches'
   // Two edits on related sites (both bounds of a loop, both sides of a chain).
@@ -47,11 +49,12 @@ export interface MutationEdit {
 }
 
 /**
- * Where each family starts in the order, in units of one alternative's rank: an edit costs its family's base plus
- * its rank. The classic one-token edits (0) come first, so an exact one-line selection tries today's likeliest
- * edits first; sibling calls (a one-token change too) fit after their first alternatives; swaps and dropped
- * conjuncts next; replacing a variable is the most numerous family and rarely right, so it waits; edits of whole
- * statements and pairs of edits come last.
+ * Where each family starts in the order: an edit costs its family's base plus its rank's cost (`RANK_COST`).
+ * The classic one-token edits (0) come first, so an exact one-line selection tries today's likeliest edits first;
+ * sibling calls (a one-token change too) fit after their first alternatives, and so does the update a loop visibly
+ * lacks (a set that is tested and never filled is rarely anything but a bug); swaps and dropped conjuncts next;
+ * replacing a variable is the most numerous family and rarely right, so it waits; edits of whole statements and
+ * pairs of edits come last.
  */
 const FAMILY_COST: Readonly<Record<MutationFamily, number>> = {
   relational: 0,
@@ -63,6 +66,7 @@ const FAMILY_COST: Readonly<Record<MutationFamily, number>> = {
   'integer-literal': 0,
   'off-by-one': 0,
   'sibling-call': 0.5,
+  update: 4,
   swap: 10,
   condition: 11,
   'rare-operator': 12,
@@ -76,9 +80,15 @@ const FAMILY_COST: Readonly<Record<MutationFamily, number>> = {
   pair: 40,
 };
 
-/** The base cost of a family: lower is tried earlier (see `FAMILY_COST`). */
-export function familyCost(family: MutationFamily): number {
-  return FAMILY_COST[family];
+/**
+ * What an edit's rank adds: two units, so a site's third classic alternative still comes before any swap (the
+ * classic order is kept) while a far alternative of one site waits behind the newer families' likeliest edits.
+ */
+const RANK_COST = 2;
+
+/** An edit's cost before its line's: lower is tried earlier (see `FAMILY_COST` and `RANK_COST`). */
+export function editCost(edit: MutationEdit): number {
+  return FAMILY_COST[edit.family] + RANK_COST * edit.rank;
 }
 
 /** Quotes code for a label, shortened so a long expression keeps the label readable. */

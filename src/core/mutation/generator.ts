@@ -2,7 +2,7 @@
 import type { Node } from 'web-tree-sitter';
 import { callEditsAt } from './callEdits';
 import { conditionEditsAt } from './conditionEdits';
-import { familyCost } from './edit';
+import { combined, editCost } from './edit';
 import type { MutationEdit, MutationFamily } from './edit';
 import { familyTablesFor } from './familyTables';
 import { gapEditsAt } from './gapEdits';
@@ -25,8 +25,8 @@ export interface MutationInput {
   readonly start: number;
   readonly end: number;
   /**
-   * 1-based lines the failing tests point at, most suspicious first; mutants on them come first, a line's
-   * likeliest edits before the next line's.
+   * 1-based lines the failing tests point at, most suspicious first, tied lines top to bottom (as fault
+   * localisation lists them); mutants on them come first, the likeliest lines' likeliest edits first.
    */
   readonly hintLines?: readonly number[];
   /**
@@ -90,21 +90,34 @@ function overlapping(root: Node, start: number, end: number, opaque: ReadonlySet
   }
 }
 
-/** Cost of a place in the hint ranking: a hinted line's edits up to this rank come before the next line's first. */
-const HINT_STEP = 4;
+/** Cost of each step down the hint ranking's tiers: the top tier's likeliest edits of every family come first. */
+const TIER_STEP = 12;
+/** Cost of each place within a tier: tied lines stay close, the earlier listed a little ahead. */
+const IN_TIER_STEP = 1;
 /** Cost added to lines no failure points at, when some do: more than any edit of a hinted line costs. */
 const UNHINTED = 1000;
 
-/** How much later than the family and rank alone say an edit on `line` comes, given the ranked hints. */
+/**
+ * How much later than its family and rank say an edit on `line` comes, given the ranked hints. Fault localisation
+ * lists tied lines top to bottom (lines of one block share a coverage score), so each ascending run of the ranking
+ * is read as one tier: a line that only ties with the top one is not pushed behind it as if it scored less.
+ */
 function lineCostOf(hintLines: readonly number[] | undefined): (line: number) => number {
-  const rankOf = new Map<number, number>();
-  (hintLines ?? []).forEach((line, i) => {
-    if (!rankOf.has(line)) rankOf.set(line, i);
-  });
-  return (line) => {
-    const rank = rankOf.get(line);
-    return rankOf.size === 0 ? 0 : rank === undefined ? UNHINTED : rank * HINT_STEP;
-  };
+  const costOf = new Map<number, number>();
+  let tier = 0;
+  let place = 0;
+  let previous = -1;
+  for (const line of hintLines ?? []) {
+    if (costOf.has(line)) continue;
+    if (line < previous) {
+      tier++;
+      place = 0;
+    }
+    costOf.set(line, tier * TIER_STEP + place * IN_TIER_STEP);
+    place++;
+    previous = line;
+  }
+  return (line) => (costOf.size === 0 ? 0 : (costOf.get(line) ?? UNHINTED));
 }
 
 /** Every edit the families offer inside [start, end). */
@@ -122,8 +135,47 @@ function editsOf(root: Node, fileText: string, start: number, end: number, ctx: 
   return raw.filter((e) => e.start >= start && e.end <= end);
 }
 
+/** Sites whose single edits are combined in twos, likeliest first, and alternatives of each site combined. */
+const TOP_SITES = 3;
+const ALTERNATIVES_PER_SITE = 2;
+/** Families whose edit changes one token or operand: the sites a two-edit combination is built from. */
+const ONE_TOKEN: ReadonlySet<MutationFamily> = new Set(['relational', 'arithmetic', 'logical', 'negation', 'boolean-literal', 'callee', 'integer-literal', 'off-by-one', 'sibling-call']);
+
 /**
- * All mutants of the selection, likeliest first. An edit costs its family's base and its rank (`familyCost`), plus
+ * Two-edit combinations of the likeliest sites (the first sites of the order, so the lines the tests point at):
+ * the bugs a single edit cannot fix are most often two small ones close to the failure. Each of the top sites'
+ * first alternatives is combined with each other site's; the pair family's cost puts them after every single edit
+ * of those lines.
+ */
+function topSiteCombinations(ordered: readonly MutationEdit[], fileText: string): MutationEdit[] {
+  const sites = new Map<string, MutationEdit[]>();
+  for (const edit of ordered) {
+    if (!ONE_TOKEN.has(edit.family)) continue;
+    const site = `${edit.start}:${edit.end}`;
+    const alternatives = sites.get(site);
+    if (alternatives) {
+      if (alternatives.length < ALTERNATIVES_PER_SITE) alternatives.push(edit);
+    } else if (sites.size < TOP_SITES) {
+      sites.set(site, [edit]);
+    }
+  }
+  const groups = [...sites.values()];
+  const out: MutationEdit[] = [];
+  for (let i = 0; i < groups.length; i++) {
+    for (let j = i + 1; j < groups.length; j++) {
+      for (const [ra, a] of groups[i].entries()) {
+        for (const [rb, b] of groups[j].entries()) {
+          const pair = combined(fileText, a, b, ra + rb);
+          if (pair) out.push(pair);
+        }
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * All mutants of the selection, likeliest first. An edit costs its family's base and its rank (`editCost`), plus
  * its line's place in `hintLines`: so the classic one-token edits of the likeliest line come first, each site's
  * likeliest alternative before any site's second, the new families after them, and pairs of edits last; ties go by
  * hint rank and position. The order depends only on the input, so it is the same on every call.
@@ -163,16 +215,19 @@ export async function generateMutants(input: MutationInput): Promise<MutationRes
 
     const lineStarts = lineStartsOf(fileText);
     const lineCost = lineCostOf(input.hintLines);
-    const keyed = edits.map((edit, index) => {
+    const keyOf = (edit: MutationEdit, index: number) => {
       const line = lineAt(lineStarts, edit.start);
       // A pair is as likely as its less likely site.
       const lines = edit.family === 'pair' ? Math.max(lineCost(line), lineCost(lineAt(lineStarts, Math.max(edit.start, edit.end - 1)))) : lineCost(line);
-      return { edit, line, index, key: [familyCost(edit.family) + edit.rank + lines, lines, edit.start, index] };
-    });
-    keyed.sort((a, b) => {
+      return { edit, line, index, key: [editCost(edit) + lines, lines, edit.start, index] };
+    };
+    const byKey = (a: { key: number[] }, b: { key: number[] }) => {
       for (let i = 0; i < a.key.length; i++) if (a.key[i] !== b.key[i]) return a.key[i] - b.key[i];
       return 0;
-    });
+    };
+    const singles = edits.map(keyOf).sort(byKey);
+    const pairs = topSiteCombinations(singles.map((k) => k.edit), fileText);
+    const keyed = [...singles, ...pairs.map((edit, i) => keyOf(edit, edits.length + i))].sort(byKey);
 
     const originalErrors = countSyntaxErrors(tree.rootNode);
     const seen = new Set<string>([fileText.slice(start, end)]);
@@ -199,7 +254,7 @@ export async function generateMutants(input: MutationInput): Promise<MutationRes
     }
     const stats: MutationStats = {
       supported: true,
-      generated: edits.length,
+      generated: keyed.length,
       duplicates,
       unparsable,
       candidates: mutants.length,

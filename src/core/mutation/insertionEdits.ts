@@ -80,21 +80,22 @@ export function insertionEdits(block: Node, statements: readonly Node[], ctx: Fa
       out.push({ start: last.endIndex, end: last.endIndex, text: separator + jump, family: 'statement', rank, description: `add ${quote(jump)}` }),
     );
   }
-  for (const s of statements) wrappedJumps(s, ctx, out);
   guardCopies(statements, ctx, out);
   return out;
 }
 
 /** JavaScript's `if (c) x = i;` → `if (c) { x = i; break; }`: a body without braces gains its jump inside new ones. */
-function wrappedJumps(s: Node, ctx: FamilyContext, out: MutationEdit[]): void {
+export function wrappedJumps(s: Node, ctx: FamilyContext): MutationEdit[] {
   const { tables } = ctx;
-  if (s.type !== tables.ifStatement || !tables.terminator) return;
+  const out: MutationEdit[] = [];
+  if (s.type !== tables.ifStatement || !tables.terminator) return out;
   const body = s.childForFieldName('consequence');
-  if (!body || !tables.simpleStatements.has(body.type) || tables.jumps.has(body.type) || body.text.includes('\n')) return;
+  if (!body || !tables.simpleStatements.has(body.type) || tables.jumps.has(body.type) || body.text.includes('\n')) return out;
   jumpsFor(s, ctx, true, s).forEach((jump, rank) => {
     const wrapped = `{ ${body.text} ${jump} }`;
     out.push({ start: body.startIndex, end: body.endIndex, text: wrapped, family: 'statement', rank, description: `add ${quote(jump)}` });
   });
+  return out;
 }
 
 /** A guard of the function (`if (…) return;`) copied into each gap between statements, nearest guards first. */

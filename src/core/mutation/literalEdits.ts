@@ -13,7 +13,7 @@ const SCALED = 2;
 export function literalEditsAt(node: Node, ctx: FamilyContext): MutationEdit[] {
   const out: MutationEdit[] = [];
   const { tables } = ctx;
-  if (tables.numbers.has(node.type)) {
+  if (node.isNamed && tables.numbers.has(node.type)) {
     const pool = ctx.facts(node).numbers;
     const offered = alternatives(node, pool, out);
     scaled(node, pool, offered, out);

@@ -4,17 +4,19 @@ import type { Node } from 'web-tree-sitter';
 import { quote } from './edit';
 import type { MutationEdit } from './edit';
 import type { FamilyContext } from './syntaxFacts';
-import { identifierNames, indentAt, lineStart, reindent, startsLine, statementsOf } from './syntaxFacts';
-import { insertionEdits } from './insertionEdits';
+import { identifierNames, indentAt, lineStart, onlySeparators, reindent, startsLine, statementsOf } from './syntaxFacts';
+import { insertionEdits, wrappedJumps } from './insertionEdits';
 import { updateEdits } from './updateEdits';
 
-/** Every statement edit of `node` when it is a block of a function; other nodes offer none. */
+/** Every statement edit of `node` when it is a block of a function (or an `if` whose body lacks braces). */
 export function statementEditsAt(node: Node, ctx: FamilyContext): MutationEdit[] {
+  if (node.type === ctx.tables.ifStatement) return wrappedJumps(node, ctx);
   if (!ctx.tables.blocks.has(node.type) || node.parent?.type === 'class_definition') return [];
   const statements = statementsOf(node);
   const out: MutationEdit[] = [];
   if (statements.length > 1) {
-    for (const s of statements) if (ctx.tables.simpleStatements.has(s.type)) out.push(deletion(s, ctx));
+    // A variable's first assignment is its declaration: without it every later use fails.
+    for (const s of statements) if (ctx.tables.simpleStatements.has(s.type) && declaredIn(s, ctx).length === 0) out.push(deletion(s, ctx));
   }
   for (let i = 0; i + 1 < statements.length; i++) {
     const edit = swapWithNext(statements[i], statements[i + 1], ctx);
@@ -25,6 +27,15 @@ export function statementEditsAt(node: Node, ctx: FamilyContext): MutationEdit[]
   const owner = node.parent?.type === 'block' && !ctx.tables.blocks.has('block') ? node.parent.parent : node.parent;
   if (owner && ctx.tables.loops.has(owner.type)) out.push(...updateEdits(node, statements, owner, ctx));
   return out;
+}
+
+/** The variables whose first value `statement` gives (Python's first assignment, JavaScript's `let x = …`). */
+function declaredIn(statement: Node, ctx: FamilyContext): string[] {
+  const names: string[] = [];
+  for (const [name, value] of ctx.facts(statement).initialisers) {
+    if (value.startIndex >= statement.startIndex && value.endIndex <= statement.endIndex) names.push(name);
+  }
+  return names;
 }
 
 /** Deletes a statement, with its line when it has one to itself and the line break is inside the selection. */
@@ -46,9 +57,11 @@ function deletion(s: Node, ctx: FamilyContext): MutationEdit {
 function swapWithNext(a: Node, b: Node, ctx: FamilyContext): MutationEdit | undefined {
   const { tables, profile, text } = ctx;
   if (!tables.simpleStatements.has(a.type) && !tables.simpleStatements.has(b.type)) return undefined;
-  if (startsLine(text, a.startIndex) !== startsLine(text, b.startIndex)) return undefined;
+  if (startsLine(text, a.startIndex) !== startsLine(text, b.startIndex) || !onlySeparators(text.slice(a.endIndex, b.startIndex))) return undefined;
   const names = identifierNames(b, profile);
   if (![...identifierNames(a, profile)].some((n) => names.has(n))) return undefined;
+  // `x = 0; use(x)` swapped would use `x` before it exists.
+  if (declaredIn(a, ctx).some((n) => names.has(n))) return undefined;
   return {
     start: a.startIndex,
     end: b.endIndex,
@@ -83,8 +96,8 @@ function moves(compound: Node, next: Node | undefined, ctx: FamilyContext, out: 
   if (!last || !startsLine(text, last.startIndex) || !startsLine(text, compound.startIndex)) return;
   const outer = indentAt(text, compound.startIndex);
   const nested = indentAt(text, last.startIndex);
-  if (inner.length > 1 && tables.simpleStatements.has(last.type)) {
-    const before = inner[inner.length - 2];
+  const before = inner[inner.length - 2];
+  if (before && tables.simpleStatements.has(last.type) && onlySeparators(text.slice(before.endIndex, last.startIndex))) {
     out.push({
       start: before.endIndex,
       end: compound.endIndex,
@@ -94,7 +107,8 @@ function moves(compound: Node, next: Node | undefined, ctx: FamilyContext, out: 
       description: `move ${quote(last.text)} out of ${quote(compound.text.split('\n')[0])}`,
     });
   }
-  if (next && tables.simpleStatements.has(next.type) && startsLine(text, next.startIndex) && !tables.jumps.has(last.type)) {
+  const kept = next && onlySeparators(text.slice(compound.endIndex, next.startIndex));
+  if (next && kept && tables.simpleStatements.has(next.type) && startsLine(text, next.startIndex) && !tables.jumps.has(last.type)) {
     out.push({
       start: last.endIndex,
       end: next.endIndex,

@@ -31,7 +31,7 @@ export interface FunctionFacts {
   readonly calls: readonly Node[];
   /** `if (…) return/break/continue/throw` without `else`. */
   readonly guards: readonly Node[];
-  /** Each variable's first value: its initialiser, first assignment or parameter default. */
+  /** Each variable's first value: its initialiser, first assignment or parameter default (a plain parameter: itself). */
   readonly initialisers: ReadonlyMap<string, Node>;
   /** Variables assigned again after their first value (`x = …`, `x += …`, `x++`). */
   readonly reassigned: ReadonlySet<string>;
@@ -50,6 +50,8 @@ const assignments: Readonly<Record<string, string>> = {
   assignment_expression: 'left', augmented_assignment_expression: 'left', assignment: 'left', augmented_assignment: 'left',
   update_expression: 'argument', assignment_statement: 'left', inc_statement: '', dec_statement: '',
 };
+const parameterLists = new Set(['formal_parameters', 'parameters', 'lambda_parameters', 'parameter_list']);
+
 /** Declarations: node type → [name field, value field]. */
 const declarations: Readonly<Record<string, readonly [string, string]>> = {
   variable_declarator: ['name', 'value'], assignment_pattern: ['left', 'right'], default_parameter: ['name', 'value'],
@@ -124,6 +126,10 @@ export function collectFacts(scope: Node, profile: SyntaxProfile, tables: Family
     if (node.type === tables.returnStatement) facts.returns.push(node);
     if (node.type === profile.call) facts.calls.push(node);
     if (isGuard(node, tables)) facts.guards.push(node);
+    // A parameter is declared by the call: assigning it later is a reassignment, not its declaration.
+    if (parameterLists.has(node.type) && node.parent?.id === scope.id) {
+      for (const p of node.namedChildren) if (p?.type === profile.identifier && !facts.initialisers.has(p.text)) facts.initialisers.set(p.text, p);
+    }
     const declared = declarations[node.type];
     if (declared) declare(node.childForFieldName(declared[0]), node.childForFieldName(declared[1]));
     const field = assignments[node.type];
@@ -211,6 +217,11 @@ export function reindent(code: string, from: string, to: string): string {
     .split('\n')
     .map((line, i) => (i === 0 || !line.startsWith(from) ? line : to + line.slice(from.length)))
     .join('\n');
+}
+
+/** Whether text that an edit keeps in place between the nodes it moves is only spacing and separators, no comment. */
+export function onlySeparators(between: string): boolean {
+  return /^[\s;,]*$/.test(between);
 }
 
 /** The statements of a block, comments aside. */

@@ -1,4 +1,4 @@
-// The statement family's missing updates: state a loop reads but nothing ever changes (`previous`, a `seen` set).
+// The update family: the missing update of state a loop reads but nothing ever changes (`previous`, a `seen` set).
 import type { Node } from 'web-tree-sitter';
 import { quote } from './edit';
 import type { MutationEdit } from './edit';
@@ -70,7 +70,7 @@ export function updateEdits(body: Node, statements: readonly Node[], loop: Node,
     start: last.endIndex,
     end: last.endIndex,
     text: '\n' + indent + u,
-    family: 'statement' as const,
+    family: 'update' as const,
     rank,
     description: `add ${quote(u)}`,
   }));
