@@ -133,7 +133,9 @@ async function runRequest(task: RepairTask, selection: SelectionKind, ctx: Bench
     for (const c of result.candidates.filter((x) => x.verified).sort((a, b) => a.index - b.index)) {
       const verdict = judged.get(c.replacement) ?? passesHidden(task, applyReplacement(text, start, end, c.replacement), ctx);
       judged.set(c.replacement, verdict);
-      verified.push({ index: c.index, correct: await verdict, ...(c.label ? { label: c.label } : {}) });
+      // A duplicate is listed as its original is.
+      const shown = result.verified.indexOf(c.duplicateOf ?? c.index);
+      verified.push({ index: c.index, correct: await verdict, shown, ...(c.label ? { label: c.label } : {}) });
     }
     const { rank, mutants } = await referencePosition(task, text, selection, result, localised);
     return {
@@ -212,7 +214,7 @@ async function main(): Promise<void> {
   const rows = summarize(outcomes, options.ns, options.kinds);
   console.log(`\n${formatTable(rows)}`);
   console.log('fixed: a verified candidate among the first n passes the hidden tests; wrong fix verified: one fails them; ' +
-    'median rank: of the first correct candidate, over the tasks fixed within n');
+    'wrong fix first: the top of the list a user is shown fails them; median rank: of the first correct candidate, over the tasks fixed within n');
   for (const line of formatTimes(outcomes, options.kinds, maxN)) console.log(line);
   console.log(`whole bench: ${((performance.now() - started) / 60_000).toFixed(1)} min`);
   if (options.json) {

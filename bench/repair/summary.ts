@@ -12,6 +12,11 @@ export interface VerifiedCandidate {
   readonly index: number;
   /** Passed the hidden tests too. */
   readonly correct: boolean;
+  /**
+   * 0-based place in the list the user is shown (the engine's ranking: fewest lines, then characters changed, then
+   * the provider's order); the first n candidates' list keeps the same relative order.
+   */
+  readonly shown: number;
   readonly label?: string;
 }
 
@@ -45,6 +50,8 @@ export interface SummaryRow {
   readonly fixedByLanguage: Readonly<Record<string, string>>;
   /** Tasks with a verified candidate among the first n that fails the hidden tests. */
   readonly wrong: number;
+  /** Tasks where the top of the list the user is shown, among the first n, fails the hidden tests. */
+  readonly wrongFirst: number;
   /** Median 1-based rank of the first correct candidate, over the tasks fixed within n; null when none is. */
   readonly medianRank: number | null;
 }
@@ -53,6 +60,11 @@ export interface SummaryRow {
 export function firstCorrectRank(outcome: RequestOutcome, n: number): number | undefined {
   const first = outcome.verified.filter((c) => c.correct && c.index < n).sort((a, b) => a.index - b.index)[0];
   return first ? first.index + 1 : undefined;
+}
+
+/** The verified candidate among the first n that the list shows first, or undefined. */
+export function topShown(outcome: RequestOutcome, n: number): VerifiedCandidate | undefined {
+  return outcome.verified.filter((c) => c.index < n).sort((a, b) => a.shown - b.shown)[0];
 }
 
 const ratio = (part: number, whole: number) => `${part}/${whole}`;
@@ -76,6 +88,7 @@ export function summarize(outcomes: readonly RequestOutcome[], ns: readonly numb
         fixedMultiToken: ratio(fixedWhere((o) => o.multiToken), mine.filter((o) => o.multiToken).length),
         fixedByLanguage: Object.fromEntries(languages.map((l) => [l, ratio(fixedWhere((o) => o.language === l), mine.filter((o) => o.language === l).length)])),
         wrong: mine.filter((o) => o.verified.some((c) => !c.correct && c.index < n)).length,
+        wrongFirst: mine.filter((o) => topShown(o, n)?.correct === false).length,
         medianRank: found.length > 0 ? median(found) : null,
       });
     }
@@ -91,7 +104,7 @@ function pad(cells: readonly string[], widths: readonly number[]): string {
 export function formatTable(rows: readonly SummaryRow[]): string {
   const languages = [...new Set(rows.flatMap((r) => Object.keys(r.fixedByLanguage)))].sort();
   const short: Record<string, string> = { javascript: 'js', python: 'py' };
-  const header = ['selection', 'n', 'fixed', 'one-token', 'multi-token', ...languages.map((l) => short[l] ?? l), 'wrong fix verified', 'median rank'];
+  const header = ['selection', 'n', 'fixed', 'one-token', 'multi-token', ...languages.map((l) => short[l] ?? l), 'wrong fix verified', 'wrong fix first', 'median rank'];
   const body = rows.map((r) => [
     r.selection,
     String(r.n),
@@ -100,6 +113,7 @@ export function formatTable(rows: readonly SummaryRow[]): string {
     r.fixedMultiToken,
     ...languages.map((l) => r.fixedByLanguage[l] ?? '-'),
     String(r.wrong),
+    String(r.wrongFirst),
     r.medianRank === null ? '-' : String(r.medianRank),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((cells) => cells[i].length)));
