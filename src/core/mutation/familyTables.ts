@@ -1,4 +1,5 @@
 // Per-language tables of the statement, condition, call and literal families: node types and sibling names.
+import { forGrammar } from './grammars';
 import type { GrammarName } from './grammars';
 
 /** Node types and spellings the statement, condition, call, literal and property families need. */
@@ -231,14 +232,5 @@ const go: FamilyTables = {
 
 /** The family tables of a grammar; TypeScript and TSX share JavaScript's. */
 export function familyTablesFor(grammar: GrammarName): FamilyTables {
-  switch (grammar) {
-    case 'python':
-      return python;
-    case 'java':
-      return java;
-    case 'go':
-      return go;
-    default:
-      return javascript;
-  }
+  return forGrammar(grammar, { javascript, python, java, go });
 }

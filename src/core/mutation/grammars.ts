@@ -11,6 +11,14 @@ const { Language, Parser } = require('web-tree-sitter') as typeof TreeSitter;
 /** The grammar families the mutation generator knows; each has its own node-type profile. */
 export type GrammarName = 'javascript' | 'typescript' | 'tsx' | 'python' | 'java' | 'go';
 
+/**
+ * A grammar's entry in a per-language table: TypeScript and TSX share JavaScript's, since what the tables describe
+ * (operators, statements, calls) is the same and the types are never touched.
+ */
+export function forGrammar<T>(grammar: GrammarName, table: { readonly javascript: T; readonly python: T; readonly java: T; readonly go: T }): T {
+  return grammar === 'typescript' || grammar === 'tsx' ? table.javascript : table[grammar];
+}
+
 /** VS Code language ids → grammar. Languages missing here get no mutants (the provider yields nothing). */
 const grammarByLanguageId: Readonly<Record<string, GrammarName>> = {
   javascript: 'javascript',

@@ -1,5 +1,6 @@
 // Per-grammar facts the mutation families need: which node types are operators, calls, literals and scopes.
 import { go, java } from './compiledProfiles';
+import { forGrammar } from './grammars';
 import type { GrammarName } from './grammars';
 import { javascript, python } from './scriptProfiles';
 
@@ -50,14 +51,5 @@ export interface SyntaxProfile {
 
 /** The profile for a grammar; TypeScript and TSX are JavaScript with types, which the families never touch. */
 export function profileFor(grammar: GrammarName): SyntaxProfile {
-  switch (grammar) {
-    case 'python':
-      return python;
-    case 'java':
-      return java;
-    case 'go':
-      return go;
-    default:
-      return javascript;
-  }
+  return forGrammar(grammar, { javascript, python, java, go });
 }
