@@ -214,7 +214,8 @@ async function main(): Promise<void> {
   const rows = summarize(outcomes, options.ns, options.kinds);
   console.log(`\n${formatTable(rows)}`);
   console.log('fixed: a verified candidate among the first n passes the hidden tests; wrong fix verified: one fails them; ' +
-    'wrong fix first: the top of the list a user is shown fails them; median rank: of the first correct candidate, over the tasks fixed within n');
+    'wrong fix first: the top of the list a user is shown fails them (alone: with no other fix listed, so nothing ' +
+    'says the tests do not decide); median rank: of the first correct candidate, over the tasks fixed within n');
   for (const line of formatTimes(outcomes, options.kinds, maxN)) console.log(line);
   console.log(`whole bench: ${((performance.now() - started) / 60_000).toFixed(1)} min`);
   if (options.json) {

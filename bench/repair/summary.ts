@@ -52,6 +52,11 @@ export interface SummaryRow {
   readonly wrong: number;
   /** Tasks where the top of the list the user is shown, among the first n, fails the hidden tests. */
   readonly wrongFirst: number;
+  /**
+   * Of those, the tasks where it is the only distinct fix verified, so the list does not say "several different
+   * fixes pass: the tests do not decide between them": a wrong fix shown with nothing to doubt it.
+   */
+  readonly wrongAlone: number;
   /** Median 1-based rank of the first correct candidate, over the tasks fixed within n; null when none is. */
   readonly medianRank: number | null;
 }
@@ -65,6 +70,11 @@ export function firstCorrectRank(outcome: RequestOutcome, n: number): number | u
 /** The verified candidate among the first n that the list shows first, or undefined. */
 export function topShown(outcome: RequestOutcome, n: number): VerifiedCandidate | undefined {
   return outcome.verified.filter((c) => c.index < n).sort((a, b) => a.shown - b.shown)[0];
+}
+
+/** How many different fixes the list shows among the first n (duplicates share their original's place). */
+export function distinctFixes(outcome: RequestOutcome, n: number): number {
+  return new Set(outcome.verified.filter((c) => c.index < n).map((c) => c.shown)).size;
 }
 
 const ratio = (part: number, whole: number) => `${part}/${whole}`;
@@ -89,6 +99,7 @@ export function summarize(outcomes: readonly RequestOutcome[], ns: readonly numb
         fixedByLanguage: Object.fromEntries(languages.map((l) => [l, ratio(fixedWhere((o) => o.language === l), mine.filter((o) => o.language === l).length)])),
         wrong: mine.filter((o) => o.verified.some((c) => !c.correct && c.index < n)).length,
         wrongFirst: mine.filter((o) => topShown(o, n)?.correct === false).length,
+        wrongAlone: mine.filter((o) => topShown(o, n)?.correct === false && distinctFixes(o, n) === 1).length,
         medianRank: found.length > 0 ? median(found) : null,
       });
     }
@@ -104,7 +115,7 @@ function pad(cells: readonly string[], widths: readonly number[]): string {
 export function formatTable(rows: readonly SummaryRow[]): string {
   const languages = [...new Set(rows.flatMap((r) => Object.keys(r.fixedByLanguage)))].sort();
   const short: Record<string, string> = { javascript: 'js', python: 'py' };
-  const header = ['selection', 'n', 'fixed', 'one-token', 'multi-token', ...languages.map((l) => short[l] ?? l), 'wrong fix verified', 'wrong fix first', 'median rank'];
+  const header = ['selection', 'n', 'fixed', 'one-token', 'multi-token', ...languages.map((l) => short[l] ?? l), 'wrong fix verified', 'wrong fix first', 'of those alone', 'median rank'];
   const body = rows.map((r) => [
     r.selection,
     String(r.n),
@@ -114,6 +125,7 @@ export function formatTable(rows: readonly SummaryRow[]): string {
     ...languages.map((l) => r.fixedByLanguage[l] ?? '-'),
     String(r.wrong),
     String(r.wrongFirst),
+    String(r.wrongAlone),
     r.medianRank === null ? '-' : String(r.medianRank),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((cells) => cells[i].length)));

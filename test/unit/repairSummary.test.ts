@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { RequestOutcome, VerifiedCandidate } from '../../bench/repair/summary';
-import { firstCorrectRank, formatTable, summarize, topShown } from '../../bench/repair/summary';
+import { distinctFixes, firstCorrectRank, formatTable, summarize, topShown } from '../../bench/repair/summary';
 
 function outcome(task: string, verified: VerifiedCandidate[], selection: 'exact' | 'function' = 'function'): RequestOutcome {
   return {
@@ -23,11 +23,12 @@ describe('repair bench summary', () => {
   it('counts fixes, wrong fixes and a wrong fix on top of the list within each n', () => {
     const rows = summarize(outcomes, [5, 10, 30, 100], ['function']);
     // The median of ranks 2 and 4 is the upper one, as the other benches take it.
-    assert.deepEqual(rows.map((r) => [r.n, r.fixed, r.wrong, r.wrongFirst, r.medianRank]), [
-      [5, 2, 0, 0, 4],
-      [10, 2, 1, 0, 4],
-      [30, 2, 2, 1, 4],
-      [100, 2, 3, 2, 4],
+    assert.deepEqual(rows.map((r) => [r.n, r.fixed, r.wrong, r.wrongFirst, r.wrongAlone, r.medianRank]), [
+      [5, 2, 0, 0, 0, 4],
+      [10, 2, 1, 0, 0, 4],
+      [30, 2, 2, 1, 0, 4],
+      // b's wrong fix is the only one listed: nothing tells the user the tests do not decide.
+      [100, 2, 3, 2, 1, 4],
     ]);
   });
 
@@ -36,11 +37,13 @@ describe('repair bench summary', () => {
     assert.equal(topShown(outcomes[0], 30)?.index, 19);
     assert.equal(topShown(outcomes[1], 10), undefined);
     assert.equal(firstCorrectRank(outcomes[0], 30), 4);
+    assert.equal(distinctFixes(outcomes[0], 10), 1);
+    assert.equal(distinctFixes(outcomes[0], 30), 2);
   });
 
-  it('prints one aligned row per selection and n, with both wrong-fix columns', () => {
+  it('prints one aligned row per selection and n, with the wrong-fix columns', () => {
     const table = formatTable(summarize(outcomes, [10, 30], ['function'])).split('\n');
-    assert.match(table[0], /wrong fix verified {2}wrong fix first {2}median rank$/);
+    assert.match(table[0], /wrong fix verified {2}wrong fix first {2}of those alone {2}median rank$/);
     assert.equal(table.length, 3);
     assert.ok(table.every((line) => line.length === table[0].length), table.join('\n'));
   });
