@@ -7,9 +7,9 @@ import type { CandidateProvider, FailedAttempt, RepairContext } from './provider
 import { boundMessage } from './testResults/reportText';
 
 /** Failed candidates a repair round passes on, newest first (the prompt shows fewer when they do not fit its budget). */
-export const MAX_ATTEMPTS = 12;
+const MAX_ATTEMPTS = 12;
 /** Lines of each failure passed on (why it failed, then the output from where it says what went wrong). */
-export const FAILURE_LINES = 6;
+const FAILURE_LINES = 6;
 const FAILURE_LINE_CHARS = 200;
 
 /** Where a run's output starts telling what went wrong: an assertion, an error, a failed test. */
@@ -19,7 +19,7 @@ const FAILURE_START = /error|assert|expect|fail|✖|✗|traceback|panic|not ok/i
  * The first lines of a candidate's failure: its reason (with per-test results, the tests that still failed: staged
  * verification's first stage), then its output from the first line that looks like a failure.
  */
-export function failureLines(candidate: CandidateResult): string[] {
+export function failureExcerpt(candidate: CandidateResult): string[] {
   // A flaky candidate passed its first run: its failing run is the one that says what is wrong.
   const run: Verdict = candidate.runs.find((r) => r.status !== 'pass') ?? candidate.verdict;
   const exit = run.exitCode !== null ? ` (exit ${run.exitCode})` : '';
@@ -41,7 +41,7 @@ export function failedAttempts(candidates: readonly CandidateResult[], asked: Re
   return candidates
     .filter((c) => asked.has(c.index) && !c.verified && c.duplicateOf === null && c.diff !== '')
     .sort((a, b) => (b.round ?? 0) - (a.round ?? 0) || a.index - b.index)
-    .map((c) => ({ replacement: c.replacement, failure: failureLines(c) }));
+    .map((c) => ({ replacement: c.replacement, failure: failureExcerpt(c) }));
 }
 
 export interface RoundsOptions {

@@ -21,23 +21,30 @@ const REFERENCES: readonly RegExp[] = [
 /** Forward slashes, no `file://` (decoded), no leading `./`: how two references to one file compare equal. */
 export function normalisePath(path: string): string {
   let p = path.replace(/\\/g, '/');
-  if (p.startsWith('file://')) p = decodeURIComponent(p.slice('file://'.length));
+  if (p.startsWith('file://')) {
+    p = p.slice('file://'.length);
+    try {
+      p = decodeURIComponent(p);
+    } catch {
+      // A malformed escape (`%zz`) in free-form output: compare the path as written.
+    }
+  }
   return p.replace(/^\.\//, '');
 }
 
 /** Every file-and-line reference in `output`, normalised, in order of first mention, without repeats. */
 export function outputLocations(output: string): OutputLocation[] {
+  // Every pattern's matches, then one pass in the order of the text: a trace mixes the forms.
+  const matches = REFERENCES.flatMap((pattern) => [...output.matchAll(pattern)]).sort((a, b) => (a.index ?? 0) - (b.index ?? 0));
   const seen = new Set<string>();
   const found: OutputLocation[] = [];
-  for (const pattern of REFERENCES) {
-    for (const match of output.matchAll(pattern)) {
-      const path = normalisePath(match[1]);
-      const line = Number(match[2]);
-      const key = `${path}:${line}`;
-      if (line > 0 && !/^(node:|internal\/)/.test(path) && !seen.has(key)) {
-        seen.add(key);
-        found.push({ path, line });
-      }
+  for (const match of matches) {
+    const path = normalisePath(match[1]);
+    const line = Number(match[2]);
+    const key = `${path}:${line}`;
+    if (line > 0 && !/^(node:|internal\/)/.test(path) && !seen.has(key)) {
+      seen.add(key);
+      found.push({ path, line });
     }
   }
   return found;

@@ -136,7 +136,7 @@ interface TestMessageArgument {
  * Where a failed test in the Testing view points: the first stack frame in a workspace source file, else the first
  * source line its message text names, else its location when that is not a test file. Undefined when it names none.
  */
-export function testFailureTarget(argument: unknown, index: FailureIndex): FailureTarget | undefined {
+function testFailureTarget(argument: unknown, index: FailureIndex): FailureTarget | undefined {
   const { message, test } = (argument ?? {}) as TestMessageArgument;
   if (!message) return undefined;
   const frames = (message.stackTrace ?? []).flatMap((frame) => (frame.uri && frame.position ? [{ path: frame.uri.fsPath, line: frame.position.line + 1 }] : []));

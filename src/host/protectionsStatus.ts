@@ -11,7 +11,7 @@ const LAST_PROTECTIONS = 'verifiedFix.lastProtections';
 const DEFAULT_MEMORY_MB = 4096;
 
 /** The panel's wording for a set of protections; `hint` only where the system protects less than it could. */
-export function protectionsView(protections: Protections, source: ProtectionsView['source']): ProtectionsView {
+function protectionsView(protections: Protections, source: ProtectionsView['source']): ProtectionsView {
   return { text: describeProtections(protections), hint: protectsLess(protections) ? bubblewrapHint() : undefined, source };
 }
 
@@ -27,7 +27,13 @@ export function rememberProtections(machineState: vscode.Memento, protections: P
  */
 export async function currentProtections(machineState: vscode.Memento): Promise<ProtectionsView> {
   const last = machineState.get<Protections>(LAST_PROTECTIONS);
-  if (last && typeof last.name === 'string' && typeof last.files === 'string') return protectionsView(last, 'last request');
+  if (last && typeof last.name === 'string' && typeof last.files === 'string') {
+    try {
+      return protectionsView(last, 'last request');
+    } catch {
+      // Stored by another version with other fields: detect afresh.
+    }
+  }
   const backend = await detectSandbox();
   return protectionsView(backend.protections({ allowNetwork: false, memoryMB: DEFAULT_MEMORY_MB }), 'detected');
 }

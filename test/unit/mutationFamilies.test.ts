@@ -195,3 +195,41 @@ describe('call family', () => {
     await assertLacks('python', lines('def f(xs, n):', '    print(xs, n)', '    return len(xs)'), 'len(xs)', 'len(xs, n)');
   });
 });
+
+describe('what the statement and call families never generate', () => {
+  it('adds no break or continue in a Python loop\'s else block, and moves none out of the last loop', async () => {
+    const text = lines(
+      'def first_even(xs):',
+      '    for x in xs:',
+      '        if x % 2 == 0:',
+      '            found = x',
+      '            break',
+      '    else:',
+      '        found = None',
+      '        log(found)',
+      '    return found',
+    );
+    const { files } = await mutate('python', text);
+    const elseBlock = (file: string) => file.slice(file.indexOf('    else:'), file.indexOf('    return'));
+    assert.ok(files.length > 0);
+    for (const file of files) assert.ok(!/\b(break|continue)\b/.test(elseBlock(file)), `a jump in the loop's else block:\n${file}`);
+    // `break` moved out of the `if` stays in the loop; out of the loop it would not compile.
+    for (const file of files) {
+      const loop = file.slice(0, file.indexOf('    else:'));
+      assert.ok(!/\n {4}break\b/.test(loop), `a break outside the loop:\n${file}`);
+    }
+  });
+
+  it('adds a positional argument before `*args` and `**kw`, never after', async () => {
+    const text = lines('def call(f, x, y, rest, opts):', '    g(x, y)', '    return f(x, *rest, **opts)');
+    const { files } = await mutate('python', text);
+    const added = files.filter((f) => /return f\(x, y, \*rest, \*\*opts\)/.test(f));
+    assert.equal(added.length, 1, 'y is added before the unpacked arguments');
+    assert.ok(!files.some((f) => /\*\*opts, y\)|\*rest, y/.test(f)));
+  });
+
+  it('treats a typed parameter as declared by the call: its first assignment can be deleted', async () => {
+    const text = lines('def clamp(x: int, hi: int) -> int:', '    x = min(x, hi)', '    return x');
+    await assertHas('python', text, '    x = min(x, hi)\n', '');
+  });
+});

@@ -10,7 +10,7 @@ import { createChatModelProvider } from '../../src/core/providers/chatModelProvi
 import { createFileProvider } from '../../src/core/providers/fileProvider';
 import { createOpenAiCompatibleProvider } from '../../src/core/providers/openaiCompatible';
 import type { ChatMessage } from '../../src/core/providers/prompt';
-import { failedAttempts, failureLines } from '../../src/core/repairRounds';
+import { failedAttempts, failureExcerpt } from '../../src/core/repairRounds';
 import type { FakeOpenAiServer, RecordedRequest } from './helpers/fakeOpenAiServer';
 import { inTurn, startFakeOpenAiServer } from './helpers/fakeOpenAiServer';
 import { fixturesDir } from './helpers/paths';
@@ -185,7 +185,7 @@ describe('model repair rounds', () => {
   });
 });
 
-describe('failureLines and failedAttempts', () => {
+describe('failureExcerpt and failedAttempts', () => {
   const verdict = { status: 'fail' as const, exitCode: 1, durationMs: 5, stdout: '', stderr: '' };
   const candidate = (over: Partial<CandidateResult>): CandidateResult => ({
     index: 0, replacement: 'x', verdict: { ...verdict, output: '' }, duplicateOf: null, runs: [{ ...verdict, output: '' }],
@@ -195,15 +195,15 @@ describe('failureLines and failedAttempts', () => {
   it('gives the reason, then the output from its first failure line, without colours or runner frames', () => {
     const output = '> t@1 test\n> node --test\n\n\u001b[31m✖ adds (1ms)\u001b[39m\n  AssertionError: 3 !== 4\n    at node:internal/x:1:1\n  at add (/w/add.js:2:3)\n';
     const run = { ...verdict, output, reason: 'still failing: adds' };
-    assert.deepEqual(failureLines(candidate({ verdict: run, runs: [run] })), ['still failing: adds', '✖ adds (1ms)', '  AssertionError: 3 !== 4', '  at add (/w/add.js:2:3)']);
+    assert.deepEqual(failureExcerpt(candidate({ verdict: run, runs: [run] })), ['still failing: adds', '✖ adds (1ms)', '  AssertionError: 3 !== 4', '  at add (/w/add.js:2:3)']);
     const plain = { ...verdict, output: 'got 5\n' };
-    assert.deepEqual(failureLines(candidate({ verdict: plain, runs: [plain] })), ['the tests failed (exit 1)', 'got 5']);
+    assert.deepEqual(failureExcerpt(candidate({ verdict: plain, runs: [plain] })), ['the tests failed (exit 1)', 'got 5']);
   });
 
   it('takes a flaky candidate\'s failing run and caps the lines', () => {
     const pass = { ...verdict, status: 'pass' as const, exitCode: 0, output: 'ok' };
     const fail = { ...verdict, output: Array.from({ length: 20 }, (_, i) => `error ${i} ${'y'.repeat(300)}`).join('\n') };
-    const lines = failureLines(candidate({ verdict: pass, runs: [pass, fail], flaky: true }));
+    const lines = failureExcerpt(candidate({ verdict: pass, runs: [pass, fail], flaky: true }));
     assert.equal(lines.length, 6);
     assert.equal(lines[0], 'flaky: passed 1 of 2 runs');
     assert.ok(lines.every((l) => l.length <= 201));

@@ -16,9 +16,9 @@ import { readV8Reports, V8_COVERAGE_VARIABLE, v8LineHits } from './v8Coverage';
  * Node writes coverage per process, and a test file is one process: a test's own lines need a run of that test
  * alone. The failing tests' runs come first (up to this many): their lines are what Ochiai ranks.
  */
-export const MAX_FAILING_RUNS = 4;
+const MAX_FAILING_RUNS = 4;
 /** Then passing tests, those in a failing test's file first: they tell the lines every test runs from the suspicious ones. */
-export const MAX_PASSING_RUNS = 8;
+const MAX_PASSING_RUNS = 8;
 
 /** Runners whose tests run as plain node processes, so NODE_V8_COVERAGE sees the file as written. */
 const V8_RUNNERS: ReadonlySet<RunnerName> = new Set(['node', 'mocha', 'jest', 'vitest']);

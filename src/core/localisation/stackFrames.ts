@@ -10,7 +10,7 @@ const INNERMOST_LAST = /Traceback \(most recent call last\)|^\S+\.py:\d+: |File 
 /** The lines of `relativePath` a trace names, innermost frame first, each once. */
 export function framesOf(trace: string, relativePath: string): number[] {
   const named: number[] = [];
-  // Line by line keeps the order of the trace (failureLines orders by pattern, then by position).
+  // Line by line, so a line the trace names twice keeps both places: reversed, its last mention (the innermost) counts.
   for (const text of trace.split('\n')) for (const line of failureLines(text, relativePath)) named.push(line);
   const ordered = INNERMOST_LAST.test(trace) ? named.reverse() : named;
   return [...new Set(ordered)];

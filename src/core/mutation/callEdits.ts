@@ -89,8 +89,8 @@ function addedArguments(call: Node, args: readonly Node[], ctx: FamilyContext, o
     if (extra.length >= ADDED_ARGUMENTS) break;
     if (!present.has(a.text) && !extra.includes(a.text) && !a.text.includes('\n')) extra.push(a.text);
   }
-  // Keyword arguments must stay last in Python, so a positional one goes before the first of them.
-  const keyword = args.find((a) => a.type === 'keyword_argument');
+  // Keyword and unpacked arguments (`*args`, `**kw`) must stay last in Python: a positional one goes before them.
+  const keyword = args.find((a) => a.type === 'keyword_argument' || a.type === 'list_splat' || a.type === 'dictionary_splat');
   extra.forEach((e, rank) => {
     const positional = !/^\w+\s*=[^=]/.test(e);
     if (keyword && positional) {

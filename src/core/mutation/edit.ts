@@ -1,6 +1,6 @@
 // One change to a file (a token, a node, a statement, or two related sites): the unit every mutation family produces.
 
-/** Mutation families; `familyCost` says which are tried first. */
+/** Mutation families; `FAMILY_COST` says which are tried first. */
 export type MutationFamily =
   // The classic one-token edits.
   | 'relational'
@@ -85,6 +85,11 @@ const FAMILY_COST: Readonly<Record<MutationFamily, number>> = {
  * classic order is kept) while a far alternative of one site waits behind the newer families' likeliest edits.
  */
 const RANK_COST = 2;
+
+/** The classic one-token families and sibling calls: a token or a callee changed, tried before any other family. */
+export function isOneToken(family: MutationFamily): boolean {
+  return FAMILY_COST[family] < 1;
+}
 
 /** An edit's cost before its line's: lower is tried earlier (see `FAMILY_COST` and `RANK_COST`). */
 export function editCost(edit: MutationEdit): number {

@@ -1,8 +1,8 @@
-// Generates the single-edit mutants of a selection, likeliest first, without duplicates or syntax errors.
+// Generates the mutants of a selection (single edits, then pairs of edits), likeliest first, without duplicates or syntax errors.
 import type { Node } from 'web-tree-sitter';
 import { callEditsAt } from './callEdits';
 import { conditionEditsAt } from './conditionEdits';
-import { combined, editCost } from './edit';
+import { combined, editCost, isOneToken } from './edit';
 import type { MutationEdit, MutationFamily } from './edit';
 import { familyTablesFor } from './familyTables';
 import { gapEditsAt } from './gapEdits';
@@ -90,7 +90,10 @@ function overlapping(root: Node, start: number, end: number, opaque: ReadonlySet
   }
 }
 
-/** Cost of each step down the hint ranking's tiers: the top tier's likeliest edits of every family come first. */
+/**
+ * Cost of each step down the hint ranking's tiers: the top tier's one-token edits, swaps and conditions come before
+ * the next tier's; its literals, names, statements and pairs compete with the next tiers' likelier edits.
+ */
 const TIER_STEP = 12;
 /** Cost of each place within a tier: tied lines stay close, the earlier listed a little ahead. */
 const IN_TIER_STEP = 1;
@@ -138,8 +141,6 @@ function editsOf(root: Node, fileText: string, start: number, end: number, ctx: 
 /** Sites whose single edits are combined in twos, likeliest first, and alternatives of each site combined. */
 const TOP_SITES = 3;
 const ALTERNATIVES_PER_SITE = 2;
-/** Families whose edit changes one token or operand: the sites a two-edit combination is built from. */
-const ONE_TOKEN: ReadonlySet<MutationFamily> = new Set(['relational', 'arithmetic', 'logical', 'negation', 'boolean-literal', 'callee', 'integer-literal', 'off-by-one', 'sibling-call']);
 
 /**
  * Two-edit combinations of the likeliest sites (the first sites of the order, so the lines the tests point at):
@@ -150,7 +151,7 @@ const ONE_TOKEN: ReadonlySet<MutationFamily> = new Set(['relational', 'arithmeti
 function topSiteCombinations(ordered: readonly MutationEdit[], fileText: string): MutationEdit[] {
   const sites = new Map<string, MutationEdit[]>();
   for (const edit of ordered) {
-    if (!ONE_TOKEN.has(edit.family)) continue;
+    if (!isOneToken(edit.family)) continue;
     const site = `${edit.start}:${edit.end}`;
     const alternatives = sites.get(site);
     if (alternatives) {

@@ -17,10 +17,13 @@ function ownerOf(block: Node, ctx: FamilyContext): Node | null {
   return parent && parent.type === 'block' && !ctx.tables.blocks.has(parent.type) ? parent.parent : parent;
 }
 
-/** Whether a `break` or `continue` at `node` would belong to a loop of the same function. */
-function inLoop(node: Node, ctx: FamilyContext): boolean {
-  for (let n = node.parent; n; n = n.parent) {
-    if (ctx.tables.loops.has(n.type)) return true;
+/**
+ * Whether a `break` or `continue` at `node` would belong to a loop of the same function: inside a loop's body, not
+ * its Python `else` block (which runs after the loop).
+ */
+export function inLoop(node: Node, ctx: FamilyContext): boolean {
+  for (let child = node, n = node.parent; n; child = n, n = n.parent) {
+    if (ctx.tables.loops.has(n.type) && n.childForFieldName('body')?.id === child.id) return true;
     if (ctx.profile.functions.has(n.type)) return false;
   }
   return false;

@@ -5,7 +5,7 @@ import { quote } from './edit';
 import type { MutationEdit } from './edit';
 import type { FamilyContext } from './syntaxFacts';
 import { identifierNames, indentAt, lineStart, onlySeparators, reindent, startsLine, statementsOf } from './syntaxFacts';
-import { insertionEdits, wrappedJumps } from './insertionEdits';
+import { inLoop, insertionEdits, wrappedJumps } from './insertionEdits';
 import { updateEdits } from './updateEdits';
 
 /** Every statement edit of `node` when it is a block of a function (or an `if` whose body lacks braces). */
@@ -97,7 +97,9 @@ function moves(compound: Node, next: Node | undefined, ctx: FamilyContext, out: 
   const outer = indentAt(text, compound.startIndex);
   const nested = indentAt(text, last.startIndex);
   const before = inner[inner.length - 2];
-  if (before && tables.simpleStatements.has(last.type) && onlySeparators(text.slice(before.endIndex, last.startIndex))) {
+  // A `break` or `continue` moved out of the last loop around it would not compile.
+  const loopJump = /^(break|continue)_statement$/.test(last.type);
+  if (before && tables.simpleStatements.has(last.type) && onlySeparators(text.slice(before.endIndex, last.startIndex)) && (!loopJump || inLoop(compound, ctx))) {
     out.push({
       start: before.endIndex,
       end: compound.endIndex,

@@ -128,7 +128,11 @@ export function collectFacts(scope: Node, profile: SyntaxProfile, tables: Family
     if (isGuard(node, tables)) facts.guards.push(node);
     // A parameter is declared by the call: assigning it later is a reassignment, not its declaration.
     if (parameterLists.has(node.type) && node.parent?.id === scope.id) {
-      for (const p of node.namedChildren) if (p?.type === profile.identifier && !facts.initialisers.has(p.text)) facts.initialisers.set(p.text, p);
+      for (const p of node.namedChildren) {
+        // A plain name, or the name of a typed one (Python `x: int`, TypeScript `x: number`, Java, Go).
+        const name = p?.type === profile.identifier ? p : (p?.childForFieldName('name') ?? p?.childForFieldName('pattern') ?? p?.namedChildren[0]);
+        if (name?.type === profile.identifier && !facts.initialisers.has(name.text)) facts.initialisers.set(name.text, name);
+      }
     }
     const declared = declarations[node.type];
     if (declared) declare(node.childForFieldName(declared[0]), node.childForFieldName(declared[1]));
@@ -158,7 +162,7 @@ export function collectFacts(scope: Node, profile: SyntaxProfile, tables: Family
 }
 
 /** The statements of a block, or of a statement whose only child block holds them (Go's `block`); else undefined. */
-export function blockStatements(node: Node, tables: FamilyTables): Node[] | undefined {
+function blockStatements(node: Node, tables: FamilyTables): Node[] | undefined {
   if (tables.blocks.has(node.type)) return statementsOf(node);
   const inner = node.namedChildren.find((c) => c !== null && tables.blocks.has(c.type));
   if (inner) return statementsOf(inner);
