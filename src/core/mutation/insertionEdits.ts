@@ -11,7 +11,7 @@ const RETURN_VALUES = 3;
 const GUARD_COPIES = 2;
 
 /** The statement owning a block: the `if`, `else`, loop or function it is the body of. */
-function ownerOf(block: Node, ctx: FamilyContext): Node | null {
+export function ownerOf(block: Node, ctx: FamilyContext): Node | null {
   const parent = block.parent;
   // Go's statement_list sits in a `block`, which is what the `if` or loop holds.
   return parent && parent.type === 'block' && !ctx.tables.blocks.has(parent.type) ? parent.parent : parent;

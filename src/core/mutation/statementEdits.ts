@@ -1,14 +1,18 @@
 // The statement family's edits inside one block: delete a statement, move it across its neighbour or in or out of
-// the compound statement next to it.
+// the compound statement next to it; and, from their own modules, the insertions (jumps, guard copies) and the update
+// a loop lacks.
 import type { Node } from 'web-tree-sitter';
 import { quote } from './edit';
 import type { MutationEdit } from './edit';
 import type { FamilyContext } from './syntaxFacts';
 import { identifierNames, indentAt, lineStart, onlySeparators, reindent, startsLine, statementsOf } from './syntaxFacts';
-import { inLoop, insertionEdits, wrappedJumps } from './insertionEdits';
+import { inLoop, insertionEdits, ownerOf, wrappedJumps } from './insertionEdits';
 import { updateEdits } from './updateEdits';
 
-/** Every statement edit of `node` when it is a block of a function (or an `if` whose body lacks braces). */
+/**
+ * Every statement edit of `node` when it is a block of a function (or an `if` whose body lacks braces): deletions,
+ * moves, insertions, and in a loop's body the update it lacks.
+ */
 export function statementEditsAt(node: Node, ctx: FamilyContext): MutationEdit[] {
   if (node.type === ctx.tables.ifStatement) return wrappedJumps(node, ctx);
   if (!ctx.tables.blocks.has(node.type) || node.parent?.type === 'class_definition') return [];
@@ -24,7 +28,7 @@ export function statementEditsAt(node: Node, ctx: FamilyContext): MutationEdit[]
   }
   statements.forEach((s, i) => moves(s, statements[i + 1], ctx, out));
   out.push(...insertionEdits(node, statements, ctx));
-  const owner = node.parent?.type === 'block' && !ctx.tables.blocks.has('block') ? node.parent.parent : node.parent;
+  const owner = ownerOf(node, ctx);
   if (owner && ctx.tables.loops.has(owner.type)) out.push(...updateEdits(node, statements, owner, ctx));
   return out;
 }
