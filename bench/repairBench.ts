@@ -172,8 +172,8 @@ function codeState(corpus: string): string {
   const repo = dirname(dirname(dirname(corpus)));
   try {
     const git = (...args: string[]) => execFileSync('git', args, { cwd: repo, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
-    const changed = git('status', '--porcelain', '--', 'src/core/mutation', 'src/core/providers/mutationProvider.ts', 'src/core/engine.ts');
-    return `${git('log', '-1', '--format=%h %s').slice(0, 80)}${changed ? ` + uncommitted changes to ${changed.split('\n').length} generator/engine file(s)` : ''}`;
+    const changed = git('status', '--porcelain', '--', 'src/core/mutation', 'src/core/localisation', 'src/core/providers/mutationProvider.ts', 'src/core/engine.ts', 'bench/repair');
+    return `${git('log', '-1', '--format=%h %s').slice(0, 80)}${changed ? ` + uncommitted changes to ${changed.split('\n').length} generator, engine or corpus file(s)` : ''}`;
   } catch {
     return 'unknown (not a git checkout)';
   }
