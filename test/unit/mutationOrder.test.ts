@@ -4,8 +4,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { generateMutants } from '../../src/core/mutation/generator';
 import type { Mutant } from '../../src/core/mutation/generator';
+import { lines } from './helpers/mutants';
 
-const lines = (...l: string[]): string => l.join('\n') + '\n';
 
 /** The mutants of lines first..last (1-based), as the engine selects them: the final line break excluded. */
 async function mutantsOfLines(languageId: string, text: string, first: number, last: number, hintLines?: number[]): Promise<readonly Mutant[]> {
