@@ -32,6 +32,16 @@ export function normalisePath(path: string): string {
   return p.replace(/^\.\//, '');
 }
 
+/**
+ * Whether a path some output names (absolute, relative or a file:// URL) is the workspace file `relativePath`:
+ * tests run in temporary copies of the workspace, so an absolute path matches when it ends with `/<relativePath>`.
+ */
+export function isWorkspaceFile(named: string, relativePath: string): boolean {
+  const path = normalisePath(named);
+  const wanted = normalisePath(relativePath);
+  return path === wanted || path.endsWith(`/${wanted}`);
+}
+
 /** Every file-and-line reference in `output`, normalised, in order of first mention, without repeats. */
 export function outputLocations(output: string): OutputLocation[] {
   // Every pattern's matches, then one pass in the order of the text: a trace mixes the forms.

@@ -2,7 +2,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { lineStartsOf } from '../mutation/parseCheck';
-import { normalisePath } from '../stackLocations';
+import { isWorkspaceFile } from '../stackLocations';
 
 /** The variable that makes every node process write its coverage as JSON into a folder when it exits. */
 export const V8_COVERAGE_VARIABLE = 'NODE_V8_COVERAGE';
@@ -30,13 +30,11 @@ function isRange(value: unknown): value is V8Range {
 function scriptsOf(report: unknown, relativePath: string): V8Script[] {
   const result = (report as { result?: unknown })?.result;
   if (!Array.isArray(result)) return [];
-  const wanted = normalisePath(relativePath);
   return result.filter((script): script is V8Script => {
     const s = script as V8Script;
     if (typeof s?.url !== 'string' || !Array.isArray(s.functions)) return false;
     // `file:///x/src/a.js` (both module kinds) or a plain path.
-    const path = normalisePath(s.url);
-    return path === wanted || path.endsWith(`/${wanted}`);
+    return isWorkspaceFile(s.url, relativePath);
   });
 }
 
