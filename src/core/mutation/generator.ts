@@ -176,6 +176,27 @@ function topSiteCombinations(ordered: readonly MutationEdit[], fileText: string)
 }
 
 /**
+ * The edits with their lines, likeliest first: each costs its family's base and its rank (`editCost`) plus its
+ * line's place in the hints (`lineCostOf`); the likeliest sites' two-edit combinations join the single edits.
+ */
+function ordered(edits: readonly MutationEdit[], fileText: string, lineStarts: readonly number[], hintLines: readonly number[] | undefined) {
+  const lineCost = lineCostOf(hintLines);
+  const keyOf = (edit: MutationEdit, index: number) => {
+    const line = lineAt(lineStarts, edit.start);
+    // A pair is as likely as its less likely site.
+    const lines = edit.family === 'pair' ? Math.max(lineCost(line), lineCost(lineAt(lineStarts, Math.max(edit.start, edit.end - 1)))) : lineCost(line);
+    return { edit, line, key: [editCost(edit) + lines, lines, edit.start, index] };
+  };
+  const byKey = (a: { key: number[] }, b: { key: number[] }) => {
+    for (let i = 0; i < a.key.length; i++) if (a.key[i] !== b.key[i]) return a.key[i] - b.key[i];
+    return 0;
+  };
+  const singles = edits.map(keyOf).sort(byKey);
+  const pairs = topSiteCombinations(singles.map((k) => k.edit), fileText);
+  return [...singles, ...pairs.map((edit, i) => keyOf(edit, edits.length + i))].sort(byKey);
+}
+
+/**
  * All mutants of the selection, likeliest first. An edit costs its family's base and its rank (`editCost`), plus
  * its line's place in `hintLines`: so the classic one-token edits of the likeliest line come first, each site's
  * likeliest alternative before any site's second, the new families after them, and pairs of edits last; ties go by
@@ -215,20 +236,7 @@ export async function generateMutants(input: MutationInput): Promise<MutationRes
     const edits = editsOf(tree.rootNode, fileText, start, end, ctx);
 
     const lineStarts = lineStartsOf(fileText);
-    const lineCost = lineCostOf(input.hintLines);
-    const keyOf = (edit: MutationEdit, index: number) => {
-      const line = lineAt(lineStarts, edit.start);
-      // A pair is as likely as its less likely site.
-      const lines = edit.family === 'pair' ? Math.max(lineCost(line), lineCost(lineAt(lineStarts, Math.max(edit.start, edit.end - 1)))) : lineCost(line);
-      return { edit, line, index, key: [editCost(edit) + lines, lines, edit.start, index] };
-    };
-    const byKey = (a: { key: number[] }, b: { key: number[] }) => {
-      for (let i = 0; i < a.key.length; i++) if (a.key[i] !== b.key[i]) return a.key[i] - b.key[i];
-      return 0;
-    };
-    const singles = edits.map(keyOf).sort(byKey);
-    const pairs = topSiteCombinations(singles.map((k) => k.edit), fileText);
-    const keyed = [...singles, ...pairs.map((edit, i) => keyOf(edit, edits.length + i))].sort(byKey);
+    const keyed = ordered(edits, fileText, lineStarts, input.hintLines);
 
     const originalErrors = countSyntaxErrors(tree.rootNode);
     const seen = new Set<string>([fileText.slice(start, end)]);
