@@ -1,6 +1,6 @@
 // `npm run bench`: prints timings as ratios against a baseline measured in the same run. Never asserts.
-import { computeSessionStats } from '../src/core/sessionStats';
-import type { SampleOutcome } from '../src/core/sessionStats';
+import { computeSessionStats } from '../src/core/statistics/sessionStats';
+import type { SampleOutcome } from '../src/core/statistics/sessionStats';
 import { generateMutants } from '../src/core/mutation/generator';
 import { parserFor } from '../src/core/mutation/grammars';
 import { benchCost } from './costBench';

@@ -4,14 +4,14 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFile
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { runFix } from '../src/core/engine';
+import { runFix } from '../src/core/engine/runFix';
 import { createFileProvider } from '../src/core/providers/fileProvider';
 import { detectSandbox, sandboxOfKind } from '../src/core/sandbox/detect';
 import { describeProtections } from '../src/core/sandbox/backend';
 import { createContainerBackend } from '../src/core/sandbox/container';
 import type { SandboxBackend } from '../src/core/sandbox/backend';
-import { runTestCommand } from '../src/core/testRunner';
-import { createCopy, listWorkspace, removeCopy } from '../src/core/workspaceCopy';
+import { runTestCommand } from '../src/core/sandbox/runCommand';
+import { createCopy, listWorkspace, removeCopy } from '../src/core/isolation/workspaceCopy';
 
 const DEPENDENCIES = ['jest', 'typescript', 'eslint', 'webpack', '@babel/core', 'lodash', 'rxjs', 'date-fns', '@types/node', 'vitest', 'jsdom'];
 

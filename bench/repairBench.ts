@@ -3,15 +3,15 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { runFix } from '../src/core/engine';
-import type { FixRequest, FixResult } from '../src/core/fixRequest';
-import { silentLogger } from '../src/core/logger';
+import { runFix } from '../src/core/engine/runFix';
+import type { FixRequest, FixResult } from '../src/core/contract/fixRequest';
+import { silentLogger } from '../src/core/base/logger';
 import { createMutationProvider } from '../src/core/providers/mutationProvider';
-import type { CandidateProvider, SiteRanking } from '../src/core/providers/provider';
+import type { CandidateProvider, SiteRanking } from '../src/core/contract/provider';
 import type { SandboxBackend } from '../src/core/sandbox/backend';
 import { describeProtections } from '../src/core/sandbox/backend';
 import { detectSandbox } from '../src/core/sandbox/detect';
-import { applyReplacement } from '../src/core/textRange';
+import { applyReplacement } from '../src/core/base/textRange';
 import type { RepairTask } from './repair/corpus';
 import { copyTask, findCorpus, fixedText, hiddenCommand, loadCorpus, runInCopy, selectionOffsets, visibleCommand, writeTaskFile } from './repair/corpus';
 import type { RequestOutcome, SelectionKind, VerifiedCandidate } from './repair/summary';
@@ -172,7 +172,7 @@ function codeState(corpus: string): string {
   const repo = dirname(dirname(dirname(corpus)));
   try {
     const git = (...args: string[]) => execFileSync('git', args, { cwd: repo, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
-    const changed = git('status', '--porcelain', '--', 'src/core/mutation', 'src/core/localisation', 'src/core/providers/mutationProvider.ts', 'src/core/engine.ts', 'bench/repair');
+    const changed = git('status', '--porcelain', '--', 'src/core/mutation', 'src/core/localisation', 'src/core/providers/mutationProvider.ts', 'src/core/engine', 'bench/repair');
     return `${git('log', '-1', '--format=%h %s').slice(0, 80)}${changed ? ` + uncommitted changes to ${changed.split('\n').length} generator, engine or corpus file(s)` : ''}`;
   } catch {
     return 'unknown (not a git checkout)';

@@ -3,8 +3,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runFix } from '../src/core/engine';
-import type { CandidateResult, FixEvent, FixRequest, FixResult } from '../src/core/fixRequest';
+import { runFix } from '../src/core/engine/runFix';
+import type { CandidateResult, FixEvent, FixRequest, FixResult } from '../src/core/contract/fixRequest';
 import { createFileProvider } from '../src/core/providers/fileProvider';
 
 // In all: the passing files plus clamp.test.js and scale.test.js, which hold the two failing tests.

@@ -1,10 +1,10 @@
 // The repair corpus under bench/repair/corpus: reading its tasks, copying them with or without their hidden tests, running them.
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
-import type { Verdict } from '../../src/core/fixRequest';
+import type { Verdict } from '../../src/core/contract/fixRequest';
 import type { SandboxBackend } from '../../src/core/sandbox/backend';
-import { runTestCommand } from '../../src/core/testRunner';
-import { applyReplacement, lineRangeToOffsets } from '../../src/core/textRange';
+import { runTestCommand } from '../../src/core/sandbox/runCommand';
+import { applyReplacement, lineRangeToOffsets } from '../../src/core/base/textRange';
 
 /** The folder of the engine-invisible tests in each task; never copied into a workspace the engine sees. */
 export const HIDDEN_DIR = 'hidden';

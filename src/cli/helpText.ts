@@ -1,5 +1,5 @@
 // Help-text helpers shared by the CLI's commands: the version, the exit codes and "did you mean".
-import { UserError } from '../core/errors';
+import { UserError } from '../core/base/errors';
 
 // Replaced by esbuild.js (`define`) with package.json's version; absent when the sources run unbundled.
 declare const VERIFIED_FIX_VERSION: string | undefined;

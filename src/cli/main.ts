@@ -1,5 +1,5 @@
 // The headless front end: `verified-fix <command> …`. Exit codes: 0 verified, 1 none, 2 bad input or provider failure, 3 bug.
-import { UserError } from '../core/errors';
+import { UserError } from '../core/base/errors';
 import { fixHelp } from './flags';
 import { runFixCommand } from './fixCommand';
 import { exitCodesHelp, version, withSuggestion } from './helpText';

@@ -1,5 +1,5 @@
 // A request in which the providers gave no sample at all: a provider failure (exit 2), said in one sentence.
-import type { FixResult } from '../core/fixRequest';
+import type { FixResult } from '../core/contract/fixRequest';
 import type { OptionValues } from '../core/request/options';
 
 /** What to do about a lost sample's reason (the model providers' texts in src/core/providers/chatCompletions.ts). */

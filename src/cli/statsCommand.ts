@@ -1,9 +1,9 @@
 // `verified-fix stats FILE.jsonl [--k 1,5,10] [--json]`: pass@k, pass^k and intervals for a results file.
 import { parseArgs } from 'node:util';
-import { UserError } from '../core/errors';
-import { readResultsFile } from '../core/resultsFile';
-import { computeSessionStats } from '../core/sessionStats';
-import type { SessionStats, TaskSamples } from '../core/sessionStats';
+import { UserError } from '../core/base/errors';
+import { readResultsFile } from '../core/statistics/resultsFile';
+import { computeSessionStats } from '../core/statistics/sessionStats';
+import type { SessionStats, TaskSamples } from '../core/statistics/sessionStats';
 import { exitCodesHelp, withSuggestion } from './helpText';
 
 export const statsUsage = 'usage: verified-fix stats FILE.jsonl [--k 1,5,10] [--json]';

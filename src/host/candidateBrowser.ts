@@ -1,6 +1,6 @@
 // Looking at verified candidates: the QuickPick, the diff view against the real document, Next, and Apply.
 import * as vscode from 'vscode';
-import { applyReplacement } from '../core/textRange';
+import { applyReplacement } from '../core/base/textRange';
 import { CANDIDATE_SCHEME, CandidateDocuments } from './candidateDocuments';
 import { verifiedLabel } from './candidateLabels';
 import type { Log } from './log';

@@ -3,10 +3,10 @@
 import { existsSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import * as vscode from 'vscode';
-import { stripAnsi } from '../core/ansi';
-import { outputLocations } from '../core/stackLocations';
-import type { OutputLocation } from '../core/stackLocations';
-import { isTestRelated } from '../core/testFileGuard';
+import { stripAnsi } from '../core/base/ansi';
+import { outputLocations } from '../core/testResults/stackLocations';
+import type { OutputLocation } from '../core/testResults/stackLocations';
+import { isTestRelated } from '../core/security/testFiles';
 import { CommandId } from './commands';
 import type { Log } from './log';
 

@@ -1,7 +1,7 @@
 // The one "Verified Fix" log channel, the engine's Logger over it, and short error messages with "Show Log".
 import * as vscode from 'vscode';
-import { UserError } from '../core/errors';
-import type { Logger } from '../core/logger';
+import { UserError } from '../core/base/errors';
+import type { Logger } from '../core/base/logger';
 
 /** How many user-facing messages the test API keeps. */
 const KEPT_MESSAGES = 50;

@@ -1,6 +1,6 @@
 // Session commands: Export (human-eval JSONL or CSV), Reset, and reopening a past task's verified candidates.
 import * as vscode from 'vscode';
-import { formatResults, recordsOf } from '../core/resultsFile';
+import { formatResults, recordsOf } from '../core/statistics/resultsFile';
 import type { CandidateBrowser } from './candidateBrowser';
 import type { Log } from './log';
 import type { Run, Runs } from './run';

@@ -1,5 +1,5 @@
 // The session as CSV, one row per task: what spreadsheets and scripts read without knowing human-eval's format.
-import { passAtK, passHatK } from '../core/passAtK';
+import { passAtK, passHatK } from '../core/statistics/passAtK';
 import type { StoredTask } from './sessionSchema';
 import { lineLabel } from './sessionSnapshot';
 

@@ -1,5 +1,5 @@
 // Turns the stored tasks into what the panel and the status bar show. Pure (no `vscode`), so both agree by construction.
-import { computeSessionStats } from '../core/sessionStats';
+import { computeSessionStats } from '../core/statistics/sessionStats';
 import type { StatsSnapshot, TaskView } from '../shared/protocol';
 import type { StoredTask } from './sessionStore';
 

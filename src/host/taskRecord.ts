@@ -1,7 +1,7 @@
 // Turns a finished request into the task the session keeps: first-run outcomes, verified candidates, usage.
 import { createHash } from 'node:crypto';
-import type { CandidateResult, FixResult } from '../core/fixRequest';
-import { sampleRecords } from '../core/resultsFile';
+import type { CandidateResult, FixResult } from '../core/contract/fixRequest';
+import { sampleRecords } from '../core/statistics/resultsFile';
 import type { StoredCandidate, StoredTask } from './sessionSchema';
 import { lineLabel } from './sessionSnapshot';
 

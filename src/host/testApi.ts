@@ -1,6 +1,6 @@
 // What activate() returns: read-only views of the extension's state, for the integration tests (and other extensions).
 import type * as vscode from 'vscode';
-import type { FixResult } from '../core/fixRequest';
+import type { FixResult } from '../core/contract/fixRequest';
 import type { HostMessage, StatsSnapshot } from '../shared/protocol';
 import type { StoredTask } from './sessionStore';
 

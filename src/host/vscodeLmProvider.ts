@@ -1,9 +1,9 @@
 // The `vscode-lm` provider: adapts VS Code's Language Model API (Copilot and other chat models) to the engine.
 import * as vscode from 'vscode';
-import { UserError } from '../core/errors';
+import { UserError } from '../core/base/errors';
 import type { ChatModelLike, ModelSelector } from '../core/providers/chatModelProvider';
 import { createChatModelProvider, modelSettingValue, parseModelSelector, withoutSystemRole } from '../core/providers/chatModelProvider';
-import type { CandidateProvider } from '../core/providers/provider';
+import type { CandidateProvider } from '../core/contract/provider';
 
 /** Settings the provider needs (from the typed settings snapshot). */
 export interface VscodeLmOptions {

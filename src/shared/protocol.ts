@@ -1,5 +1,5 @@
 // The statistics panel's messages, both ways: tagged unions the host and media/panel.js switch over exhaustively.
-import type { SampleOutcome } from '../core/sessionStats';
+import type { SampleOutcome } from '../core/statistics/sessionStats';
 
 /** One k's session numbers with their 95% intervals (NaN when no task has n ≥ k). */
 export interface HeadlineStat {

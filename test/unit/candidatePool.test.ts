@@ -1,8 +1,8 @@
 // The candidate pool with tables and no processes: duplicates, waiting duplicates, invalid samples, ranking, statistics.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { CandidatePool, normalise } from '../../src/core/candidatePool';
-import type { Verdict } from '../../src/core/fixRequest';
+import { CandidatePool, normalise } from '../../src/core/engine/candidatePool';
+import type { Verdict } from '../../src/core/contract/fixRequest';
 
 const text = 'function f(a, b) {\n  return a < b;\n}\n';
 const start = text.indexOf('return');

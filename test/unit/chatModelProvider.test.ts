@@ -1,12 +1,12 @@
 // The chat-model provider (behind vscode-lm) through its narrow interface: prompt sent, answers, errors, cancel.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { UserError } from '../../src/core/errors';
-import { silentLogger } from '../../src/core/logger';
+import { UserError } from '../../src/core/base/errors';
+import { silentLogger } from '../../src/core/base/logger';
 import type { ChatModelLike, ChatModelProviderOptions } from '../../src/core/providers/chatModelProvider';
 import { createChatModelProvider, modelSettingValue, parseModelSelector, withoutSystemRole } from '../../src/core/providers/chatModelProvider';
 import type { ChatMessage } from '../../src/core/providers/prompt';
-import type { ProviderRequest, ProviderSample } from '../../src/core/providers/provider';
+import type { ProviderRequest, ProviderSample } from '../../src/core/contract/provider';
 
 const fileText = 'def add(a, b):\n    return a - b\n';
 const start = fileText.indexOf('return');

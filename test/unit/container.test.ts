@@ -11,7 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import type { RunSpec, SandboxBackend } from '../../src/core/sandbox/backend';
 import { createContainerBackend, parseJsonc, sweepContainers } from '../../src/core/sandbox/container';
 import type { ContainerEngine } from '../../src/core/sandbox/container';
-import { createCopy, listWorkspace } from '../../src/core/workspaceCopy';
+import { createCopy, listWorkspace } from '../../src/core/isolation/workspaceCopy';
 import { runCli } from './helpers/cli';
 import { killMarked, newMarker, waitForNoSurvivors } from './helpers/processes';
 import { fingerprint, makeTempRoot, makeWorkspace, remove } from './helpers/workspace';

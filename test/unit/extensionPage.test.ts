@@ -4,8 +4,8 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { stripAnsi } from '../../src/core/ansi';
-import { outputLocations } from '../../src/core/stackLocations';
+import { stripAnsi } from '../../src/core/base/ansi';
+import { outputLocations } from '../../src/core/testResults/stackLocations';
 import { repoRoot } from './helpers/paths';
 
 describe('the extension details page', () => {

@@ -4,10 +4,10 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { runFix } from '../../src/core/engine';
-import type { FixEvent, FixRequest } from '../../src/core/fixRequest';
+import { runFix } from '../../src/core/engine/runFix';
+import type { FixEvent, FixRequest } from '../../src/core/contract/fixRequest';
 import { createFileProvider } from '../../src/core/providers/fileProvider';
-import { MAX_SELECTION_LINES } from '../../src/core/requestCheck';
+import { MAX_SELECTION_LINES } from '../../src/core/request/checkRequest';
 import { fingerprint, makeTempRoot, makeWorkspace, remove } from './helpers/workspace';
 
 const tempRoot = makeTempRoot();

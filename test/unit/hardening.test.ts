@@ -6,9 +6,9 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkS
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { runFix } from '../../src/core/engine';
-import type { FixEvent, FixRequest } from '../../src/core/fixRequest';
-import type { Logger } from '../../src/core/logger';
+import { runFix } from '../../src/core/engine/runFix';
+import type { FixEvent, FixRequest } from '../../src/core/contract/fixRequest';
+import type { Logger } from '../../src/core/base/logger';
 import { createFileProvider } from '../../src/core/providers/fileProvider';
 import { createOpenAiCompatibleProvider } from '../../src/core/providers/openaiCompatible';
 import { detectSandbox } from '../../src/core/sandbox/detect';

@@ -1,7 +1,7 @@
 // The extension's pure session helpers: saved-state validation, the panel/status-bar snapshot, CSV, the run report.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { CandidateResult, FixResult, Verdict } from '../../src/core/fixRequest';
+import type { CandidateResult, FixResult, Verdict } from '../../src/core/contract/fixRequest';
 import { bubblewrapHint } from '../../src/core/sandbox/installHint';
 import { failureExcerpt, formatRunReport } from '../../src/host/runReport';
 import { formatSessionCsv } from '../../src/host/sessionCsv';

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { localiseFaults, selectionLines } from '../../src/core/localisation/localise';
-import type { TestExecutor } from '../../src/core/testExecutor';
+import type { TestExecutor } from '../../src/core/execution/executor';
 import type { TestSpectrum } from '../../src/core/localisation/ochiai';
 import { ochiai, rankLines, STACK_BOOST, tellsApart } from '../../src/core/localisation/ochiai';
 import { withPlugin } from '../../src/core/localisation/pytestCoverage';

@@ -4,11 +4,11 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { runFix } from '../../src/core/engine';
-import type { FixRequest, FixResult } from '../../src/core/fixRequest';
-import type { Logger } from '../../src/core/logger';
+import { runFix } from '../../src/core/engine/runFix';
+import type { FixRequest, FixResult } from '../../src/core/contract/fixRequest';
+import type { Logger } from '../../src/core/base/logger';
 import { createMutationProvider } from '../../src/core/providers/mutationProvider';
-import { lineRangeToOffsets } from '../../src/core/textRange';
+import { lineRangeToOffsets } from '../../src/core/base/textRange';
 import { makeTempRoot, makeWorkspace, remove } from './helpers/workspace';
 
 /** Enough for the fix with localisation; without it the fix comes later than this (or is not reached). */

@@ -1,12 +1,12 @@
 // The `mutation` provider end to end in-process: baseline hints, samples, logging, stats; and failure-line parsing.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { UserError } from '../../src/core/errors';
-import type { Logger } from '../../src/core/logger';
+import { UserError } from '../../src/core/base/errors';
+import type { Logger } from '../../src/core/base/logger';
 import { failureLines } from '../../src/core/mutation/failureLines';
 import type { MutationStats } from '../../src/core/mutation/generator';
 import { createMutationProvider } from '../../src/core/providers/mutationProvider';
-import type { BaselineReport, ProviderRequest, ProviderSample } from '../../src/core/providers/provider';
+import type { BaselineReport, ProviderRequest, ProviderSample } from '../../src/core/contract/provider';
 
 const file = [
   'function add(a, b) {',

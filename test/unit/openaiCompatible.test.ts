@@ -2,11 +2,11 @@
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { UserError } from '../../src/core/errors';
-import type { Logger } from '../../src/core/logger';
+import { UserError } from '../../src/core/base/errors';
+import type { Logger } from '../../src/core/base/logger';
 import type { OpenAiCompatibleOptions } from '../../src/core/providers/openaiCompatible';
 import { createOpenAiCompatibleProvider, resolveApiKey } from '../../src/core/providers/openaiCompatible';
-import type { BaselineReport, ProviderRequest, ProviderSample } from '../../src/core/providers/provider';
+import type { BaselineReport, ProviderRequest, ProviderSample } from '../../src/core/contract/provider';
 import type { FakeOpenAiServer, Reply } from './helpers/fakeOpenAiServer';
 import { inTurn, startFakeOpenAiServer } from './helpers/fakeOpenAiServer';
 

@@ -5,8 +5,8 @@ import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, sym
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { resolvePackageScript } from '../../src/core/packageScript';
-import type { ScriptResolution } from '../../src/core/packageScript';
+import { resolvePackageScript } from '../../src/core/testCommand/packageScript';
+import type { ScriptResolution } from '../../src/core/testCommand/packageScript';
 import { makeWorkspace, remove } from './helpers/workspace';
 
 const cleanup: string[] = [];

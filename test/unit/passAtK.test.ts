@@ -1,8 +1,8 @@
 // Estimators against hand-checked values, edge cases, huge n, and a Monte-Carlo check of unbiasedness.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { passAtK, passHatK, plugInPassAtK, plugInPassHatK } from '../../src/core/passAtK';
-import { seededRandom } from '../../src/core/random';
+import { passAtK, passHatK, plugInPassAtK, plugInPassHatK } from '../../src/core/statistics/passAtK';
+import { seededRandom } from '../../src/core/statistics/random';
 
 const close = (actual: number, expected: number, eps = 1e-12) =>
   assert.ok(Math.abs(actual - expected) <= eps, `expected ${expected}, got ${actual}`);

@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { Verdict } from '../../src/core/fixRequest';
+import type { Verdict } from '../../src/core/contract/fixRequest';
 import type { SandboxBackend } from '../../src/core/sandbox/backend';
 import { detectSandbox } from '../../src/core/sandbox/detect';
 import type { RepairTask } from '../../bench/repair/corpus';

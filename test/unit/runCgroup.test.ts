@@ -5,8 +5,8 @@ import { existsSync, mkdirSync, readFileSync, rmdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { TestContext } from 'node:test';
 import { after, before, describe, it } from 'node:test';
-import { detectCgroup, RUN_PIDS_LIMIT, RunCgroup } from '../../src/core/runCgroup';
-import type { CgroupSupport } from '../../src/core/runCgroup';
+import { detectCgroup, RUN_PIDS_LIMIT, RunCgroup } from '../../src/core/sandbox/runCgroup';
+import type { CgroupSupport } from '../../src/core/sandbox/runCgroup';
 import { killMarked, newMarker, processesWithMarker, waitForNoSurvivors } from './helpers/processes';
 
 const UNSUPPORTED = 'no cgroup with a memory controller this process may create children in (needs Linux: cgroup v1 as root, or v2 with memory delegated)';

@@ -1,8 +1,8 @@
 // The run gate: shared work overlaps, alone work overlaps nothing, a waiting alone is not starved, order is kept.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { RunGate } from '../../src/core/runGate';
-import { seededRandom } from '../../src/core/random';
+import { RunGate } from '../../src/core/execution/runGate';
+import { seededRandom } from '../../src/core/statistics/random';
 
 /** Lets every pending promise callback and timer of this turn run. */
 const settle = () => new Promise<void>((resolve) => setTimeout(resolve, 0));

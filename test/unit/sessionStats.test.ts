@@ -1,9 +1,9 @@
 // Aggregation over tasks: means, left-out tasks, seeded bootstrap intervals, curves and the sorted grid.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { passAtK } from '../../src/core/passAtK';
-import { bootstrapCi95, computeSessionStats } from '../../src/core/sessionStats';
-import type { SampleOutcome, TaskSamples } from '../../src/core/sessionStats';
+import { passAtK } from '../../src/core/statistics/passAtK';
+import { bootstrapCi95, computeSessionStats } from '../../src/core/statistics/sessionStats';
+import type { SampleOutcome, TaskSamples } from '../../src/core/statistics/sessionStats';
 
 const task = (taskId: string, n: number, c: number): TaskSamples => ({
   taskId,

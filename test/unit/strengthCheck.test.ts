@@ -4,11 +4,11 @@ import assert from 'node:assert/strict';
 import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { runFix } from '../../src/core/engine';
-import type { FixEvent, FixRequest } from '../../src/core/fixRequest';
+import { runFix } from '../../src/core/engine/runFix';
+import type { FixEvent, FixRequest } from '../../src/core/contract/fixRequest';
 import { createFileProvider } from '../../src/core/providers/fileProvider';
-import { checkStrength, describeStrength, rankByStrength } from '../../src/core/strengthCheck';
-import type { TestStrength } from '../../src/core/strengthCheck';
+import { checkStrength, describeStrength, rankByStrength } from '../../src/core/verification/strengthCheck';
+import type { TestStrength } from '../../src/core/verification/strengthCheck';
 import { runCli } from './helpers/cli';
 import { makeTempRoot, makeWorkspace, remove } from './helpers/workspace';
 

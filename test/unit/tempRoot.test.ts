@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, mkdirSync, readdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { createRequestFolder, sweepOrphans } from '../../src/core/tempRoot';
+import { createRequestFolder, sweepOrphans } from '../../src/core/isolation/tempRoot';
 import { makeTempRoot, remove } from './helpers/workspace';
 
 const root = makeTempRoot();

@@ -1,7 +1,7 @@
 // The test-file guard: what counts as tests, and what a run gets read-only (what it changed: isolation.test.ts).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { isTestRelated, readOnlyTestPaths } from '../../src/core/testFileGuard';
+import { isTestRelated, readOnlyTestPaths } from '../../src/core/security/testFiles';
 
 describe('isTestRelated', () => {
   const table: Array<[path: string, expected: boolean]> = [

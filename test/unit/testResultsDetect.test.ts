@@ -1,7 +1,7 @@
 // resolveRunner, table-driven over package.json scripts and direct commands.
 import assert from 'node:assert/strict';
 import { describe, it, after } from 'node:test';
-import { resolveRunner } from '../../src/core/testResults/detect';
+import { resolveRunner } from '../../src/core/testCommand/runner';
 import type { RunnerName } from '../../src/core/testResults/types';
 import { makeWorkspace, remove } from './helpers/workspace';
 

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { diffAgainstBaseline, failingIds } from '../../src/core/testResults/compare';
-import { resolveRunner } from '../../src/core/testResults/detect';
+import { resolveRunner } from '../../src/core/testCommand/runner';
 import { nodeAdapter } from '../../src/core/testResults/node';
 import { pytestAdapter } from '../../src/core/testResults/pytest';
 import type { RunnerAdapter, TestResult } from '../../src/core/testResults/types';

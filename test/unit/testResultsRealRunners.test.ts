@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { failingIds } from '../../src/core/testResults/compare';
-import { resolveRunner } from '../../src/core/testResults/detect';
+import { resolveRunner } from '../../src/core/testCommand/runner';
 import { jestAdapter } from '../../src/core/testResults/jest';
 import type { RunnerAdapter, TestResult } from '../../src/core/testResults/types';
 import { vitestAdapter } from '../../src/core/testResults/vitest';

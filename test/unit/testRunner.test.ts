@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { after, describe, it } from 'node:test';
 import type { SandboxBackend } from '../../src/core/sandbox/backend';
 import { detectSandbox, LOCAL_BACKENDS, sandboxOfKind } from '../../src/core/sandbox/detect';
-import { OUTPUT_TAIL_BYTES, runTestCommand } from '../../src/core/testRunner';
+import { OUTPUT_TAIL_BYTES, runTestCommand } from '../../src/core/sandbox/runCommand';
 import { runnerFixture } from './helpers/paths';
 import { killMarked, newMarker, waitForNoSurvivors } from './helpers/processes';
 import { makeWorkspace, remove } from './helpers/workspace';

@@ -4,8 +4,8 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { parseTestSummary, testsRun } from '../../src/core/testSummary';
-import type { TestSummary } from '../../src/core/testSummary';
+import { parseTestSummary, testsRun } from '../../src/core/testResults/summary';
+import type { TestSummary } from '../../src/core/testResults/summary';
 import { fixturesDir } from './helpers/paths';
 import { makeWorkspace, remove } from './helpers/workspace';
 

@@ -1,12 +1,12 @@
 // Picks how runs get their trees, by a real trial of the overlay through the chosen sandbox, once per process.
 import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { UserError } from '../errors';
-import type { Logger } from '../logger';
+import { UserError } from '../base/errors';
+import type { Logger } from '../base/logger';
 import type { SandboxBackend } from '../sandbox/backend';
-import { removeOrSetAside, tempRootPath } from '../tempRoot';
-import { runTestCommand } from '../testRunner';
-import type { WorkspaceListing } from '../workspaceCopy';
+import { removeOrSetAside, tempRootPath } from './tempRoot';
+import { runTestCommand } from '../sandbox/runCommand';
+import type { WorkspaceListing } from './workspaceCopy';
 import { CopyTrees } from './copyTrees';
 import { OverlayTrees } from './overlayTrees';
 import type { IsolationChoice, RunTrees } from './runTrees';

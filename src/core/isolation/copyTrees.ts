@@ -2,10 +2,10 @@
 // for every run (`copy`, the fallback that needs nothing of the system).
 import { chmod, lstat, mkdir, rm } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { Logger } from '../logger';
-import { removeReporting } from '../tempRoot';
-import { copyEntry, createCopy, pathInCopy, writeIntoCopy } from '../workspaceCopy';
-import type { WorkspaceListing } from '../workspaceCopy';
+import type { Logger } from '../base/logger';
+import { removeReporting } from './tempRoot';
+import { copyEntry, createCopy, pathInCopy, writeIntoCopy } from './workspaceCopy';
+import type { WorkspaceListing } from './workspaceCopy';
 import type { RunTree, RunTrees, TreeChanges } from './runTrees';
 import { diffTree, entryState, snapshotTree } from './treeChanges';
 import type { TreeSnapshot } from './treeChanges';

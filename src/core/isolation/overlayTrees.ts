@@ -3,9 +3,9 @@
 import { constants } from 'node:fs';
 import { chmod, lstat, mkdir, mkdtemp, open } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import type { Logger } from '../logger';
-import { removeReporting } from '../tempRoot';
-import { pathInCopy } from '../workspaceCopy';
+import type { Logger } from '../base/logger';
+import { removeReporting } from './tempRoot';
+import { pathInCopy } from './workspaceCopy';
 import type { RunTree, RunTrees } from './runTrees';
 import { overlayChanges } from './treeChanges';
 

@@ -3,7 +3,7 @@
 import type { BigIntStats } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isTestRelated, RUNNER_FILE } from '../testFileGuard';
+import { isTestRelated, RUNNER_FILE } from '../security/testFiles';
 import type { TreeChanges } from './runTrees';
 
 /** What identifies one entry's state: a rewrite, chmod, rename or replacement changes at least one of these. */

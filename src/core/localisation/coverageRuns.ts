@@ -1,9 +1,9 @@
 // The coverage runs of fault localisation: the unmodified code's tests run again, in the request's own sandbox and
 // trees, with coverage on; each test's spectrum comes back.
 import { rm } from 'node:fs/promises';
-import type { PerTestPlan } from '../stagedVerification';
-import { reporterCommand } from '../stagedVerification';
-import type { TestExecutor } from '../testExecutor';
+import type { PerTestPlan } from '../verification/stagedVerification';
+import { reporterCommand } from '../verification/stagedVerification';
+import type { TestExecutor } from '../execution/executor';
 import { verdicts } from '../testResults/compare';
 import { splitId } from '../testResults/ids';
 import { shellQuote } from '../testResults/shell';

@@ -1,9 +1,9 @@
 // Fault localisation for one request: the selection's lines ranked by the failing tests' coverage (Ochiai) and stack frames.
-import type { Logger } from '../logger';
+import type { Logger } from '../base/logger';
 import { lineAt, lineStartsOf } from '../mutation/parseCheck';
-import type { SiteRanking } from '../providers/provider';
-import type { PerTestPlan } from '../stagedVerification';
-import type { TestExecutor } from '../testExecutor';
+import type { SiteRanking } from '../contract/provider';
+import type { PerTestPlan } from '../verification/stagedVerification';
+import type { TestExecutor } from '../execution/executor';
 import { verdicts } from '../testResults/compare';
 import { coverageSpectra } from './coverageRuns';
 import { ochiai, rankLines, tellsApart } from './ochiai';

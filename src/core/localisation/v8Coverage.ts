@@ -2,7 +2,7 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { lineStartsOf } from '../mutation/parseCheck';
-import { isWorkspaceFile } from '../stackLocations';
+import { isWorkspaceFile } from '../testResults/stackLocations';
 
 /** The variable that makes every node process write its coverage as JSON into a folder when it exits. */
 export const V8_COVERAGE_VARIABLE = 'NODE_V8_COVERAGE';

@@ -1,6 +1,6 @@
 // One OpenAI-style `POST /chat/completions` call, streaming or not, with timeouts, retries and clear errors.
-import { UserError } from '../errors';
-import type { Logger } from '../logger';
+import { UserError } from '../base/errors';
+import type { Logger } from '../base/logger';
 import type { ChatMessage } from './prompt';
 import { backoffMs, deadline, isRetryableStatus, retryAfterMs, sleep } from './retryPolicy';
 import { sseData } from './sse';

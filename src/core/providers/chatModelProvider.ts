@@ -1,9 +1,9 @@
 // A provider over any chat model that streams text (VS Code's Language Model API through a narrow interface).
-import { UserError } from '../errors';
+import { UserError } from '../base/errors';
 import { parseAnswer } from './answerParser';
 import type { ChatMessage } from './prompt';
 import { buildPrompt } from './prompt';
-import type { CandidateProvider, ProviderRequest, ProviderSample } from './provider';
+import type { CandidateProvider, ProviderRequest, ProviderSample } from '../contract/provider';
 import { deadline, untilAborted } from './retryPolicy';
 import { parallelSamples } from './sampleQueue';
 

@@ -1,7 +1,7 @@
 // The `file` provider: candidates from a JSON file holding an array of replacement strings.
-import { UserError } from '../errors';
-import { readUserText } from '../userFiles';
-import type { CandidateProvider, ProviderSample } from './provider';
+import { UserError } from '../base/errors';
+import { readUserText } from '../base/userFiles';
+import type { CandidateProvider, ProviderSample } from '../contract/provider';
 
 /** Reads and checks the candidates file up front, so a bad file is reported before anything runs. */
 export async function readCandidatesFile(path: string): Promise<string[]> {

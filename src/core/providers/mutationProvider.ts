@@ -1,9 +1,9 @@
 // The `mutation` provider: offline single-edit repair candidates (`<`→`<=`, `i`→`i + 1`, swapped arguments, …).
-import { UserError } from '../errors';
+import { UserError } from '../base/errors';
 import { failureLines } from '../mutation/failureLines';
 import { generateMutants } from '../mutation/generator';
 import type { MutationStats } from '../mutation/generator';
-import type { CandidateProvider, ProviderRequest, ProviderSample } from './provider';
+import type { CandidateProvider, ProviderRequest, ProviderSample } from '../contract/provider';
 import { untilAborted } from './retryPolicy';
 
 /**

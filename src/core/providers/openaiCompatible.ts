@@ -3,7 +3,7 @@ import { parseAnswer } from './answerParser';
 import type { Completion, CompletionChoice, CompletionSettings } from './chatCompletions';
 import { EndpointError, chatCompletionsUrl, requestCompletion } from './chatCompletions';
 import { buildPrompt } from './prompt';
-import type { CandidateProvider, ProviderRequest, ProviderSample } from './provider';
+import type { CandidateProvider, ProviderRequest, ProviderSample } from '../contract/provider';
 import { untilAborted } from './retryPolicy';
 import { parallelSamples } from './sampleQueue';
 

@@ -1,5 +1,5 @@
 // The one place that words the request to a language model: read this file to see exactly what the model sees.
-import type { BaselineReport, RepairContext } from './provider';
+import type { BaselineReport, RepairContext } from '../contract/provider';
 
 /** One chat message in the OpenAI shape; the VS Code adapter maps `system` to a user message. */
 export interface ChatMessage {

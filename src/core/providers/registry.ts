@@ -1,10 +1,10 @@
 // Every candidate provider by name: its factory and the options it reads, for both front ends.
-import { UserError } from '../errors';
+import { UserError } from '../base/errors';
 import type { OptionName, OptionValues, ProviderName } from '../request/options';
 import { createFileProvider, readCandidatesFile } from './fileProvider';
 import { createMutationProvider } from './mutationProvider';
 import { createOpenAiCompatibleProvider } from './openaiCompatible';
-import type { CandidateProvider } from './provider';
+import type { CandidateProvider } from '../contract/provider';
 
 /** What a factory gets from its front end besides the options. */
 export interface ProviderEnv {

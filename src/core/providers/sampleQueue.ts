@@ -1,5 +1,5 @@
 // Fans single-sample requests out to a bounded number of parallel workers and yields results as they arrive.
-import type { ProviderSample } from './provider';
+import type { ProviderSample } from '../contract/provider';
 
 /**
  * Calls `produce` `total` times from at most `concurrency` workers and yields each sample as soon as it is

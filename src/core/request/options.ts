@@ -1,9 +1,9 @@
 // The one table of request options: each one's setting, flag, kind, default, bounds and help, read by both front ends.
-import { DEFAULT_LINKED_FOLDERS } from '../fixRequest';
-import { MAX_TIMER_MS } from '../requestCheck';
+import { DEFAULT_LINKED_FOLDERS } from '../contract/fixRequest';
+import { MAX_TIMER_MS } from './checkRequest';
 import { BACKEND_CHOICES } from '../sandbox/detect';
 import { ISOLATION_CHOICES } from '../isolation/runTrees';
-import { STRENGTH_CHOICES } from '../strengthCheck';
+import { STRENGTH_CHOICES } from '../verification/strengthCheck';
 
 /**
  * How a value is read. `seconds` is given in seconds (settings.json, flags) and read as milliseconds; a `boolean`

@@ -1,5 +1,5 @@
 // The part of a FixRequest both front ends take from the options alone, built in one place so neither lists fields.
-import type { ContainerSettings, FixRequest } from '../fixRequest';
+import type { ContainerSettings, FixRequest } from '../contract/fixRequest';
 import type { OptionValues } from './options';
 
 /** Everything of a request but the target (workspace, file, selection), the providers and the lifetime. */

@@ -2,8 +2,8 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import type { Logger } from '../logger';
-import { detectCgroup } from '../runCgroup';
+import type { Logger } from '../base/logger';
+import { detectCgroup } from './runCgroup';
 import type { BackendKind, SandboxBackend } from './backend';
 import { bwrapBackend } from './bwrap';
 import type { LocalTools } from './localRun';

@@ -1,8 +1,8 @@
 // What every local backend shares: the argv around the test command, the run's cgroup, and ending the run's processes.
 import { spawn } from 'node:child_process';
 import treeKill from 'tree-kill';
-import { RunCgroup } from '../runCgroup';
-import type { CgroupSupport } from '../runCgroup';
+import { RunCgroup } from './runCgroup';
+import type { CgroupSupport } from './runCgroup';
 import type { PreparedRun, RunSpec } from './backend';
 
 /** What was found on this system that every local backend may use. */

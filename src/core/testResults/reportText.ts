@@ -1,6 +1,6 @@
 // Small readers shared by the adapters: JSON that may be cut short, paths made relative, failure messages bounded.
 import { isAbsolute, relative } from 'node:path';
-import { stripAnsi } from '../ansi';
+import { stripAnsi } from '../base/ansi';
 
 /** About this many characters of a failure are kept: enough to recognise it, small enough to log and show. */
 export const MESSAGE_LIMIT = 2048;

@@ -1,7 +1,7 @@
 // Shared steps for the Verified Fix integration tests: the extension's API, the fixture file, settings, waiting.
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { FixResult } from '../../../src/core/fixRequest';
+import type { FixResult } from '../../../src/core/contract/fixRequest';
 import type { VerifiedFixApi } from '../../../src/host/testApi';
 
 export const extensionId = 'verified-fix.verified-fix';

@@ -1,7 +1,7 @@
 // The main flow in a real VS Code: select the buggy line, Suggest Verified Fix, diff, Apply, undo, refusals.
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import type { FixResult } from '../../../src/core/fixRequest';
+import type { FixResult } from '../../../src/core/contract/fixRequest';
 import type { VerifiedFixApi } from '../../../src/host/testApi';
 import { clearSettings, extensionId, openSumJs, quickSettings, selectLine, setSettings, suggest, verifiedFix, waitFor } from './helpers';
 

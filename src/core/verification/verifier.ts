@@ -1,16 +1,16 @@
 // How one candidate is verified: the static check, the failing tests first, the full command, confirmation runs,
 // each judged against what the baseline showed.
-import type { TestEvidence, Verdict } from './fixRequest';
-import type { Logger } from './logger';
-import type { Evidence } from './candidatePool';
-import { describeTestRunEdits, findTestRunEdits } from './security/testRunEdits';
+import type { TestEvidence, Verdict } from '../contract/fixRequest';
+import type { Logger } from '../base/logger';
+import type { Evidence } from '../engine/candidatePool';
+import { describeTestRunEdits, findTestRunEdits } from '../security/testRunEdits';
 import { judgeRun, listIds, planFromBaseline, reporterCommand } from './stagedVerification';
 import type { PerTestPlan } from './stagedVerification';
-import { errorVerdict } from './testExecutor';
-import type { ExecutedRun, TestExecutor } from './testExecutor';
-import type { ResolvedRunner } from './testResults/detect';
-import { parseTestSummary, testsRun } from './testSummary';
-import type { TestSummary } from './testSummary';
+import { errorVerdict } from '../execution/executor';
+import type { ExecutedRun, TestExecutor } from '../execution/executor';
+import type { ResolvedRunner } from '../testCommand/runner';
+import { parseTestSummary, testsRun } from '../testResults/summary';
+import type { TestSummary } from '../testResults/summary';
 
 /** What candidates are judged against once the baseline has run. */
 export interface Reference {

@@ -1,9 +1,9 @@
 // How much "verified" proves: variants of a verified fix's changed lines (the offline generator's edits, on the fixed
 // text) run through the same verifier. A variant that passes too is a different program the tests accept.
-import { unifiedDiff } from './diffing';
-import type { CandidateResult } from './fixRequest';
-import { generateMutants } from './mutation/generator';
-import { applyReplacement } from './textRange';
+import { unifiedDiff } from '../base/diffing';
+import type { CandidateResult } from '../contract/fixRequest';
+import { generateMutants } from '../mutation/generator';
+import { applyReplacement } from '../base/textRange';
 
 export const STRENGTH_CHOICES = ['off', 'quick', 'thorough'] as const;
 export type StrengthChoice = (typeof STRENGTH_CHOICES)[number];

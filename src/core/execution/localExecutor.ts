@@ -4,20 +4,20 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, readdir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
-import type { FixRequest, Verdict } from './fixRequest';
-import { chooseIsolation } from './isolation/chooseIsolation';
-import type { RunTree, RunTrees } from './isolation/runTrees';
-import { tamperingIn } from './isolation/treeChanges';
-import type { Logger } from './logger';
+import type { FixRequest, Verdict } from '../contract/fixRequest';
+import { chooseIsolation } from '../isolation/chooseIsolation';
+import type { RunTree, RunTrees } from '../isolation/runTrees';
+import { tamperingIn } from '../isolation/treeChanges';
+import type { Logger } from '../base/logger';
 import { RunGate } from './runGate';
-import type { Protections, SandboxBackend } from './sandbox/backend';
-import type { Redactor } from './security/secrets';
-import { createRequestFolder, removeReporting, tempRootPath } from './tempRoot';
-import { readOnlyTestPaths } from './testFileGuard';
-import { cancelledVerdict, errorVerdict } from './testExecutor';
-import type { ExecutedRun, RunOptions, TestExecutor } from './testExecutor';
-import { runTestCommand } from './testRunner';
-import type { WorkspaceListing } from './workspaceCopy';
+import type { Protections, SandboxBackend } from '../sandbox/backend';
+import type { Redactor } from '../security/secrets';
+import { createRequestFolder, removeReporting, tempRootPath } from '../isolation/tempRoot';
+import { readOnlyTestPaths } from '../security/testFiles';
+import { cancelledVerdict, errorVerdict } from './executor';
+import type { ExecutedRun, RunOptions, TestExecutor } from './executor';
+import { runTestCommand } from '../sandbox/runCommand';
+import type { WorkspaceListing } from '../isolation/workspaceCopy';
 
 async function readReport(path: string): Promise<string | undefined> {
   try {

@@ -1,10 +1,10 @@
 // The engine's contract: what one "Suggest Verified Fix" request takes, the events it streams and what it returns.
-import type { Logger } from './logger';
-import type { CandidateProvider, SampleUsage } from './providers/provider';
-import type { Protections } from './sandbox/backend';
-import type { BackendChoice } from './sandbox/detect';
-import type { IsolationChoice } from './isolation/runTrees';
-import type { StrengthChoice, TestStrength } from './strengthCheck';
+import type { Logger } from '../base/logger';
+import type { CandidateProvider, SampleUsage } from './provider';
+import type { Protections } from '../sandbox/backend';
+import type { BackendChoice } from '../sandbox/detect';
+import type { IsolationChoice } from '../isolation/runTrees';
+import type { StrengthChoice, TestStrength } from '../verification/strengthCheck';
 
 /** How the `container` backend runs tests. */
 export interface ContainerSettings {

@@ -2,26 +2,26 @@
 import pLimit from 'p-limit';
 import { CandidatePool } from './candidatePool';
 import type { Sample } from './candidatePool';
-import { UserError } from './errors';
-import type { CandidateResult, FixEvent, FixRequest, FixResult, StoppedEarly, Verdict } from './fixRequest';
-import { localiseFaults } from './localisation/localise';
-import { LocalExecutor } from './localExecutor';
-import { silentLogger } from './logger';
-import type { Logger } from './logger';
-import type { BaselineReport, CandidateProvider, RepairContext, SiteRanking } from './providers/provider';
-import { commandToRun } from './packageScript';
+import { UserError } from '../base/errors';
+import type { CandidateResult, FixEvent, FixRequest, FixResult, StoppedEarly, Verdict } from '../contract/fixRequest';
+import { localiseFaults } from '../localisation/localise';
+import { LocalExecutor } from '../execution/localExecutor';
+import { silentLogger } from '../base/logger';
+import type { Logger } from '../base/logger';
+import type { BaselineReport, CandidateProvider, RepairContext, SiteRanking } from '../contract/provider';
+import { commandToRun } from '../testCommand/packageScript';
 import { askInRounds } from './repairRounds';
-import { prepareRequest } from './requestCheck';
-import { Redactor, scrubEnvironment } from './security/secrets';
-import { reporterCommand } from './stagedVerification';
-import type { PerTestPlan } from './stagedVerification';
-import { checkStrength, rankByStrength } from './strengthCheck';
-import type { TestStrength } from './strengthCheck';
-import type { TestExecutor } from './testExecutor';
-import { resolveRunner } from './testResults/detect';
-import { applyReplacement } from './textRange';
-import { referenceFrom, Verifier } from './verifier';
-import type { Reference } from './verifier';
+import { prepareRequest } from '../request/checkRequest';
+import { Redactor, scrubEnvironment } from '../security/secrets';
+import { reporterCommand } from '../verification/stagedVerification';
+import type { PerTestPlan } from '../verification/stagedVerification';
+import { checkStrength, rankByStrength } from '../verification/strengthCheck';
+import type { TestStrength } from '../verification/strengthCheck';
+import type { TestExecutor } from '../execution/executor';
+import { resolveRunner } from '../testCommand/runner';
+import { applyReplacement } from '../base/textRange';
+import { referenceFrom, Verifier } from '../verification/verifier';
+import type { Reference } from '../verification/verifier';
 
 /** Tail of the baseline output given to providers: enough for a stack trace, small enough for a prompt. */
 const BASELINE_REPORT_CHARS = 4000;
@@ -177,7 +177,7 @@ export async function runFix(request: FixRequest, onEvent: (event: FixEvent) => 
     }
     return taken;
   };
-  /** One provider's samples, and its repair rounds while none is verified (src/core/repairRounds.ts). */
+  /** One provider's samples, and its repair rounds while none is verified (engine/repairRounds.ts). */
   const ask = (provider: CandidateProvider) =>
     askInRounds({
       provider, repairRounds: request.repairRounds ?? 0, pool, signal: controller.signal, logger, onEvent,

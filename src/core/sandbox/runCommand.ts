@@ -1,8 +1,8 @@
 // Runs one test command in one copy: contained, time-limited, output capped, and always settled with a verdict.
 import { execa } from 'execa';
-import type { RunStatus, Verdict } from './fixRequest';
+import type { RunStatus, Verdict } from '../contract/fixRequest';
 import { OutputTail } from './outputTail';
-import type { OverlayMount, PreparedRun, SandboxBackend } from './sandbox/backend';
+import type { OverlayMount, PreparedRun, SandboxBackend } from './backend';
 
 /** Bytes kept of each stream (and of the two interleaved). */
 export const OUTPUT_TAIL_BYTES = 64 * 1024;

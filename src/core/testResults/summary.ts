@@ -1,5 +1,5 @@
 // Reads the closing summary a test runner prints, so a "pass" that ran no tests, or fewer than the baseline, can be told apart.
-import { stripAnsi } from './ansi';
+import { stripAnsi } from '../base/ansi';
 
 /** What a run's output says about its tests. */
 export interface TestSummary {

@@ -1,16 +1,16 @@
 // Finds which runner a test command really runs (through npm, pnpm and yarn scripts) and the invocation to build on.
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { cargoAdapter } from './cargo';
-import { goAdapter } from './go';
-import { jestAdapter } from './jest';
-import { mochaAdapter } from './mocha';
-import { nodeAdapter } from './node';
-import { pytestAdapter } from './pytest';
-import { shellWords } from './shell';
-import type { ShellWord } from './shell';
-import type { RunnerAdapter } from './types';
-import { vitestAdapter } from './vitest';
+import { cargoAdapter } from '../testResults/cargo';
+import { goAdapter } from '../testResults/go';
+import { jestAdapter } from '../testResults/jest';
+import { mochaAdapter } from '../testResults/mocha';
+import { nodeAdapter } from '../testResults/node';
+import { pytestAdapter } from '../testResults/pytest';
+import { shellWords } from '../testResults/shell';
+import type { ShellWord } from '../testResults/shell';
+import type { RunnerAdapter } from '../testResults/types';
+import { vitestAdapter } from '../testResults/vitest';
 
 /** A runner this tool reads, with `base` to hand to its adapter's `command`; or one sentence saying why not. */
 export type ResolvedRunner = { readonly adapter: RunnerAdapter; readonly base: string } | { readonly unsupported: string };

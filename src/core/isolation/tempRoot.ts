@@ -3,8 +3,8 @@ import { execFile } from 'node:child_process';
 import { chmod, lstat, mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { UserError } from './errors';
-import { isAlive } from './processAlive';
+import { UserError } from '../base/errors';
+import { isAlive } from '../base/processAlive';
 
 /** `<tmp>/verified-fix`, overridable (tests point it at a folder of their own). */
 export function tempRootPath(env: NodeJS.ProcessEnv = process.env): string {

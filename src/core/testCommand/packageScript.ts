@@ -2,9 +2,9 @@
 // tests starts the runner directly instead of paying for npm's start-up first.
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { basename, delimiter, dirname, join } from 'node:path';
-import { scriptCall } from './testResults/detect';
-import { shellQuote, shellWords } from './testResults/shell';
-import type { ShellWord } from './testResults/shell';
+import { scriptCall } from './runner';
+import { shellQuote, shellWords } from '../testResults/shell';
+import type { ShellWord } from '../testResults/shell';
 
 /**
  * `resolved`: run `command` with `/bin/sh -c` in the workspace's copy, with `env` added to the environment; `script`

@@ -4,9 +4,9 @@ import { createHash } from 'node:crypto';
 import { appendFile, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import * as lockfile from 'proper-lockfile';
-import { UserError } from './errors';
-import type { FixResult } from './fixRequest';
-import { readUserText } from './userFiles';
+import { UserError } from '../base/errors';
+import type { FixResult } from '../contract/fixRequest';
+import { readUserText } from '../base/userFiles';
 import { isSampleOutcome } from './sessionStats';
 import type { SampleOutcome, TaskSamples } from './sessionStats';
 

@@ -1,10 +1,10 @@
 // Staged verification: the baseline's per-test results say which tests fail; a candidate first runs only those, and
 // the full suite only if it fixes them. Every verdict then carries which tests it turned green or broke.
-import type { ExecutedRun } from './testExecutor';
-import type { TestEvidence, Verdict } from './fixRequest';
-import { diffAgainstBaseline, failingIds } from './testResults/compare';
-import type { BaselineDiff } from './testResults/compare';
-import type { RunnerAdapter, TestResult } from './testResults/types';
+import type { ExecutedRun } from '../execution/executor';
+import type { TestEvidence, Verdict } from '../contract/fixRequest';
+import { diffAgainstBaseline, failingIds } from '../testResults/compare';
+import type { BaselineDiff } from '../testResults/compare';
+import type { RunnerAdapter, TestResult } from '../testResults/types';
 
 /** What the baseline's report told about the suite, for judging every candidate of the request. */
 export interface PerTestPlan {

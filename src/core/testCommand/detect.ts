@@ -1,7 +1,7 @@
 // Finds the workspace's test command when none is configured.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { UserError } from './errors';
+import { UserError } from '../base/errors';
 
 function hasPytestConfig(workspace: string): boolean {
   if (existsSync(join(workspace, 'pytest.ini')) || existsSync(join(workspace, 'conftest.py'))) return true;

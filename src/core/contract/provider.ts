@@ -1,5 +1,5 @@
 // The interface every candidate source implements: an async stream of replacement texts for one selection.
-import type { Logger } from '../logger';
+import type { Logger } from '../base/logger';
 
 /** What the baseline (the unmodified code) run showed; providers may use it to aim their candidates. */
 export interface BaselineReport {

@@ -2,7 +2,7 @@
 // mappings and in-memory /tmp files included), bounds its process count, and finds every process it left behind.
 import { readFile, readdir, rmdir, writeFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isAlive } from './processAlive';
+import { isAlive } from '../base/processAlive';
 
 /** Where this process may create child cgroups, per controller. */
 export interface CgroupSupport {

@@ -1,9 +1,9 @@
 // The request's candidates without any process: duplicates, results as their runs finish, ranking and statistics.
-import { changedCharacters, changeSize, unifiedDiff } from './diffing';
-import type { CandidateResult, Verdict } from './fixRequest';
-import { passAtK, passHatK } from './passAtK';
-import type { SampleUsage } from './providers/provider';
-import { applyReplacement } from './textRange';
+import { changedCharacters, changeSize, unifiedDiff } from '../base/diffing';
+import type { CandidateResult, Verdict } from '../contract/fixRequest';
+import { passAtK, passHatK } from '../statistics/passAtK';
+import type { SampleUsage } from '../contract/provider';
+import { applyReplacement } from '../base/textRange';
 
 /**
  * Candidates that differ only in line endings, trailing spaces or surrounding blank lines are the same program.

@@ -1,10 +1,10 @@
 // Repair rounds: a model none of whose candidates was verified is asked again, shown the candidates that failed.
 import type { CandidatePool } from './candidatePool';
-import { UserError } from './errors';
-import type { CandidateResult, FixEvent, Verdict } from './fixRequest';
-import type { Logger } from './logger';
-import type { CandidateProvider, FailedAttempt, RepairContext } from './providers/provider';
-import { boundMessage } from './testResults/reportText';
+import { UserError } from '../base/errors';
+import type { CandidateResult, FixEvent, Verdict } from '../contract/fixRequest';
+import type { Logger } from '../base/logger';
+import type { CandidateProvider, FailedAttempt, RepairContext } from '../contract/provider';
+import { boundMessage } from '../testResults/reportText';
 
 /** Failed candidates a repair round passes on, newest first (the prompt shows fewer when they do not fit its budget). */
 const MAX_ATTEMPTS = 12;

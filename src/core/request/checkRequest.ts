@@ -1,20 +1,20 @@
 // Checks a request before anything runs and gathers what every run needs; bad input becomes a UserError.
 import { lstat, readlink, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { UserError } from './errors';
-import type { FixRequest } from './fixRequest';
-import type { Logger } from './logger';
-import type { SandboxBackend } from './sandbox/backend';
-import { createContainerBackend } from './sandbox/container';
-import { detectSandbox, sandboxOfKind } from './sandbox/detect';
-import type { BackendChoice } from './sandbox/detect';
-import { sweepOrphans } from './tempRoot';
-import { detectTestCommand } from './testCommand';
-import { isTestRelated } from './testFileGuard';
-import { languageIdOf } from './textRange';
-import { readUserText } from './userFiles';
-import { listWorkspace } from './workspaceCopy';
-import type { WorkspaceListing } from './workspaceCopy';
+import { UserError } from '../base/errors';
+import type { FixRequest } from '../contract/fixRequest';
+import type { Logger } from '../base/logger';
+import type { SandboxBackend } from '../sandbox/backend';
+import { createContainerBackend } from '../sandbox/container';
+import { detectSandbox, sandboxOfKind } from '../sandbox/detect';
+import type { BackendChoice } from '../sandbox/detect';
+import { sweepOrphans } from '../isolation/tempRoot';
+import { detectTestCommand } from '../testCommand/detect';
+import { isTestRelated } from '../security/testFiles';
+import { languageIdOf } from '../base/textRange';
+import { readUserText } from '../base/userFiles';
+import { listWorkspace } from '../isolation/workspaceCopy';
+import type { WorkspaceListing } from '../isolation/workspaceCopy';
 
 export interface PreparedRequest {
   /** The file's path relative to the workspace, normalised with `/` separators (as git lists it). */
