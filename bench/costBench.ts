@@ -7,7 +7,6 @@ import { join } from 'node:path';
 import { runFix } from '../src/core/engine/runFix';
 import type { FixRequest } from '../src/core/contract/fixRequest';
 import { chooseIsolation } from '../src/core/isolation/chooseIsolation';
-import type { IsolationMode } from '../src/core/isolation/runTrees';
 import { createFileProvider } from '../src/core/providers/fileProvider';
 import { createMutationProvider } from '../src/core/providers/mutationProvider';
 import { silentLogger } from '../src/core/base/logger';
@@ -17,6 +16,7 @@ import { createRequestFolder, removeOrSetAside } from '../src/core/isolation/tem
 import { runTestCommand } from '../src/core/sandbox/runCommand';
 import { listWorkspace } from '../src/core/isolation/workspaceCopy';
 import { benchWorkspace, countFiles, median, timeAsync } from './engineBench';
+import type { IsolationMode } from '../src/core/contract/choices';
 
 const MODES: readonly IsolationMode[] = ['overlay', 'reuse', 'copy'];
 

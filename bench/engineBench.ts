@@ -7,11 +7,11 @@ import { execa } from 'execa';
 import { runFix } from '../src/core/engine/runFix';
 import { createFileProvider } from '../src/core/providers/fileProvider';
 import { detectSandbox, sandboxOfKind } from '../src/core/sandbox/detect';
-import { describeProtections } from '../src/core/sandbox/backend';
 import { createContainerBackend } from '../src/core/sandbox/container';
 import type { SandboxBackend } from '../src/core/sandbox/backend';
 import { runTestCommand } from '../src/core/sandbox/runCommand';
 import { createCopy, listWorkspace, removeCopy } from '../src/core/isolation/workspaceCopy';
+import { describeProtections } from '../src/core/contract/protections';
 
 const DEPENDENCIES = ['jest', 'typescript', 'eslint', 'webpack', '@babel/core', 'lodash', 'rxjs', 'date-fns', '@types/node', 'vitest', 'jsdom'];
 

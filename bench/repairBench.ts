@@ -9,13 +9,13 @@ import { silentLogger } from '../src/core/base/logger';
 import { createMutationProvider } from '../src/core/providers/mutationProvider';
 import type { CandidateProvider, SiteRanking } from '../src/core/contract/provider';
 import type { SandboxBackend } from '../src/core/sandbox/backend';
-import { describeProtections } from '../src/core/sandbox/backend';
 import { detectSandbox } from '../src/core/sandbox/detect';
 import { applyReplacement } from '../src/core/base/textRange';
 import type { RepairTask } from './repair/corpus';
 import { copyTask, findCorpus, fixedText, hiddenCommand, loadCorpus, runInCopy, selectionOffsets, visibleCommand, writeTaskFile } from './repair/corpus';
 import type { RequestOutcome, SelectionKind, VerifiedCandidate } from './repair/summary';
 import { firstCorrectRank, formatTable, formatTimes, SELECTION_KINDS, summarize } from './repair/summary';
+import { describeProtections } from '../src/core/contract/protections';
 
 const USAGE = 'usage: npm run bench:repair -- [--tasks id1,id2] [--n 10,30,100] [--kinds exact,function] [--localisation on|off] [--json out.json]';
 

@@ -10,7 +10,6 @@ import { OPTIONS } from '../core/request/options';
 import type { OptionsReading } from '../core/request/readOptions';
 import { requestOptions } from '../core/request/requestOptions';
 import { appendResults, formatResults, sampleRecords, stableTaskId } from '../core/statistics/resultsFile';
-import { describeProtections, protectsLess } from '../core/sandbox/backend';
 import { bubblewrapHint } from '../core/sandbox/installHint';
 import { readUserText } from '../core/base/userFiles';
 import { lineRangeToOffsets } from '../core/base/textRange';
@@ -19,6 +18,7 @@ import { provenByTests } from '../core/verification/evidence';
 import { fixHelp, fixUsage, readFlags } from './flags';
 import { providerFailure } from './providerFailure';
 import { createProvidersFromFlags } from './providerFromFlags';
+import { describeProtections, protectsLess } from '../core/contract/protections';
 
 export { fixUsage };
 

@@ -1,10 +1,10 @@
 // What protects this machine's test runs, for the panel: the last request's protections, else a detection run.
 import type * as vscode from 'vscode';
-import { describeProtections, protectsLess } from '../core/sandbox/backend';
-import type { Protections } from '../core/sandbox/backend';
 import { detectSandbox } from '../core/sandbox/detect';
 import { bubblewrapHint } from '../core/sandbox/installHint';
 import type { ProtectionsView } from '../shared/protocol';
+import { describeProtections, protectsLess } from '../core/contract/protections';
+import type { Protections } from '../core/contract/protections';
 
 const LAST_PROTECTIONS = 'verifiedFix.lastProtections';
 /** The default memory cap: what a request with default settings would get, before any request has run. */

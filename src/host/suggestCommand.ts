@@ -1,7 +1,5 @@
 // "Suggest Verified Fix": checks trust and input, runs the engine under a cancellable progress, then presents the result.
 import * as vscode from 'vscode';
-import { describeProtections, protectsLess } from '../core/sandbox/backend';
-import type { Protections } from '../core/sandbox/backend';
 import { bubblewrapHint } from '../core/sandbox/installHint';
 import { runFix } from '../core/engine/runFix';
 import { UserError } from '../core/base/errors';
@@ -20,6 +18,8 @@ import { isFailureTarget } from './failureIndex';
 import type { FailureTarget } from './failureIndex';
 import { readSettings } from './settings';
 import { storedCandidate, taskRecord, verifiedCandidates } from './taskRecord';
+import { describeProtections, protectsLess } from '../core/contract/protections';
+import type { Protections } from '../core/contract/protections';
 
 /** What "Run Again" passes: the same lines of the same document. */
 export interface RerunTarget {

@@ -9,11 +9,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { sandboxOfKind } from '../../src/core/sandbox/detect';
-import type { BackendChoice } from '../../src/core/sandbox/detect';
 import type { CliResult } from './helpers/cli';
 import { cliPath } from './helpers/cli';
 import { killMarked, newMarker, waitForNoSurvivors } from './helpers/processes';
 import { fingerprint, makeWorkspace, remove } from './helpers/workspace';
+import type { BackendChoice } from '../../src/core/contract/choices';
 
 const marker = newMarker();
 const pytestAvailable = spawnSync('python3', ['-c', 'import pytest']).status === 0;

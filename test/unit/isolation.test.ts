@@ -5,11 +5,11 @@ import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { runFix } from '../../src/core/engine/runFix';
 import type { FixRequest } from '../../src/core/contract/fixRequest';
-import type { IsolationMode } from '../../src/core/isolation/runTrees';
 import { diffTree, snapshotTree, tamperingIn } from '../../src/core/isolation/treeChanges';
 import { createFileProvider } from '../../src/core/providers/fileProvider';
 import { detectSandbox } from '../../src/core/sandbox/detect';
 import { fingerprint, makeTempRoot, makeWorkspace, remove } from './helpers/workspace';
+import type { IsolationMode } from '../../src/core/contract/choices';
 
 const tempRoot = makeTempRoot();
 before(() => {

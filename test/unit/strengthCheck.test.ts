@@ -8,9 +8,9 @@ import { runFix } from '../../src/core/engine/runFix';
 import type { FixEvent, FixRequest } from '../../src/core/contract/fixRequest';
 import { createFileProvider } from '../../src/core/providers/fileProvider';
 import { checkStrength, describeStrength, rankByStrength } from '../../src/core/verification/strengthCheck';
-import type { TestStrength } from '../../src/core/verification/strengthCheck';
 import { runCli } from './helpers/cli';
 import { makeTempRoot, makeWorkspace, remove } from './helpers/workspace';
+import type { TestStrength } from '../../src/core/contract/strength';
 
 const tempRoot = makeTempRoot();
 const env = { ...process.env, VERIFIED_FIX_TMPDIR: tempRoot };

@@ -4,11 +4,12 @@ import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { after, describe, it } from 'node:test';
 import type { SandboxBackend } from '../../src/core/sandbox/backend';
-import { detectSandbox, LOCAL_BACKENDS, sandboxOfKind } from '../../src/core/sandbox/detect';
+import { detectSandbox, sandboxOfKind } from '../../src/core/sandbox/detect';
 import { OUTPUT_TAIL_BYTES, runTestCommand } from '../../src/core/sandbox/runCommand';
 import { runnerFixture } from './helpers/paths';
 import { killMarked, newMarker, waitForNoSurvivors } from './helpers/processes';
 import { makeWorkspace, remove } from './helpers/workspace';
+import { LOCAL_BACKENDS } from '../../src/core/contract/choices';
 
 const scripts = ['hostile.sh', 'daemon.sh', 'flood.sh', 'network.js'];
 const cwd = makeWorkspace(Object.fromEntries(scripts.map((name) => [name, runnerFixture(name)])));

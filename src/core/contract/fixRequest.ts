@@ -1,10 +1,9 @@
 // The engine's contract: what one "Suggest Verified Fix" request takes, the events it streams and what it returns.
 import type { Logger } from '../base/logger';
 import type { CandidateProvider, SampleUsage } from './provider';
-import type { Protections } from '../sandbox/backend';
-import type { BackendChoice } from '../sandbox/detect';
-import type { IsolationChoice } from '../isolation/runTrees';
-import type { StrengthChoice, TestStrength } from '../verification/strengthCheck';
+import type { Protections } from './protections';
+import type { BackendChoice, IsolationChoice, StrengthChoice } from './choices';
+import type { TestStrength } from './strength';
 
 /** How the `container` backend runs tests. */
 export interface ContainerSettings {
@@ -40,9 +39,6 @@ export interface IsolationOptions {
   /** For `backend: 'container'`: the engine, image and extra arguments (the workspace is the request's). */
   readonly container?: ContainerSettings;
 }
-
-/** Folders linked into every copy by default: dependency folders too big to copy and never edited by a fix. */
-export const DEFAULT_LINKED_FOLDERS: readonly string[] = ['node_modules', '.venv', 'venv', 'env', '.tox', 'vendor', 'target'];
 
 export interface FixRequest {
   /** Absolute path of the workspace root. */
@@ -170,6 +166,9 @@ export interface CandidateResult {
   /** For a verified candidate once the strength check has run on it. */
   readonly strength?: TestStrength;
 }
+
+/** What a candidate's runs proved besides their verdicts: the stage they reached and the per-test comparison. */
+export type Evidence = Pick<CandidateResult, 'stage' | 'tests'>;
 
 export type FixEvent =
   | { readonly type: 'started'; readonly testCommand: string; readonly protections: Protections }

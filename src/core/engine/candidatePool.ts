@@ -1,6 +1,6 @@
 // The request's candidates without any process: duplicates, results as their runs finish, ranking and statistics.
 import { changedCharacters, changeSize, unifiedDiff } from '../base/diffing';
-import type { CandidateResult, Verdict } from '../contract/fixRequest';
+import type { CandidateResult, Evidence, Verdict } from '../contract/fixRequest';
 import { passAtK, passHatK } from '../statistics/passAtK';
 import type { SampleUsage } from '../contract/provider';
 import { applyReplacement } from '../base/textRange';
@@ -27,8 +27,6 @@ interface Pending extends Sample {
   readonly duplicateOf: number | null;
   readonly invalidReason?: string;
 }
-
-export type Evidence = Pick<CandidateResult, 'stage' | 'tests'>;
 
 /** What the file and the request say every candidate is measured against. */
 export interface PoolContext {

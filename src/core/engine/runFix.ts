@@ -16,12 +16,12 @@ import { Redactor, scrubEnvironment } from '../security/secrets';
 import { reporterCommand } from '../verification/stagedVerification';
 import type { PerTestPlan } from '../verification/stagedVerification';
 import { checkStrength, rankByStrength } from '../verification/strengthCheck';
-import type { TestStrength } from '../verification/strengthCheck';
 import type { TestExecutor } from '../execution/executor';
 import { resolveRunner } from '../testCommand/runner';
 import { applyReplacement } from '../base/textRange';
 import { referenceFrom, Verifier } from '../verification/verifier';
 import type { Reference } from '../verification/verifier';
+import type { TestStrength } from '../contract/strength';
 
 /** Tail of the baseline output given to providers: enough for a stack trace, small enough for a prompt. */
 const BASELINE_REPORT_CHARS = 4000;

@@ -1,6 +1,6 @@
 // The engine's one way of running tests: a TestExecutor runs a file text against the workspace's tests and says how it went.
 import type { Verdict } from '../contract/fixRequest';
-import type { Protections } from '../sandbox/backend';
+import type { Protections } from '../contract/protections';
 
 export interface RunOptions {
   /**

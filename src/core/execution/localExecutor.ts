@@ -10,7 +10,7 @@ import type { RunTree, RunTrees } from '../isolation/runTrees';
 import { tamperingIn } from '../isolation/treeChanges';
 import type { Logger } from '../base/logger';
 import { RunGate } from './runGate';
-import type { Protections, SandboxBackend } from '../sandbox/backend';
+import type { SandboxBackend } from '../sandbox/backend';
 import type { Redactor } from '../security/secrets';
 import { createRequestFolder, removeReporting, tempRootPath } from '../isolation/tempRoot';
 import { readOnlyTestPaths } from '../security/testFiles';
@@ -18,6 +18,7 @@ import { cancelledVerdict, errorVerdict } from './executor';
 import type { ExecutedRun, RunOptions, TestExecutor } from './executor';
 import { runTestCommand } from '../sandbox/runCommand';
 import type { WorkspaceListing } from '../isolation/workspaceCopy';
+import type { Protections } from '../contract/protections';
 
 async function readReport(path: string): Promise<string | undefined> {
   try {

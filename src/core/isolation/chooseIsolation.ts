@@ -9,7 +9,8 @@ import { runTestCommand } from '../sandbox/runCommand';
 import type { WorkspaceListing } from './workspaceCopy';
 import { CopyTrees } from './copyTrees';
 import { OverlayTrees } from './overlayTrees';
-import type { IsolationChoice, RunTrees } from './runTrees';
+import type { RunTrees } from './runTrees';
+import type { IsolationChoice } from '../contract/choices';
 
 /** overlayfs options are split on commas and colons, and `\` escapes: a path holding one cannot be named safely. */
 const UNSAFE_FOR_OVERLAY = /[,:\\\n]/;

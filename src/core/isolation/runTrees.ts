@@ -1,5 +1,6 @@
 // The folder tree a test run works in: the workspace plus one candidate's file, made as cheaply as the system allows.
 import type { OverlayMount } from '../sandbox/backend';
+import type { IsolationMode } from '../contract/choices';
 
 /** Paths (workspace-relative, `/`-separated) a run added, changed or removed in its tree. */
 export interface TreeChanges {
@@ -18,11 +19,6 @@ export interface RunTree {
   changes(): Promise<TreeChanges>;
 }
 
-/** The ways of giving each run its own tree, cheapest first: `auto` takes the first that works. */
-export const ISOLATION_MODES = ['overlay', 'reuse', 'copy'] as const;
-export type IsolationMode = (typeof ISOLATION_MODES)[number];
-export const ISOLATION_CHOICES = ['auto', ...ISOLATION_MODES] as const;
-export type IsolationChoice = (typeof ISOLATION_CHOICES)[number];
 
 /** Hands out trees for one request's runs and takes them back. */
 export interface RunTrees {

@@ -1,6 +1,6 @@
 // Syntax profiles of Java and Go: the same families as JavaScript, with their own node names.
 import { cArithmetic, cConditions, cLogical, lowerCaseBooleans, orderingOps } from './operatorTables';
-import type { SyntaxProfile } from './profiles';
+import type { SyntaxProfile } from './profileTypes';
 
 const equality = { '==': ['!=', '<=', '>='], '!=': ['==', '<', '>'] };
 

@@ -2,7 +2,7 @@
 import type { Node } from 'web-tree-sitter';
 import { replacement } from './edit';
 import type { MutationEdit } from './edit';
-import type { SyntaxProfile } from './profiles';
+import type { SyntaxProfile } from './profileTypes';
 
 /** Receivers are variables too, but swapping `self` for a local is never the fix. */
 const neverReplaced = new Set(['self', 'cls', 'this', 'undefined', 'arguments', '_']);

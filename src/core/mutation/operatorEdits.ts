@@ -2,7 +2,7 @@
 import type { Node } from 'web-tree-sitter';
 import { quote, replacement } from './edit';
 import type { MutationEdit, MutationFamily } from './edit';
-import type { OperatorTable, SyntaxProfile } from './profiles';
+import type { OperatorTable, SyntaxProfile } from './profileTypes';
 
 /** What the families need besides the node: the file text and the profile. */
 export interface EditContext {

@@ -1,5 +1,5 @@
 // Operator replacement tables shared by the language profiles, likeliest replacement first.
-import type { OperatorTable, SyntaxProfile } from './profiles';
+import type { OperatorTable, SyntaxProfile } from './profileTypes';
 
 /** `<` `<=` `>` `>=` with the language's equality operators; the nearest boundary change comes first. */
 export const orderingOps = (eq: string, ne: string): OperatorTable => ({

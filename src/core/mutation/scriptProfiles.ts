@@ -1,6 +1,6 @@
 // Syntax profiles of JavaScript/TypeScript and Python.
 import { cArithmetic, cConditions, cLogical, lowerCaseBooleans, orderingOps } from './operatorTables';
-import type { SyntaxProfile } from './profiles';
+import type { SyntaxProfile } from './profileTypes';
 
 // Expressions that bind tighter than a prefix `!`, so negating them needs no parentheses.
 const jsPrimary = new Set([

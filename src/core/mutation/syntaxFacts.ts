@@ -1,7 +1,7 @@
 // What the context-using families know about an edit site: its function's comparisons, literals, returns and calls.
 import type { Node } from 'web-tree-sitter';
 import type { FamilyTables } from './familyTables';
-import type { SyntaxProfile } from './profiles';
+import type { SyntaxProfile } from './profileTypes';
 
 /** What the families that draw on the function around a site need: the text, both tables and the selection. */
 export interface FamilyContext {

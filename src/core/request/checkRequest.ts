@@ -7,7 +7,6 @@ import type { Logger } from '../base/logger';
 import type { SandboxBackend } from '../sandbox/backend';
 import { createContainerBackend } from '../sandbox/container';
 import { detectSandbox, sandboxOfKind } from '../sandbox/detect';
-import type { BackendChoice } from '../sandbox/detect';
 import { sweepOrphans } from '../isolation/tempRoot';
 import { detectTestCommand } from '../testCommand/detect';
 import { isTestRelated } from '../security/testFiles';
@@ -15,6 +14,8 @@ import { languageIdOf } from '../base/textRange';
 import { readUserText } from '../base/userFiles';
 import { listWorkspace } from '../isolation/workspaceCopy';
 import type { WorkspaceListing } from '../isolation/workspaceCopy';
+import { MAX_TIMER_MS } from '../contract/choices';
+import type { BackendChoice } from '../contract/choices';
 
 export interface PreparedRequest {
   /** The file's path relative to the workspace, normalised with `/` separators (as git lists it). */
@@ -49,9 +50,6 @@ async function chooseSandbox(request: FixRequest, logger: Logger): Promise<Sandb
   if (!chosen) throw new UserError(`the sandbox "${choice}" does not work on this system; choose another (or auto) in verifiedFix.sandbox.backend or --sandbox`);
   return chosen;
 }
-
-/** The longest delay a timer takes (2^31 − 1 ms, about 24.8 days); a longer one fires at once. */
-export const MAX_TIMER_MS = 2_147_483_647;
 
 function checkNumbers(request: FixRequest): void {
   const positive = (name: string, value: number) => {

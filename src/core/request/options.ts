@@ -1,9 +1,5 @@
 // The one table of request options: each one's setting, flag, kind, default, bounds and help, read by both front ends.
-import { DEFAULT_LINKED_FOLDERS } from '../contract/fixRequest';
-import { MAX_TIMER_MS } from './checkRequest';
-import { BACKEND_CHOICES } from '../sandbox/detect';
-import { ISOLATION_CHOICES } from '../isolation/runTrees';
-import { STRENGTH_CHOICES } from '../verification/strengthCheck';
+import { BACKEND_CHOICES, DEFAULT_LINKED_FOLDERS, ISOLATION_CHOICES, MAX_TIMER_MS, STRENGTH_CHOICES } from '../contract/choices';
 
 /**
  * How a value is read. `seconds` is given in seconds (settings.json, flags) and read as milliseconds; a `boolean`

@@ -1,8 +1,9 @@
 // bubblewrap: each run an unprivileged user with no capabilities, in its own namespaces, seeing only its copy writable.
 import { hiddenPaths } from '../security/hiddenPaths';
-import type { OverlayMount, PreparedRun, Protections, RunSpec, SandboxBackend } from './backend';
+import type { OverlayMount, PreparedRun, RunSpec, SandboxBackend } from './backend';
 import { innerCommand, localEnvironment, prepareLocal } from './localRun';
 import type { LocalTools } from './localRun';
+import type { Protections } from '../contract/protections';
 
 /** The identity a run has inside bwrap when the caller is root: `nobody`, owning only what the user namespace maps. */
 const UNPRIVILEGED_ID = '65534';

@@ -4,11 +4,12 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hiddenPaths } from '../security/hiddenPaths';
-import type { PreparedRun, Protections, RunSpec, SandboxBackend } from './backend';
+import type { PreparedRun, RunSpec, SandboxBackend } from './backend';
 import { copyBack, copyRunFiles, inside } from './containerCopy';
 import { answers, call, commonFlags, HOST, killArgs, LABELS, lastError, probe, SESSION } from './containerEngine';
 import type { ContainerEngine, Setup } from './containerEngine';
 import { localEnvironment } from './localRun';
+import type { Protections } from '../contract/protections';
 
 export type { ContainerEngine } from './containerEngine';
 

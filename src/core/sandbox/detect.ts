@@ -4,18 +4,13 @@ import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import type { Logger } from '../base/logger';
 import { detectCgroup } from './runCgroup';
-import type { BackendKind, SandboxBackend } from './backend';
+import type { SandboxBackend } from './backend';
 import { bwrapBackend } from './bwrap';
 import type { LocalTools } from './localRun';
 import { processGroupBackend } from './processGroup';
 import { unshareBackend } from './unshare';
+import type { LocalBackendKind } from '../contract/choices';
 
-/** The local kinds, strongest first: the order `auto` tries them in. */
-export const LOCAL_BACKENDS = ['bwrap', 'unshare', 'process-group'] as const;
-export type LocalBackendKind = (typeof LOCAL_BACKENDS)[number];
-/** Every value `verifiedFix.sandbox.backend` / `--sandbox` takes. */
-export const BACKEND_CHOICES = ['auto', ...LOCAL_BACKENDS, 'container'] as const satisfies ReadonlyArray<BackendKind | 'auto'>;
-export type BackendChoice = (typeof BACKEND_CHOICES)[number];
 
 function succeeds(file: string, args: readonly string[], env?: NodeJS.ProcessEnv): Promise<boolean> {
   return new Promise((resolve) => {

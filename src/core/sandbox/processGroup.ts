@@ -1,7 +1,8 @@
 // No namespace at all: runs are ended by process group, tree-kill, their cgroup where there is one, and a watchdog.
-import type { PreparedRun, Protections, RunSpec, SandboxBackend } from './backend';
+import type { PreparedRun, RunSpec, SandboxBackend } from './backend';
 import { innerCommand, localEnvironment, prepareLocal } from './localRun';
 import type { LocalTools } from './localRun';
+import type { Protections } from '../contract/protections';
 
 export function processGroupBackend(tools: LocalTools): SandboxBackend {
   return {

@@ -2,10 +2,11 @@
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { hiddenPaths } from '../security/hiddenPaths';
-import type { PreparedRun, Protections, RunSpec, SandboxBackend } from './backend';
+import type { PreparedRun, RunSpec, SandboxBackend } from './backend';
 import { shellQuote as quote } from '../testResults/shell';
 import { innerCommand, localEnvironment, prepareLocal } from './localRun';
 import type { LocalTools } from './localRun';
+import type { Protections } from '../contract/protections';
 
 /**
  * The shell that sets up the mount namespace: read-only binds of what must not change, empty mounts over

@@ -4,9 +4,8 @@ import { unifiedDiff } from '../base/diffing';
 import type { CandidateResult } from '../contract/fixRequest';
 import { generateMutants } from '../mutation/generator';
 import { applyReplacement } from '../base/textRange';
-
-export const STRENGTH_CHOICES = ['off', 'quick', 'thorough'] as const;
-export type StrengthChoice = (typeof STRENGTH_CHOICES)[number];
+import type { StrengthChoice } from '../contract/choices';
+import type { SurvivingVariant, TestStrength } from '../contract/strength';
 
 /** A variant's time limit: this many times its fix's slowest run, and never below the floor (start-up noise). */
 const VARIANT_SLOWDOWN = 5;
@@ -14,23 +13,6 @@ const VARIANT_MIN_TIMEOUT_MS = 5000;
 
 /** Variants tried per verified candidate. */
 const BUDGET: Record<Exclude<StrengthChoice, 'off'>, number> = { quick: 10, thorough: 40 };
-
-/** One variant of a verified fix that passed the whole suite as well. */
-export interface SurvivingVariant {
-  /** What the variant puts in place of the selection, as a candidate's replacement does. */
-  readonly replacement: string;
-  /** What the variant changes, against the verified fix. */
-  readonly diff: string;
-  readonly label: string;
-}
-
-export interface TestStrength {
-  readonly variants: number;
-  readonly caught: number;
-  readonly survivors: readonly SurvivingVariant[];
-  /** More than one variant in ten passes too: the tests barely pin this change. */
-  readonly weak: boolean;
-}
 
 export interface Variant extends SurvivingVariant {
   /** The whole file with the variant in place of the fix's changed lines. */

@@ -1,8 +1,8 @@
 // How one candidate is verified: the static check, the failing tests first, the full command, confirmation runs,
 // each judged against what the baseline showed.
-import type { TestEvidence, Verdict } from '../contract/fixRequest';
+import type { Evidence, TestEvidence, Verdict } from '../contract/fixRequest';
 import type { Logger } from '../base/logger';
-import type { Evidence } from '../engine/candidatePool';
+
 import { describeTestRunEdits, findTestRunEdits } from '../security/testRunEdits';
 import { judgeRun, listIds, planFromBaseline, reporterCommand } from './stagedVerification';
 import type { PerTestPlan } from './stagedVerification';

@@ -1,0 +1,39 @@
+// What contains a test run, as fields the engine reports and front ends word; every sandbox backend fills one.
+
+/** The containments there are, strongest local one first; `container` runs each test in Podman or Docker. */
+export type BackendKind = 'bwrap' | 'unshare' | 'process-group' | 'container';
+
+/** What protects the user during a run, as fields: front ends derive their wording from them, never the reverse. */
+export interface Protections {
+  readonly backend: BackendKind;
+  /** How the backend names itself, e.g. "bubblewrap sandbox as an unprivileged user, no capabilities". */
+  readonly name: string;
+  /** `all`: only the copy is writable; `partly`: the workspace and home are protected, other files are not. */
+  readonly files: 'all' | 'partly' | 'none';
+  /** Whether every process of a run ends with it (a namespace or a container), or only its process group. */
+  readonly processes: 'all' | 'group';
+  readonly network: 'isolated' | 'allowed' | 'not-isolated';
+  /** The cap in MiB (0: none asked) and what it applies to. */
+  readonly memory: { readonly capMB: number; readonly scope: 'run' | 'process' | 'none' };
+}
+
+/** Whether the user should be told plainly that this system protects less than it could. */
+export function protectsLess(protections: Protections): boolean {
+  return protections.files !== 'all' || protections.network === 'not-isolated' || (protections.memory.capMB > 0 && protections.memory.scope === 'none');
+}
+
+/** One plain sentence for the log and the UI. */
+export function describeProtections(p: Protections): string {
+  const files = {
+    all: 'files outside the copy read-only, credentials hidden',
+    partly: 'the workspace, home and tests read-only, credentials hidden; other files outside the copy are NOT protected on this system: install bubblewrap',
+    none: 'files outside the copy are NOT protected on this system: install bubblewrap',
+  }[p.files];
+  const processes = p.processes === 'all' ? 'every process ends with its run' : 'process-group kill only';
+  const network = { isolated: 'network: isolated (sockets of daemons and agents hidden)', allowed: 'network: allowed by setting', 'not-isolated': 'network: not isolated on this system' }[p.network];
+  const memory =
+    p.memory.capMB <= 0
+      ? 'memory: no cap'
+      : { run: `memory: ${p.memory.capMB} MiB per run (/tmp included), processes capped`, process: `memory: ${p.memory.capMB} MiB per process`, none: 'memory: not capped on this system' }[p.memory.scope];
+  return [p.name, files, processes, network, memory].join('; ');
+}
