@@ -8,7 +8,7 @@ import { Log } from './host/log';
 import { selectModel, setApiKey } from './host/modelCommands';
 import { Runs } from './host/run';
 import { exportSession, reopenTask, resetSession } from './host/sessionCommands';
-import { buildSnapshot } from './host/sessionSnapshot';
+import { buildSnapshot } from './host/model/sessionSnapshot';
 import { SessionStore } from './host/sessionStore';
 import { onDidChangeSettings, readSettings } from './host/settings';
 import { currentProtections, rememberProtections } from './host/protectionsStatus';

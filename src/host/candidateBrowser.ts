@@ -2,11 +2,11 @@
 import * as vscode from 'vscode';
 import { applyReplacement } from '../core/base/textRange';
 import { CANDIDATE_SCHEME, CandidateDocuments } from './candidateDocuments';
-import { verifiedLabel } from './candidateLabels';
+import { verifiedLabel } from './model/candidateLabels';
 import type { Log } from './log';
 import type { Run } from './run';
-import type { StoredCandidate } from './sessionSchema';
-import { lineLabel } from './sessionSnapshot';
+import type { StoredCandidate } from './model/sessionSchema';
+import { lineLabel } from './model/labels';
 
 /** A candidate that passed every confirmation run: the same record the session keeps, so a reopened task browses alike. */
 export type BrowsableCandidate = StoredCandidate;

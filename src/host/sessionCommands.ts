@@ -4,9 +4,9 @@ import { formatResults, recordsOf } from '../core/statistics/resultsFile';
 import type { CandidateBrowser } from './candidateBrowser';
 import type { Log } from './log';
 import type { Run, Runs } from './run';
-import { formatSessionCsv } from './sessionCsv';
-import { lineLabel } from './sessionSnapshot';
-import { textHash } from './taskRecord';
+import { formatSessionCsv } from './model/sessionCsv';
+import { lineLabel } from './model/labels';
+import { textHash } from './model/taskRecord';
 import type { SessionStore } from './sessionStore';
 
 /**

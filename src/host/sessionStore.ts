@@ -1,9 +1,9 @@
 // The session's tasks, kept in workspace state so the statistics survive a reload; a corrupt state is reset, never fatal.
 import * as vscode from 'vscode';
-import { loadSession } from './sessionSchema';
-import type { StoredTask } from './sessionSchema';
+import { loadSession } from './model/sessionSchema';
+import type { StoredTask } from './model/sessionSchema';
 
-export type { StoredCandidate, StoredTask } from './sessionSchema';
+export type { StoredCandidate, StoredTask } from './model/sessionSchema';
 
 const STATE_KEY = 'verifiedFix.session.v1';
 /** Oldest tasks are dropped beyond this, so workspace state stays small. */

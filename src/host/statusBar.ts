@@ -2,7 +2,7 @@
 import * as vscode from 'vscode';
 import type { StatsSnapshot } from '../shared/protocol';
 import { CommandId } from './commands';
-import { statusText, statusTooltip } from './sessionSnapshot';
+import { statusText, statusTooltip } from './model/sessionSnapshot';
 import type { RunProgress } from './suggestCommand';
 
 /**

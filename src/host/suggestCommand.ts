@@ -11,15 +11,15 @@ import type { BrowsableCandidate, BrowsableTask, CandidateBrowser } from './cand
 import type { Log } from './log';
 import { createProviders } from './providerFactory';
 import type { Run, Runs } from './run';
-import { formatRunReport } from './runReport';
+import { formatRunReport } from './model/runReport';
 import { selectionTarget } from './selectionTarget';
 import type { SelectionTarget } from './selectionTarget';
-import { lineLabel } from './sessionSnapshot';
+import { lineLabel } from './model/labels';
 import type { SessionStore } from './sessionStore';
 import { isFailureTarget } from './failureIndex';
 import type { FailureTarget } from './failureIndex';
 import { readSettings } from './settings';
-import { storedCandidate, taskRecord, verifiedCandidates } from './taskRecord';
+import { storedCandidate, taskRecord, verifiedCandidates } from './model/taskRecord';
 
 /** What "Run Again" passes: the same lines of the same document. */
 export interface RerunTarget {
