@@ -11,7 +11,7 @@ import { exportSession, reopenTask, resetSession } from './host/sessionCommands'
 import { buildSnapshot } from './host/model/sessionSnapshot';
 import { SessionStore } from './host/sessionStore';
 import { onDidChangeSettings, readSettings } from './host/settings';
-import { currentProtections, rememberProtections } from './host/protectionsStatus';
+import { currentProtections, rememberProtections } from './host/model/protectionsStatus';
 import { ContextKey, MachineState, UiContext, WorkspaceState } from './host/state';
 import { StatsView } from './host/statsView';
 import { StatusBar } from './host/statusBar';

@@ -1,10 +1,15 @@
 // What protects this machine's test runs, for the panel: the last request's protections, else a detection run.
-import { describeProtections, protectsLess } from '../core/sandbox/backend';
-import type { Protections } from '../core/sandbox/backend';
-import { detectSandbox } from '../core/sandbox/detect';
-import { bubblewrapHint } from '../core/sandbox/installHint';
-import type { ProtectionsView } from '../shared/protocol';
-import type { MachineState } from './state';
+import { describeProtections, protectsLess } from '../../core/sandbox/backend';
+import type { Protections } from '../../core/sandbox/backend';
+import { detectSandbox } from '../../core/sandbox/detect';
+import { bubblewrapHint } from '../../core/sandbox/installHint';
+import type { ProtectionsView } from '../../shared/protocol';
+
+/** Where the last request's protections are kept (the host's MachineState, per machine). */
+export interface ProtectionsMemory {
+  readonly lastProtections: Protections | undefined;
+  setLastProtections(protections: Protections): PromiseLike<void>;
+}
 
 /** The default memory cap: what a request with default settings would get, before any request has run. */
 const DEFAULT_MEMORY_MB = 4096;
@@ -15,7 +20,7 @@ function protectionsView(protections: Protections, source: ProtectionsView['sour
 }
 
 /** Remembers a request's protections: they are a fact of the machine, so they outlive the workspace. */
-export function rememberProtections(machineState: MachineState, protections: Protections): ProtectionsView {
+export function rememberProtections(machineState: ProtectionsMemory, protections: Protections): ProtectionsView {
   void machineState.setLastProtections(protections);
   return protectionsView(protections, 'last request');
 }
@@ -24,7 +29,7 @@ export function rememberProtections(machineState: MachineState, protections: Pro
  * The last request's protections on this machine, or, before any, those of the strongest local sandbox a trial run
  * finds with default settings (cached per process, so opening the panel again costs nothing).
  */
-export async function currentProtections(machineState: MachineState): Promise<ProtectionsView> {
+export async function currentProtections(machineState: ProtectionsMemory): Promise<ProtectionsView> {
   const last = machineState.lastProtections;
   if (last && typeof last.name === 'string' && typeof last.files === 'string') {
     try {
