@@ -62,4 +62,14 @@ export default tseslint.config(
   { files: ['src/core/**/*.ts', 'src/cli/**/*.ts', 'src/shared/**/*.ts'], rules: noVscode },
   ...layerBlocks(),
   { files: ['src/host/**/*.ts', 'src/extension.ts'], rules: { 'no-console': 'error' } },
+  // The extension's model (what it stores, shows and decides) stays testable with `node --test`: no `vscode`, even as a type.
+  {
+    files: ['src/host/model/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'vscode', message: 'src/host/model is vscode-free so it can be unit-tested: keep VS Code calls in src/host.' }] },
+      ],
+    },
+  },
 );

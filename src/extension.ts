@@ -8,10 +8,11 @@ import { Log } from './host/log';
 import { selectModel, setApiKey } from './host/modelCommands';
 import { Runs } from './host/run';
 import { exportSession, reopenTask, resetSession } from './host/sessionCommands';
-import { buildSnapshot } from './host/sessionSnapshot';
+import { buildSnapshot } from './host/model/sessionSnapshot';
 import { SessionStore } from './host/sessionStore';
 import { onDidChangeSettings, readSettings } from './host/settings';
-import { currentProtections, rememberProtections } from './host/protectionsStatus';
+import { currentProtections, rememberProtections } from './host/model/protectionsStatus';
+import { ContextKey, MachineState, UiContext, WorkspaceState } from './host/state';
 import { StatsView } from './host/statsView';
 import { StatusBar } from './host/statusBar';
 import { SuggestCommand } from './host/suggestCommand';
@@ -26,33 +27,35 @@ export function activate(context: vscode.ExtensionContext): VerifiedFixApi {
     return disposable;
   };
   const log = push(new Log());
+  const ui = new UiContext(vscode.commands);
+  const machineState = new MachineState(context.globalState);
   const documents = push(new CandidateDocuments());
   push(vscode.workspace.registerTextDocumentContentProvider(CANDIDATE_SCHEME, documents));
   const liveRuns = push(new Runs(documents));
   runs = liveRuns;
-  const store = push(new SessionStore(context.workspaceState));
+  const store = push(new SessionStore(new WorkspaceState(context.workspaceState)));
   const failures = push(new FailureIndex());
   const statusBar = push(new StatusBar());
   const snapshot = () => buildSnapshot(store.all(), readSettings().settings.k);
-  const browser = push(new CandidateBrowser(log, (uri, startLine, endLine) => void vscode.commands.executeCommand(CommandId.Suggest, { uri, startLine, endLine })));
+  const browser = push(new CandidateBrowser(log, (uri, startLine, endLine) => void vscode.commands.executeCommand(CommandId.Suggest, { uri, startLine, endLine }), ui));
   const view = push(new StatsView(context.extensionUri, snapshot, {
     openTask: (taskId) => vscode.commands.executeCommand(CommandId.ShowCandidates, taskId),
-    protections: () => currentProtections(context.globalState),
+    protections: () => currentProtections(machineState),
   }, log));
   push(vscode.window.registerWebviewViewProvider(StatsView.viewId, view));
   const suggest = new SuggestCommand({
-    log, runs: liveRuns, browser, store, secrets: context.secrets, machineState: context.globalState,
+    log, runs: liveRuns, browser, store, secrets: context.secrets, context: ui, machineState,
     onProgress: (progress) => {
       statusBar.setProgress(progress);
       view.setProgress(progress?.text);
     },
-    onProtections: (protections) => view.setProtections(rememberProtections(context.globalState, protections)),
+    onProtections: (protections) => view.setProtections(rememberProtections(machineState, protections)),
   });
   const refresh = () => {
     statusBar.update(snapshot());
     view.refresh();
     // The view's Export and Reset actions show only when there is a session to export or clear.
-    void vscode.commands.executeCommand('setContext', 'verifiedFix.hasTasks', store.all().length > 0);
+    ui.set(ContextKey.HasTasks, store.all().length > 0);
   };
   push(store.onDidChange(refresh));
   push(onDidChangeSettings(refresh));

@@ -2,11 +2,15 @@
 import * as vscode from 'vscode';
 import { applyReplacement } from '../core/base/textRange';
 import { CANDIDATE_SCHEME, CandidateDocuments } from './candidateDocuments';
-import { verifiedLabel } from './candidateLabels';
+import { documentChanged } from './documentChanged';
+import { verifiedLabel } from './model/candidateLabels';
 import type { Log } from './log';
 import type { Run } from './run';
-import type { StoredCandidate } from './sessionSchema';
-import { lineLabel } from './sessionSnapshot';
+import type { StoredCandidate } from './model/sessionSchema';
+import { lineLabel } from './model/labels';
+import type { SelectionTarget } from './selectionTarget';
+import { ContextKey } from './state';
+import type { UiContext } from './state';
 
 /** A candidate that passed every confirmation run: the same record the session keeps, so a reopened task browses alike. */
 export type BrowsableCandidate = StoredCandidate;
@@ -28,6 +32,21 @@ export interface BrowsableTask {
   readonly baselinePassed: boolean;
 }
 
+/** A request's side of a task: the run, the document and the range its candidates replace. */
+export interface BrowsableRequest {
+  readonly run: Run;
+  readonly documentUri: vscode.Uri;
+  readonly relativePath: string;
+  readonly originalText: string;
+  readonly target: Pick<SelectionTarget, 'start' | 'end' | 'startLine' | 'endLine'>;
+}
+
+/** The task the browser shows for `request`'s `candidates`. */
+export function taskOf(request: BrowsableRequest, candidates: readonly BrowsableCandidate[], baselinePassed: boolean): BrowsableTask {
+  const { run, documentUri, relativePath, originalText, target } = request;
+  return { run, documentUri, relativePath, originalText, start: target.start, end: target.end, startLine: target.startLine, endLine: target.endLine, candidates, baselinePassed };
+}
+
 /** Where Apply's "Run Again" goes: the same lines of the same document. */
 export type Rerun = (uri: vscode.Uri, startLine: number, endLine: number) => void;
 
@@ -42,10 +61,22 @@ function plainText(label: string): string {
   return label.replace(/`/g, '');
 }
 
+/**
+ * Disposes a run whose list is no longer shown. A request still running keeps its run until its engine settles:
+ * replacing its early list (with a reopened task) must not cancel it.
+ */
+function release(run: Run): void {
+  if (run.working) void run.idle().then(() => run.dispose());
+  else run.dispose();
+}
+
 const applyButton: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('check'), tooltip: 'Apply this candidate' };
 const variantsButton: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('diff'), tooltip: 'Show the variants of this fix that the tests also accept' };
 
-/** Holds the task being looked at; Apply and Next act on it (or on the candidate whose diff is active). */
+/**
+ * Holds the task being looked at; Apply and Next act on it (or on the candidate whose diff is active). It owns that
+ * task's run: there is at most one browsable run, and presenting another disposes it.
+ */
 export class CandidateBrowser implements vscode.Disposable {
   private task: BrowsableTask | undefined;
   private uris: vscode.Uri[] = [];
@@ -55,6 +86,7 @@ export class CandidateBrowser implements vscode.Disposable {
   constructor(
     private readonly log: Log,
     private readonly rerun: Rerun,
+    private readonly context: UiContext,
   ) {}
 
   /** The candidate document currently (or last) shown, for the integration tests. */
@@ -72,14 +104,19 @@ export class CandidateBrowser implements vscode.Disposable {
     if (this.picker) this.fill(this.picker, task);
   }
 
-  /** Makes `task` the one Apply and Next act on, registering a document per candidate; `pick` opens the QuickPick. */
+  /**
+   * Makes `task` the one Apply and Next act on, registering a document per candidate; `pick` opens the QuickPick.
+   * The previous task's run is disposed (its candidate documents go), unless it is the same run.
+   */
   present(task: BrowsableTask, pick: boolean): void {
+    const previous = this.task?.run;
+    if (previous && previous !== task.run) release(previous);
     this.task = task;
     this.position = 0;
     this.uris = task.candidates.map((c) =>
       task.run.addDocument(`candidate-${c.index + 1}`, task.relativePath, applyReplacement(task.originalText, task.start, task.end, c.replacement)),
     );
-    void vscode.commands.executeCommand('setContext', 'verifiedFix.candidateCount', task.candidates.length);
+    this.context.set(ContextKey.CandidateCount, task.candidates.length);
     if (pick && task.candidates.length > 0) this.showPicker();
   }
 
@@ -160,7 +197,7 @@ export class CandidateBrowser implements vscode.Disposable {
     const c = task.candidates[this.position];
     const uri = this.uris[this.position];
     const title = `${task.relativePath} ↔ candidate ${c.index + 1} (${this.position + 1} of ${task.candidates.length}, ${verifiedLabel(c)})`;
-    void vscode.commands.executeCommand('setContext', 'verifiedFix.variantCount', c.strength?.survivors?.length ?? 0);
+    this.context.set(ContextKey.VariantCount, c.strength?.survivors?.length ?? 0);
     await vscode.commands.executeCommand('vscode.diff', task.documentUri, uri, title, { preview: true });
     return uri;
   }
@@ -190,7 +227,7 @@ export class CandidateBrowser implements vscode.Disposable {
     }
     const c = task.candidates[this.position];
     const document = await vscode.workspace.openTextDocument(task.documentUri);
-    if (document.getText() !== task.originalText) {
+    if (documentChanged(document, task.originalText)) {
       void this.log
         .warn(`${task.relativePath} changed since the request started, so candidate ${c.index + 1} may no longer fit. Nothing was applied.`, 'Run Again')
         .then((choice) => choice && this.rerun(task.documentUri, task.startLine, task.endLine));

@@ -13,6 +13,7 @@ export class Run implements vscode.Disposable {
   private readonly controller = new AbortController();
   private work: Promise<unknown> = Promise.resolve();
   private disposed = false;
+  private pending = 0;
 
   constructor(
     readonly id: string,
@@ -28,6 +29,11 @@ export class Run implements vscode.Disposable {
     return this.disposed;
   }
 
+  /** The engine is still at work on this run (its tracked promise has not settled). */
+  get working(): boolean {
+    return this.pending > 0;
+  }
+
   /** Ends the engine's work (cancel); the candidate documents stay until dispose. */
   cancel(): void {
     this.controller.abort();
@@ -35,8 +41,14 @@ export class Run implements vscode.Disposable {
 
   /** Remembers the engine's promise so shutdown can wait for its cleanup. */
   track<T>(work: Promise<T>): Promise<T> {
-    this.work = work.catch(() => undefined);
+    this.pending++;
+    this.work = work.catch(() => undefined).finally(() => this.pending--);
     return work;
+  }
+
+  /** Settles when the tracked work has, however long that takes. */
+  idle(): Promise<void> {
+    return this.work.then(() => undefined);
   }
 
   /** Settles when the tracked work has (or `SHUTDOWN_WAIT_MS` has passed). */

@@ -3,10 +3,10 @@ import * as vscode from 'vscode';
 import { formatResults, recordsOf } from '../core/statistics/resultsFile';
 import type { CandidateBrowser } from './candidateBrowser';
 import type { Log } from './log';
-import type { Run, Runs } from './run';
-import { formatSessionCsv } from './sessionCsv';
-import { lineLabel } from './sessionSnapshot';
-import { textHash } from './taskRecord';
+import type { Runs } from './run';
+import { formatSessionCsv } from './model/sessionCsv';
+import { lineLabel } from './model/labels';
+import { textHash } from './model/taskRecord';
 import type { SessionStore } from './sessionStore';
 
 /**
@@ -49,9 +49,6 @@ export async function resetSession(store: SessionStore, log: Log, confirmed = fa
   return true;
 }
 
-/** The run that holds the documents of the last reopened task; replaced by the next reopen. */
-let reopened: Run | undefined;
-
 /** Opens a past task's verified candidates again, if its file still has the text they were verified against. */
 export async function reopenTask(taskId: string, store: SessionStore, runs: Runs, browser: CandidateBrowser, log: Log): Promise<boolean> {
   const task = store.get(taskId);
@@ -75,11 +72,10 @@ export async function reopenTask(taskId: string, store: SessionStore, runs: Runs
     void log.warn(`${task.file} changed since this task ran, so its candidates may no longer fit. Run "Suggest Verified Fix" on it again.`);
     return false;
   }
-  reopened?.dispose();
-  reopened = runs.create();
+  // The browser owns the new run: it goes when another task's candidates are presented.
   browser.present(
     {
-      run: reopened,
+      run: runs.create(),
       documentUri: uri,
       relativePath: task.file,
       originalText: text,

@@ -1,11 +1,11 @@
 // The session's tasks, kept in workspace state so the statistics survive a reload; a corrupt state is reset, never fatal.
 import * as vscode from 'vscode';
-import { loadSession } from './sessionSchema';
-import type { StoredTask } from './sessionSchema';
+import { loadSession } from './model/sessionSchema';
+import type { StoredTask } from './model/sessionSchema';
+import type { WorkspaceState } from './state';
 
-export type { StoredCandidate, StoredTask } from './sessionSchema';
+export type { StoredCandidate, StoredTask } from './model/sessionSchema';
 
-const STATE_KEY = 'verifiedFix.session.v1';
 /** Oldest tasks are dropped beyond this, so workspace state stays small. */
 const MAX_TASKS = 500;
 
@@ -17,11 +17,11 @@ export class SessionStore implements vscode.Disposable {
   /** Why the saved state was discarded at load, if it was. */
   readonly loadProblem: string | undefined;
 
-  constructor(private readonly state: vscode.Memento) {
-    const loaded = loadSession(state.get<unknown>(STATE_KEY));
+  constructor(private readonly state: WorkspaceState) {
+    const loaded = loadSession(state.session);
     this.tasks = [...loaded.tasks];
     this.loadProblem = loaded.problem;
-    if (loaded.problem) void state.update(STATE_KEY, undefined);
+    if (loaded.problem) void state.setSession(undefined);
   }
 
   /** Every task, oldest first. */
@@ -36,13 +36,13 @@ export class SessionStore implements vscode.Disposable {
   async add(task: StoredTask): Promise<void> {
     this.tasks = [...this.tasks, task].slice(-MAX_TASKS);
     this.changed.fire();
-    await this.state.update(STATE_KEY, this.tasks);
+    await this.state.setSession(this.tasks);
   }
 
   async reset(): Promise<void> {
     this.tasks = [];
     this.changed.fire();
-    await this.state.update(STATE_KEY, undefined);
+    await this.state.setSession(undefined);
   }
 
   dispose(): void {

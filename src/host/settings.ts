@@ -2,10 +2,10 @@
 import { availableParallelism } from 'node:os';
 import * as vscode from 'vscode';
 import { optionOfSetting } from '../core/request/options';
-import type { SettingsReading } from './settingsSchema';
-import { SECTION, validateSettings } from './settingsSchema';
+import type { SettingsReading } from './model/settingsSchema';
+import { SECTION, validateSettings } from './model/settingsSchema';
 
-export type { ProviderName, Settings, SettingsReading } from './settingsSchema';
+export type { ProviderName, Settings, SettingsReading } from './model/settingsSchema';
 
 /** Reads the settings for `scope` (a document, so folder settings apply); each request reads afresh. */
 export function readSettings(scope?: vscode.Uri): SettingsReading {

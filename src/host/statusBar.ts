@@ -2,8 +2,8 @@
 import * as vscode from 'vscode';
 import type { StatsSnapshot } from '../shared/protocol';
 import { CommandId } from './commands';
-import { statusText, statusTooltip } from './sessionSnapshot';
-import type { RunProgress } from './suggestCommand';
+import { statusText, statusTooltip } from './model/sessionSnapshot';
+import type { RunProgress } from './progressReporter';
 
 /**
  * Hidden until the session has a task or a request runs: before that there is no number to show, and the

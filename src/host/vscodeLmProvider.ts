@@ -69,15 +69,27 @@ async function selectModel(setting: string): Promise<vscode.LanguageModelChat> {
   );
 }
 
+/** A CancellationToken that follows `signal`; dispose() stops listening, so a long run's signal does not collect listeners. */
+function cancellationOf(signal: AbortSignal): { readonly token: vscode.CancellationToken; dispose(): void } {
+  const source = new vscode.CancellationTokenSource();
+  const cancel = () => source.cancel();
+  signal.addEventListener('abort', cancel, { once: true });
+  return {
+    token: source.token,
+    dispose: () => {
+      signal.removeEventListener('abort', cancel);
+      source.dispose();
+    },
+  };
+}
+
 /** Wraps a VS Code chat model in the engine's narrow interface (AbortSignal → CancellationToken). */
 function adapt(model: vscode.LanguageModelChat): ChatModelLike {
   const label = `${model.vendor}/${model.family}`;
   return {
     label,
     async *sendRequest(messages, signal) {
-      const source = new vscode.CancellationTokenSource();
-      const cancel = () => source.cancel();
-      signal.addEventListener('abort', cancel, { once: true });
+      const cancellation = cancellationOf(signal);
       try {
         const chat = withoutSystemRole(messages).map((m) =>
           m.role === 'assistant' ? vscode.LanguageModelChatMessage.Assistant(m.content) : vscode.LanguageModelChatMessage.User(m.content),
@@ -85,23 +97,19 @@ function adapt(model: vscode.LanguageModelChat): ChatModelLike {
         const response = await model.sendRequest(
           chat,
           { justification: 'Verified Fix asks the model for candidate fixes of the selected code, which your tests then check.' },
-          source.token,
+          cancellation.token,
         );
         for await (const chunk of response.text) yield chunk;
       } finally {
-        signal.removeEventListener('abort', cancel);
-        source.dispose();
+        cancellation.dispose();
       }
     },
     countTokens: async (text, signal) => {
-      const source = new vscode.CancellationTokenSource();
-      const cancel = () => source.cancel();
-      signal.addEventListener('abort', cancel, { once: true });
+      const cancellation = cancellationOf(signal);
       try {
-        return await model.countTokens(text, source.token);
+        return await model.countTokens(text, cancellation.token);
       } finally {
-        signal.removeEventListener('abort', cancel);
-        source.dispose();
+        cancellation.dispose();
       }
     },
   };

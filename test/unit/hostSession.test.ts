@@ -3,12 +3,12 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { CandidateResult, FixResult, Verdict } from '../../src/core/contract/fixRequest';
 import { bubblewrapHint } from '../../src/core/sandbox/installHint';
-import { failureExcerpt, formatRunReport } from '../../src/host/runReport';
-import { formatSessionCsv } from '../../src/host/sessionCsv';
-import type { StoredTask } from '../../src/host/sessionSchema';
-import { loadSession } from '../../src/host/sessionSchema';
-import { verifiedLabel } from '../../src/host/candidateLabels';
-import { buildSnapshot, statusText, statusTooltip } from '../../src/host/sessionSnapshot';
+import { failureExcerpt, formatRunReport } from '../../src/host/model/runReport';
+import { formatSessionCsv } from '../../src/host/model/sessionCsv';
+import type { StoredTask } from '../../src/host/model/sessionSchema';
+import { loadSession } from '../../src/host/model/sessionSchema';
+import { verifiedLabel } from '../../src/host/model/candidateLabels';
+import { buildSnapshot, statusText, statusTooltip } from '../../src/host/model/sessionSnapshot';
 
 function task(id: string, outcomes: StoredTask['outcomes'], extra: Partial<StoredTask> = {}): StoredTask {
   return {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { validateSettings } from '../../src/host/settingsSchema';
+import { validateSettings } from '../../src/host/model/settingsSchema';
 
 const packageJson = JSON.parse(readFileSync(join(__dirname, '..', '..', '..', 'package.json'), 'utf8'));
 const declared: Record<string, { default: unknown }> = packageJson.contributes.configuration.properties;

@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import { fixHelp, readFlags } from '../../src/cli/flags';
 import type { OptionSpec } from '../../src/core/request/options';
 import { OPTIONS, optionsOf, valuesIn } from '../../src/core/request/options';
-import { validateSettings } from '../../src/host/settingsSchema';
+import { validateSettings } from '../../src/host/model/settingsSchema';
 import { runCli } from './helpers/cli';
 
 const all = OPTIONS as readonly OptionSpec[];

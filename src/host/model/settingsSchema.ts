@@ -1,11 +1,11 @@
 // The settings snapshot: the options table read from settings.json values, without `vscode`, so it is unit-tested.
-import type { OptionValues } from '../core/request/options';
-import type { OptionProblem } from '../core/request/readOptions';
-import { readOptions } from '../core/request/readOptions';
-import type { RequestOptions } from '../core/request/requestOptions';
-import { requestOptions } from '../core/request/requestOptions';
+import type { OptionValues } from '../../core/request/options';
+import type { OptionProblem } from '../../core/request/readOptions';
+import { readOptions } from '../../core/request/readOptions';
+import type { RequestOptions } from '../../core/request/requestOptions';
+import { requestOptions } from '../../core/request/requestOptions';
 
-export type { ProviderName } from '../core/request/options';
+export type { ProviderName } from '../../core/request/options';
 
 /**
  * One request's settings: every option of the table (src/core/request/options.ts, mirrored by package.json, which

@@ -1,7 +1,7 @@
 // The saved session's shape and its validation, without `vscode`, so a corrupt state is tested with plain node.
-import type { SampleRecord } from '../core/statistics/resultsFile';
-import { isSampleOutcome } from '../core/statistics/sessionStats';
-import type { SampleOutcome } from '../core/statistics/sessionStats';
+import type { SampleRecord } from '../../core/statistics/resultsFile';
+import { isSampleOutcome } from '../../core/statistics/sessionStats';
+import type { SampleOutcome } from '../../core/statistics/sessionStats';
 
 /** A verified candidate kept with its task, so the panel can reopen it later. */
 export interface StoredCandidate {

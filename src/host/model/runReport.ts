@@ -1,5 +1,5 @@
 // The per-candidate report behind "No passing fix found … Details": each verdict and the first lines of its failure.
-import type { CandidateResult, FixResult, Verdict } from '../core/contract/fixRequest';
+import type { CandidateResult, FixResult, Verdict } from '../../core/contract/fixRequest';
 
 /** Lines that usually say what failed, across test runners (node --test, mocha, jest, pytest, go test). */
 const failurePattern = /\b(not ok|fail(ed|ure)?|error|assert|expected|exception|traceback|panic)\b|✖|✗|×/i;

@@ -1,5 +1,5 @@
 // How a verified candidate is described in the list and the diff title, without `vscode` so it is tested with node.
-import { provenByTests } from '../core/verification/evidence';
+import { provenByTests } from '../../core/verification/evidence';
 import type { StoredCandidate } from './sessionSchema';
 
 /** "weak tests: 4 of 10 variants also pass" / "tests pin it: 10 of 10 variants caught"; empty before the check. */

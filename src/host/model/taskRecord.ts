@@ -1,9 +1,9 @@
 // Turns a finished request into the task the session keeps: first-run outcomes, verified candidates, usage.
 import { createHash } from 'node:crypto';
-import type { CandidateResult, FixResult } from '../core/contract/fixRequest';
-import { sampleRecords } from '../core/statistics/resultsFile';
+import type { CandidateResult, FixResult } from '../../core/contract/fixRequest';
+import { sampleRecords } from '../../core/statistics/resultsFile';
 import type { StoredCandidate, StoredTask } from './sessionSchema';
-import { lineLabel } from './sessionSnapshot';
+import { lineLabel } from './labels';
 
 /** SHA-256 of a document's text: how a reopened task knows its file is unchanged. */
 export function textHash(text: string): string {

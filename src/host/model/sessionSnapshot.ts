@@ -1,12 +1,8 @@
 // Turns the stored tasks into what the panel and the status bar show. Pure (no `vscode`), so both agree by construction.
-import { computeSessionStats } from '../core/statistics/sessionStats';
-import type { StatsSnapshot, TaskView } from '../shared/protocol';
-import type { StoredTask } from './sessionStore';
-
-/** "7" for one line, "5–9" for several. */
-export function lineLabel(startLine: number, endLine: number): string {
-  return startLine === endLine ? String(startLine) : `${startLine}–${endLine}`;
-}
+import { computeSessionStats } from '../../core/statistics/sessionStats';
+import type { StatsSnapshot, TaskView } from '../../shared/protocol';
+import { lineLabel } from './labels';
+import type { StoredTask } from './sessionSchema';
 
 function outcomeOf(task: StoredTask): string {
   const c = task.outcomes.filter((o) => o === 'pass').length;

@@ -1,12 +1,16 @@
 // What protects this machine's test runs, for the panel: the last request's protections, else a detection run.
-import type * as vscode from 'vscode';
-import { detectSandbox } from '../core/sandbox/detect';
-import { bubblewrapHint } from '../core/sandbox/installHint';
-import type { ProtectionsView } from '../shared/protocol';
-import { describeProtections, protectsLess } from '../core/contract/protections';
-import type { Protections } from '../core/contract/protections';
+import { describeProtections, protectsLess } from '../../core/contract/protections';
+import type { Protections } from '../../core/contract/protections';
+import { detectSandbox } from '../../core/sandbox/detect';
+import { bubblewrapHint } from '../../core/sandbox/installHint';
+import type { ProtectionsView } from '../../shared/protocol';
 
-const LAST_PROTECTIONS = 'verifiedFix.lastProtections';
+/** Where the last request's protections are kept (the host's MachineState, per machine). */
+export interface ProtectionsMemory {
+  readonly lastProtections: Protections | undefined;
+  setLastProtections(protections: Protections): PromiseLike<void>;
+}
+
 /** The default memory cap: what a request with default settings would get, before any request has run. */
 const DEFAULT_MEMORY_MB = 4096;
 
@@ -16,8 +20,8 @@ function protectionsView(protections: Protections, source: ProtectionsView['sour
 }
 
 /** Remembers a request's protections: they are a fact of the machine, so they outlive the workspace. */
-export function rememberProtections(machineState: vscode.Memento, protections: Protections): ProtectionsView {
-  void machineState.update(LAST_PROTECTIONS, protections);
+export function rememberProtections(machineState: ProtectionsMemory, protections: Protections): ProtectionsView {
+  void machineState.setLastProtections(protections);
   return protectionsView(protections, 'last request');
 }
 
@@ -25,8 +29,8 @@ export function rememberProtections(machineState: vscode.Memento, protections: P
  * The last request's protections on this machine, or, before any, those of the strongest local sandbox a trial run
  * finds with default settings (cached per process, so opening the panel again costs nothing).
  */
-export async function currentProtections(machineState: vscode.Memento): Promise<ProtectionsView> {
-  const last = machineState.get<Protections>(LAST_PROTECTIONS);
+export async function currentProtections(machineState: ProtectionsMemory): Promise<ProtectionsView> {
+  const last = machineState.lastProtections;
   if (last && typeof last.name === 'string' && typeof last.files === 'string') {
     try {
       return protectionsView(last, 'last request');

@@ -1,0 +1,139 @@
+// One request's engine events turned into progress text, log lines, the weaker-sandbox warning and the early candidate list.
+import type * as vscode from 'vscode';
+import { bubblewrapHint } from '../core/sandbox/installHint';
+import { describeStrength } from '../core/verification/strengthCheck';
+import type { FixEvent } from '../core/contract/fixRequest';
+import { taskOf } from './candidateBrowser';
+import type { BrowsableRequest, CandidateBrowser } from './candidateBrowser';
+import { documentChanged } from './documentChanged';
+import type { Log } from './log';
+import { storedCandidate, verifiedCandidates } from './model/taskRecord';
+import type { MachineState } from './state';
+import { describeProtections, protectsLess } from '../core/contract/protections';
+import type { Protections } from '../core/contract/protections';
+
+/** How far a request is: a sentence, and candidates tested out of those asked for. */
+export interface RunProgress {
+  /** "sum.js:7: 3 of 10 verified, 1 passing" */
+  readonly text: string;
+  readonly tested: number;
+  readonly total: number;
+}
+
+/** What the reporter tells, and where. */
+export interface ReporterDeps {
+  readonly log: Log;
+  readonly browser: CandidateBrowser;
+  readonly machineState: MachineState;
+  /** The request's notification. */
+  readonly progress: vscode.Progress<{ message?: string }>;
+  /** Status bar and panel. */
+  readonly onProgress: (progress: RunProgress) => void;
+  readonly onProtections?: (protections: Protections) => void;
+}
+
+/**
+ * Streams progress ("3 of 10 tested, 1 verified") and offers the first verified candidate at once. The counts are
+ * worked out here from the events until the engine reports them itself.
+ */
+export class ProgressReporter {
+  private tested = 0;
+  private passing = 0;
+  private total: number;
+  private finished = false;
+  private listed = false;
+
+  constructor(
+    private readonly deps: ReporterDeps,
+    private readonly request: BrowsableRequest & { readonly location: string; readonly samples: number },
+  ) {
+    this.total = request.samples;
+  }
+
+  /** Whether the verified list went up when the verdicts were in (the outcome then re-ranks it instead). */
+  get alreadyListed(): boolean {
+    return this.listed;
+  }
+
+  /** A line in the notification, the status bar and the panel. */
+  report(text: string, tested = 0): void {
+    this.deps.progress.report({ message: text });
+    this.deps.onProgress({ text: `${this.request.location}: ${text}`, tested, total: Math.max(tested, this.request.samples) });
+  }
+
+  /** The engine's event callback. */
+  readonly onEvent = (event: FixEvent): void => {
+    const { log } = this.deps;
+    switch (event.type) {
+      case 'started':
+        return this.started(event.testCommand, event.protections);
+      case 'baseline':
+        log.logger.info(`baseline: ${event.verdict.status}${event.verdict.reason ? ` (${event.verdict.reason})` : ''}, ${event.verdict.durationMs} ms`);
+        return this.report(this.tested === 0 ? `baseline ${event.verdict.status}; testing candidates…` : this.counts(), this.tested);
+      case 'generated':
+      case 'invalid':
+        return;
+      case 'lost':
+        return log.logger.warn(`sample lost: ${event.reason}`);
+      case 'verdict':
+        return this.verdict(event.candidate);
+      case 'fallback':
+        this.total += this.request.samples;
+        return this.report(`${this.tested} tested, none verified; asking ${event.provider}…`, this.tested);
+      case 'repairRound':
+        this.total += this.request.samples;
+        log.logger.info(`round ${event.round}: asking ${event.provider} for different fixes after ${event.failed} failed candidates`);
+        return this.report(`round ${event.round}: asking for different fixes after ${event.failed} failed candidate${event.failed === 1 ? '' : 's'}…`, this.tested);
+      case 'warning':
+        void log.warn(`Verified Fix: ${event.message}`);
+        return;
+      case 'verdicts':
+        return this.verdicts(event.result);
+      case 'strength':
+        return log.logger.info(`candidate ${event.index + 1}: ${describeStrength(event.strength)}`);
+      case 'done':
+        this.finished = true;
+        return;
+      default: {
+        // Exhaustive for the events known at build time; one added to the engine later is logged rather than lost.
+        const unknown: never = event;
+        log.logger.info(`engine: ${JSON.stringify(unknown)}`);
+      }
+    }
+  };
+
+  private counts(): string {
+    return `${this.tested} of ${this.total} tested, ${this.passing} verified${this.passing > 0 && !this.finished ? ' (Show Candidates opens it now)' : ''}`;
+  }
+
+  private started(testCommand: string, protections: Protections): void {
+    const { log, machineState } = this.deps;
+    log.logger.info(`testing with "${testCommand}" (${describeProtections(protections)})`);
+    this.deps.onProtections?.(protections);
+    if (protectsLess(protections) && !machineState.weakerSandboxWarned) {
+      // Once per machine, as its own warning: what protects less, and the command that fixes it here.
+      void machineState.setWeakerSandboxWarned();
+      void log.warn(`Verified Fix protects less on this system than it could: ${describeProtections(protections)}. To ${bubblewrapHint()}.`);
+    }
+  }
+
+  private verdict(c: Extract<FixEvent, { type: 'verdict' }>['candidate']): void {
+    this.tested++;
+    this.deps.log.logger.info(`candidate ${c.index + 1}: ${c.verdict.status}${c.verdict.reason ? ` (${c.verdict.reason})` : ''}, ${c.runs.map((r) => r.status).join('/')}`);
+    if (c.verified && c.duplicateOf === null && ++this.passing === 1 && !this.request.run.signal.aborted) {
+      // No toast of its own (it would outlive the run): the first pass is browsable at once, and the progress says how.
+      this.deps.browser.present(taskOf(this.request, [storedCandidate(c)], false), false);
+    }
+    this.report(this.counts(), this.tested);
+  }
+
+  /** Every verdict is in: the list goes up now, and is re-ranked in place when the strength check ends. */
+  private verdicts(result: Extract<FixEvent, { type: 'verdicts' }>['result']): void {
+    const verified = verifiedCandidates(result);
+    this.finished = true;
+    this.report(`${verified.length} verified; checking how firmly the tests pin ${verified.length === 1 ? 'it' : 'them'}…`, this.tested);
+    if (this.request.run.signal.aborted || result.baselinePassed || documentChanged(this.request.documentUri, this.request.originalText)) return;
+    this.listed = true;
+    this.deps.browser.present(taskOf(this.request, verified, false), true);
+  }
+}
