@@ -1,5 +1,5 @@
 // scripts/review-bot.sh (docs/ci.md): a local git repository whose last commit breaks a test, the built CLI, the
-// outputs outside the repository and the working tree untouched; and the workflow file linted as YAML.
+// outputs outside the repository and the working tree untouched (the workflow file: test/unit/reviewWorkflow.test.ts).
 import assert from 'node:assert/strict';
 import { execFile, execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -9,7 +9,6 @@ import { after, describe, it } from 'node:test';
 import { cliPath, repoRoot } from '../../unit/helpers/paths';
 
 const script = join(repoRoot, 'scripts', 'review-bot.sh');
-const workflow = join(repoRoot, 'docs', 'examples', 'verified-fix-review.yml');
 const temps: string[] = [];
 after(() => temps.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
@@ -129,39 +128,3 @@ describe('scripts/review-bot.sh', () => {
 function readdir(dir: string): string[] {
   return execFileSync('ls', ['-A', dir], { encoding: 'utf8' }).split('\n').filter(Boolean);
 }
-
-describe('docs/examples/verified-fix-review.yml', () => {
-  const text = readFileSync(workflow, 'utf8');
-
-  it('is YAML a GitHub workflow reads: name, on pull_request, jobs with steps', () => {
-    assert.ok(!text.includes('\t'), 'no tabs');
-    // js-yaml is in node_modules (through eslint); this test adds no dependency for it.
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const yaml = require('js-yaml') as { load(text: string): unknown };
-    const doc = yaml.load(text) as { name?: string; on?: Record<string, unknown>; permissions?: Record<string, string>; jobs?: Record<string, { steps?: { run?: string; uses?: string }[] }> };
-    assert.equal(typeof doc.name, 'string');
-    assert.ok(doc.on && 'pull_request' in doc.on, 'runs on pull_request');
-    assert.equal(doc.permissions?.['pull-requests'], 'write');
-    const steps = Object.values(doc.jobs ?? {}).flatMap((j) => j.steps ?? []);
-    assert.ok(steps.some((s) => s.uses?.startsWith('actions/setup-node')));
-    assert.ok(steps.some((s) => s.uses?.startsWith('actions/upload-artifact')));
-    assert.ok(steps.some((s) => /apt-get install[^\n]*bubblewrap/.test(s.run ?? '')), 'installs bubblewrap');
-    assert.ok(steps.some((s) => /npm pack/.test(s.run ?? '')) && steps.some((s) => /npm install -g \.\/verified-fix-/.test(s.run ?? '')));
-    assert.ok(steps.some((s) => /verified-fix stats/.test(s.run ?? '')), 'pass@k so far from the results file');
-  });
-
-  it('runs the same commands as the shell variant: it calls scripts/review-bot.sh', () => {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const doc = (require('js-yaml') as { load(text: string): unknown }).load(text) as { jobs: Record<string, { steps: { run?: string }[] }> };
-    const runs = Object.values(doc.jobs).flatMap((j) => j.steps.map((s) => s.run ?? ''));
-    assert.ok(runs.some((r) => /bash [^\n]*scripts\/review-bot\.sh/.test(r)));
-    assert.ok(!runs.some((r) => /verified-fix fix /.test(r)), 'no second copy of the fix command: the script is the one place');
-  });
-
-  it('is the workflow shown in docs/ci.md', () => {
-    const doc = readFileSync(join(repoRoot, 'docs', 'ci.md'), 'utf8');
-    const block = /```yaml\n([\s\S]*?)```/.exec(doc);
-    assert.ok(block, 'docs/ci.md shows the workflow');
-    assert.equal(block[1], text);
-  });
-});

@@ -10,7 +10,6 @@ import { createChatModelProvider } from '../../../src/core/providers/chatModelPr
 import { createFileProvider } from '../../../src/core/providers/fileProvider';
 import { createOpenAiCompatibleProvider } from '../../../src/core/providers/openaiCompatible';
 import type { ChatMessage } from '../../../src/core/providers/prompt';
-import { failedAttempts, failureExcerpt } from '../../../src/core/engine/repairRounds';
 import type { FakeOpenAiServer, RecordedRequest } from '../../unit/helpers/fakeOpenAiServer';
 import { inTurn, startFakeOpenAiServer } from '../../unit/helpers/fakeOpenAiServer';
 import { fixturesDir } from '../../unit/helpers/paths';
@@ -182,42 +181,5 @@ describe('model repair rounds', () => {
     const result = await runFix(request());
     assert.equal(server.requests.length, 1);
     assert.equal(result.samples, 0);
-  });
-});
-
-describe('failureExcerpt and failedAttempts', () => {
-  const verdict = { status: 'fail' as const, exitCode: 1, durationMs: 5, stdout: '', stderr: '' };
-  const candidate = (over: Partial<CandidateResult>): CandidateResult => ({
-    index: 0, replacement: 'x', verdict: { ...verdict, output: '' }, duplicateOf: null, runs: [{ ...verdict, output: '' }],
-    verified: false, flaky: false, diff: '-a\n+x', changeSize: 2, changedCharacters: 1, ...over,
-  });
-
-  it('gives the reason, then the output from its first failure line, without colours or runner frames', () => {
-    const output = '> t@1 test\n> node --test\n\n\u001b[31m✖ adds (1ms)\u001b[39m\n  AssertionError: 3 !== 4\n    at node:internal/x:1:1\n  at add (/w/add.js:2:3)\n';
-    const run = { ...verdict, output, reason: 'still failing: adds' };
-    assert.deepEqual(failureExcerpt(candidate({ verdict: run, runs: [run] })), ['still failing: adds', '✖ adds (1ms)', '  AssertionError: 3 !== 4', '  at add (/w/add.js:2:3)']);
-    const plain = { ...verdict, output: 'got 5\n' };
-    assert.deepEqual(failureExcerpt(candidate({ verdict: plain, runs: [plain] })), ['the tests failed (exit 1)', 'got 5']);
-  });
-
-  it('takes a flaky candidate\'s failing run and caps the lines', () => {
-    const pass = { ...verdict, status: 'pass' as const, exitCode: 0, output: 'ok' };
-    const fail = { ...verdict, output: Array.from({ length: 20 }, (_, i) => `error ${i} ${'y'.repeat(300)}`).join('\n') };
-    const lines = failureExcerpt(candidate({ verdict: pass, runs: [pass, fail], flaky: true }));
-    assert.equal(lines.length, 6);
-    assert.equal(lines[0], 'flaky: passed 1 of 2 runs');
-    assert.ok(lines.every((l) => l.length <= 201));
-  });
-
-  it('passes on distinct failed candidates with code, newest round first', () => {
-    const all = [
-      candidate({ index: 0, round: 1, replacement: 'a' }),
-      candidate({ index: 1, round: 1, replacement: '', diff: '' }),
-      candidate({ index: 2, round: 2, replacement: 'b' }),
-      candidate({ index: 3, round: 2, replacement: 'a', duplicateOf: 0 }),
-      candidate({ index: 4, round: 2, replacement: 'c', verified: true }),
-      candidate({ index: 5, replacement: 'mutant' }),
-    ];
-    assert.deepEqual(failedAttempts(all, new Set([0, 1, 2, 3, 4])).map((a) => a.replacement), ['b', 'a']);
   });
 });

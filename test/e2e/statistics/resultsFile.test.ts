@@ -1,13 +1,12 @@
 // Results files: the panel's Export and `fix --results` write one format, appends wait for the lock, stats reads both.
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import * as lockfile from 'proper-lockfile';
 import { runFix } from '../../../src/core/engine/runFix';
 import type { FixResult } from '../../../src/core/contract/fixRequest';
 import { createFileProvider } from '../../../src/core/providers/fileProvider';
-import { appendResults, formatResults, parseResults, recordsOf, sampleRecords, stableTaskId } from '../../../src/core/statistics/resultsFile';
+import { formatResults, parseResults, recordsOf, sampleRecords, stableTaskId } from '../../../src/core/statistics/resultsFile';
 import { loadSession } from '../../../src/host/sessionSchema';
 import { taskRecord } from '../../../src/host/taskRecord';
 import { runCli } from '../../unit/helpers/cli';
@@ -52,42 +51,6 @@ describe('results files', () => {
     assert.equal(loadSession([saved]).tasks.length, 1);
     assert.match(loadSession([{ ...saved, samples: saved.samples?.slice(1) }]).problem ?? '', /task 1 is malformed/);
     assert.equal(formatResults([{ taskId: 'old', samples: recordsOf(['timeout']) }]), '{"task_id":"old","passed":false,"result":"timed out","verdict":"timeout"}\n');
-  });
-
-  it('reads a non-pass verdict back as written, and old files by their result text', () => {
-    const text = formatResults([{ taskId: 'a', samples: recordsOf(['error', 'timeout', 'fail', 'pass']) }]) +
-      '{"task_id":"b","passed":false,"result":"timed out"}\n{"task_id":"b","passed":false,"result":"failed: x"}\n';
-    assert.deepEqual(parseResults(text, 'x'), [{ taskId: 'a', outcomes: ['error', 'timeout', 'fail', 'pass'] }, { taskId: 'b', outcomes: ['timeout', 'fail'] }]);
-  });
-
-  it('names a task by file, lines and the selected text, and nothing else', () => {
-    const id = stableTaskId('src\\a.js', [3, 4], 'if (i < n)');
-    assert.match(id, /^src\/a\.js:3-4#[0-9a-f]{12}$/);
-    assert.equal(stableTaskId('src/a.js', [3, 4], 'if (i < n)'), id);
-    assert.notEqual(stableTaskId('src/a.js', [3, 4], 'if (i <= n)'), id);
-  });
-
-  it('waits for the lock another writer holds, then appends after its lines', async () => {
-    const path = join(dir, 'locked.jsonl');
-    writeFileSync(path, '');
-    const release = await lockfile.lock(path, { realpath: false });
-    const waiting = appendResults(path, 'second\n');
-    await new Promise((r) => setTimeout(r, 300));
-    assert.equal(readFileSync(path, 'utf8'), '', 'nothing is written while another process holds the lock');
-    writeFileSync(path, 'first\n', { flag: 'a' });
-    await release();
-    await waiting;
-    assert.equal(readFileSync(path, 'utf8'), 'first\nsecond\n');
-  });
-
-  it('takes over a lock left by a killed process, and says why when the folder is missing', async () => {
-    const path = join(dir, 'stale.jsonl');
-    mkdirSync(`${path}.lock`);
-    const old = new Date(Date.now() - 60_000);
-    utimesSync(`${path}.lock`, old, old);
-    await appendResults(path, 'line\n');
-    assert.equal(readFileSync(path, 'utf8'), 'line\n');
-    await assert.rejects(appendResults(join(dir, 'no', 'such', 'r.jsonl'), 'x\n'), /cannot append results to .*r\.jsonl: its folder does not exist/);
   });
 });
 

@@ -1,4 +1,4 @@
-// Each adapter's command: its shape, and that names with quotes, spaces, $ and regex characters survive sh and the regex.
+// Each adapter's command: its shape, and that names with quotes, spaces, $ and regex characters survive sh and the regex (the pure parts: test/unit/testResultsCommand.test.ts).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -7,12 +7,11 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { cargoAdapter } from '../../../src/core/testResults/cargo';
 import { goAdapter } from '../../../src/core/testResults/go';
-import { fullNamePattern, ownNameCandidates } from '../../../src/core/testResults/ids';
 import { jestAdapter } from '../../../src/core/testResults/jest';
 import { mochaAdapter } from '../../../src/core/testResults/mocha';
 import { nodeAdapter } from '../../../src/core/testResults/node';
 import { pytestAdapter } from '../../../src/core/testResults/pytest';
-import { regexEscape, shellQuote, shellWords } from '../../../src/core/testResults/shell';
+import { shellQuote } from '../../../src/core/testResults/shell';
 import type { RunnerAdapter } from '../../../src/core/testResults/types';
 import { vitestAdapter } from '../../../src/core/testResults/vitest';
 import { remove } from '../../unit/helpers/workspace';
@@ -58,29 +57,6 @@ describe('shell quoting', () => {
     }
   });
 
-  it('splits simple commands and refuses what it cannot copy', () => {
-    const words = shellWords(`A=1 jest  "a b" 'c d' e\\ f --x="y z" test/*.js ~/t`);
-    assert.ok(Array.isArray(words));
-    assert.deepEqual(words.map((w) => w.value), ['A=1', 'jest', 'a b', 'c d', 'e f', '--x=y z', 'test/*.js', '~/t']);
-    assert.deepEqual(words.map((w) => w.raw), ['A=1', 'jest', '"a b"', "'c d'", 'e\\ f', '--x="y z"', 'test/*.js', '~/t']);
-    assert.deepEqual(shellWords(`a '$HOME;&&|'`), [{ value: 'a', raw: 'a' }, { value: '$HOME;&&|', raw: `'$HOME;&&|'` }]);
-    for (const text of ['a && b', 'a; b', 'a | b', 'a > f', 'a $B', 'a "$B"', 'a `b`', 'a $(b)', '(a)', 'a # c', "a 'b", 'a\nb', 'a &']) {
-      assert.ok('refused' in shellWords(text), text);
-    }
-  });
-
-  it('escapes every regex syntax character, and the escapes compile with and without the u flag', () => {
-    const nasty = `^$.*+?()[]{}|\\/-${ODD}`;
-    assert.ok(new RegExp(`^${regexEscape(nasty)}$`).test(nasty));
-    assert.ok(new RegExp(`^${regexEscape(nasty)}$`, 'u').test(nasty));
-  });
-
-  it('full-name and own-name patterns allow for ` > ` inside names', () => {
-    const pattern = new RegExp(`^${fullNamePattern('a > b > c')}$`);
-    for (const name of ['a b c', 'a b > c', 'a > b c']) assert.ok(pattern.test(name), name);
-    assert.ok(!pattern.test('a b  c'));
-    assert.deepEqual(ownNameCandidates('a > b > c'), ['c', 'b > c', 'a > b > c']);
-  });
 });
 
 describe('commands', () => {
@@ -161,14 +137,4 @@ describe('commands', () => {
     assert.deepEqual(doc, ['test', '--no-fail-fast', '--', 'src/lib.rs - f (line 1)', 'tests::a']);
   });
 
-  it('undefined for an empty selection, or a base that is not the runner', () => {
-    for (const adapter of [nodeAdapter, jestAdapter, vitestAdapter, mochaAdapter, pytestAdapter, goAdapter, cargoAdapter]) {
-      assert.equal(adapter.command('x', REPORT, []), undefined, adapter.name);
-    }
-    assert.equal(nodeAdapter.command('node test.js --test-name-pattern=x', REPORT), undefined);
-    assert.equal(goAdapter.command('make test', REPORT), undefined);
-    assert.equal(goAdapter.command('cargo test', REPORT), undefined);
-    assert.equal(cargoAdapter.command('go test', REPORT), undefined);
-    assert.equal(cargoAdapter.command('cargo test', REPORT, ['demo (src/lib.rs)']), undefined);
-  });
 });
