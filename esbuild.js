@@ -46,10 +46,14 @@ const targets = [
 ];
 if (tests) {
   const { readdirSync } = require('node:fs');
-  const unit = readdirSync('test/unit').filter((f) => f.endsWith('.test.ts')).map((f) => `test/unit/${f}`);
+  // Both tiers (CONTRIBUTING.md, "Scripts"): test/unit/*.test.ts spawn nothing; test/e2e/<stage>/*.test.ts spawn
+  // processes or run the engine and the CLI (test:e2e runs one folder level). Each lands at its path under out/.
+  const { sep } = require('node:path');
+  const testFiles = (dir, recursive) =>
+    readdirSync(dir, { recursive }).filter((f) => f.endsWith('.test.ts')).map((f) => `${dir}/${f.split(sep).join('/')}`);
   targets.push({
     ...common,
-    entryPoints: [...unit, 'bench/bench.ts', 'bench/repairBench.ts'],
+    entryPoints: [...testFiles('test/unit', false), ...testFiles('test/e2e', true), 'bench/bench.ts', 'bench/repairBench.ts'],
     outdir: 'out',
     outbase: '.',
     sourcemap: 'inline',

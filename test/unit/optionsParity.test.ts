@@ -1,11 +1,10 @@
-// Every option through the settings validator and through the CLI's flag reader: the same value or the same message.
+// Every option through the settings validator and through the CLI's flag reader: the same value or the same message (test/e2e/cli/optionsParity.test.ts runs the built CLI).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { fixHelp, readFlags } from '../../src/cli/flags';
 import type { OptionSpec } from '../../src/core/request/options';
 import { OPTIONS, optionsOf, valuesIn } from '../../src/core/request/options';
 import { validateSettings } from '../../src/host/model/settingsSchema';
-import { runCli } from './helpers/cli';
 
 const all = OPTIONS as readonly OptionSpec[];
 /** Options both front ends offer: the ones parity is about. */
@@ -129,31 +128,5 @@ describe('the CLI flags', () => {
     assert.match(help, /--samples N +n: candidates .*\[1–100; default 10; verifiedFix\.samples\]/);
     assert.match(help, /--sandbox auto\|bwrap\|unshare\|process-group\|container\n/);
     assert.match(help, /--provider mutation\|openai-compatible\|file\n/);
-  });
-
-  const bad: Array<[string, string[], string[]]> = [
-    ['samples above the settings\' bound', ['--samples', '500'], ['"verifiedFix.samples" / --samples must be a whole number from 1 to 100, got 500']],
-    ['two bad flags, both named', ['--confirm-runs', '50', '--temperature', 'hot'], [
-      '"verifiedFix.confirmRuns" / --confirm-runs must be a whole number from 1 to 10, got 50',
-      '"verifiedFix.temperature" / --temperature must be a number from 0 to 2, got "hot"',
-    ]],
-    ['k above samples', ['--samples', '2', '--k', '3'], ['"verifiedFix.k" / --k (3) must not exceed "verifiedFix.samples" / --samples (2)']],
-    ['an unknown container engine', ['--container-engine', 'lxc'], ['"verifiedFix.container.engine" / --container-engine must be one of auto, podman, docker, got "lxc"']],
-    ['a duration a timer cannot wait', ['--total-timeout', '2147484'], ['"verifiedFix.totalTimeoutSeconds" / --total-timeout must be a number of seconds from 1 to 2147483, got 2147484']],
-  ];
-  for (const [name, flags, messages] of bad) {
-    it(`exits 2 on ${name} before anything runs`, async () => {
-      const r = await runCli(['fix', '--workspace', '/nonexistent-vf', '--file', 'a.js', '--lines', '1', ...flags]);
-      assert.equal(r.exitCode, 2, r.stderr);
-      assert.equal(r.stderr, messages.map((m, i) => `${i === 0 ? 'verified-fix: ' : ''}${m}\n`).join(''));
-      assert.equal(r.stdout, '');
-    });
-  }
-
-  it('prints the help and exits 0', async () => {
-    const r = await runCli(['fix', '--help']);
-    assert.equal(r.exitCode, 0, r.stderr);
-    assert.match(r.stdout, /^usage: verified-fix fix --workspace DIR/);
-    assert.match(r.stdout, /--container-arg ARG/);
   });
 });

@@ -1,10 +1,6 @@
-// Each adapter's command: its shape, and that names with quotes, spaces, $ and regex characters survive sh and the regex.
+// Shell words, quoting and regex escapes the adapters' commands are built from, and when an adapter has no command (the commands run through sh: test/e2e/testResults/testResultsCommand.test.ts).
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { cargoAdapter } from '../../src/core/testResults/cargo';
 import { goAdapter } from '../../src/core/testResults/go';
 import { fullNamePattern, ownNameCandidates } from '../../src/core/testResults/ids';
@@ -12,52 +8,13 @@ import { jestAdapter } from '../../src/core/testResults/jest';
 import { mochaAdapter } from '../../src/core/testResults/mocha';
 import { nodeAdapter } from '../../src/core/testResults/node';
 import { pytestAdapter } from '../../src/core/testResults/pytest';
-import { regexEscape, shellQuote, shellWords } from '../../src/core/testResults/shell';
-import type { RunnerAdapter } from '../../src/core/testResults/types';
+import { regexEscape, shellWords } from '../../src/core/testResults/shell';
 import { vitestAdapter } from '../../src/core/testResults/vitest';
-import { remove } from './helpers/workspace';
 
 const ODD = `it's "quoted" $HOME (a|b) [x]* \\ ok`;
-const HI = 'test/range.test.js > inRange > includes hi';
-const ODD_ID = `test/names.test.js > odd names > ${ODD}`;
 const REPORT = '/tmp/vf-run/report';
 
-// A stand-in for every runner: prints the arguments sh gave it, so the test sees exactly what the runner would.
-const bin = mkdtempSync(join(tmpdir(), 'vf-argv-'));
-const fake = join(bin, 'argv');
-writeFileSync(fake, `#!${process.execPath}\nprocess.stdout.write(JSON.stringify(process.argv.slice(2)));\n`);
-chmodSync(fake, 0o755);
-for (const name of ['go', 'cargo']) {
-  writeFileSync(join(bin, name), `#!/bin/sh\nexec ${shellQuote(fake)} "$@"\n`);
-  chmodSync(join(bin, name), 0o755);
-}
-after(() => remove(bin));
-
-/** The argv the command's program receives from `/bin/sh -c` (read from the report when the command redirects stdout there). */
-function argvOf(command: string, report?: string): string[] {
-  const run = spawnSync('/bin/sh', ['-c', command], { encoding: 'utf8', env: { ...process.env, HOME: '/home/nobody' } });
-  assert.equal(run.status, 0, run.stderr);
-  return JSON.parse(report ? readFileSync(report, 'utf8') : run.stdout) as string[];
-}
-
-/** The value following `flag` in argv, or of `flag=value`. */
-function option(argv: readonly string[], flag: string): string | undefined {
-  const at = argv.indexOf(flag);
-  if (at >= 0) return argv[at + 1];
-  return argv.find((arg) => arg.startsWith(`${flag}=`))?.slice(flag.length + 1);
-}
-
 describe('shell quoting', () => {
-  it('leaves plain words alone and single-quotes the rest', () => {
-    assert.equal(shellQuote('--outputFile=/tmp/a-b/c.json'), '--outputFile=/tmp/a-b/c.json');
-    assert.equal(shellQuote(''), "''");
-    assert.equal(shellQuote("it's"), `'it'\\''s'`);
-    assert.equal(shellQuote('~/x'), `'~/x'`);
-    for (const word of [ODD, '', ' ', "'", "''", '$(touch /tmp/x)', '`id`', 'a\nb', '*', '-n', '\\', '!', '#c']) {
-      assert.deepEqual(argvOf(`${shellQuote(fake)} ${shellQuote(word)}`), [word]);
-    }
-  });
-
   it('splits simple commands and refuses what it cannot copy', () => {
     const words = shellWords(`A=1 jest  "a b" 'c d' e\\ f --x="y z" test/*.js ~/t`);
     assert.ok(Array.isArray(words));
@@ -84,83 +41,6 @@ describe('shell quoting', () => {
 });
 
 describe('commands', () => {
-  it('node: reporters right after --test, files after base, own names in the pattern', () => {
-    const full = nodeAdapter.command('node --enable-source-maps --test test/', REPORT);
-    assert.ok(full);
-    assert.match(full, /^node --enable-source-maps --test '--test-reporter=data:text\/javascript,.*' --test-reporter-destination=\/tmp\/vf-run\/report --test-reporter=spec --test-reporter-destination=stdout test\/$/s);
-    const argv = argvOf(nodeAdapter.command(`${fake} --test test/`, REPORT, [HI, ODD_ID]) ?? '');
-    assert.equal(argv[0], '--test');
-    assert.deepEqual(argv.slice(-3), ['test/', 'test/range.test.js', 'test/names.test.js']);
-    const pattern = new RegExp(option(argv, '--test-name-pattern') ?? '');
-    for (const name of ['includes hi', ODD, 'inRange > includes hi']) assert.ok(pattern.test(name), name);
-    for (const name of ['includes hi!', 'includes', 'a', 'b', `${ODD} `, 'inRange']) assert.ok(!pattern.test(name), name);
-  });
-
-  it('node: a file id runs its whole file (no pattern)', () => {
-    const argv = argvOf(nodeAdapter.command(`${fake} --test`, REPORT, [HI, 'test/syntax.test.js']) ?? '');
-    assert.equal(option(argv, '--test-name-pattern'), undefined);
-    assert.deepEqual(argv.slice(-2), ['test/range.test.js', 'test/syntax.test.js']);
-  });
-
-  for (const [adapter, base, fileFlag, patternFlag] of [
-    [jestAdapter, 'npx jest', '--runTestsByPath', '-t'],
-    [vitestAdapter, 'npx vitest run', undefined, '-t'],
-    [mochaAdapter, 'npx mocha', undefined, '--grep'],
-  ] as Array<[RunnerAdapter, string, string | undefined, string]>) {
-    it(`${adapter.name}: report options, the ids' files and one full-name regex`, () => {
-      assert.ok(adapter.command(base, REPORT)?.startsWith(`${base} `));
-      const argv = argvOf(adapter.command(fake, REPORT, [HI, ODD_ID, HI]) ?? '');
-      const files = ['test/range.test.js', 'test/names.test.js'];
-      const at = argv.indexOf(files[0]);
-      assert.deepEqual(argv.slice(at, at + 2), files);
-      if (fileFlag) assert.equal(argv[at - 1], fileFlag);
-      const pattern = new RegExp(option(argv, patternFlag) ?? '');
-      for (const name of ['inRange includes hi', `odd names ${ODD}`]) assert.ok(pattern.test(name), name);
-      for (const name of ['inRange includes hi!', 'includes hi', `odd names ${ODD}!`, `${ODD}`, 'inRange includes']) assert.ok(!pattern.test(name), name);
-    });
-  }
-
-  it('jest, vitest, mocha: report paths', () => {
-    assert.equal(option(argvOf(jestAdapter.command(fake, REPORT) ?? ''), '--outputFile'), REPORT);
-    assert.equal(option(argvOf(vitestAdapter.command(fake, REPORT) ?? ''), '--outputFile'), REPORT);
-    assert.equal(option(argvOf(mochaAdapter.command(fake, REPORT) ?? ''), '--reporter-option'), `output=${REPORT}`);
-    assert.equal(mochaAdapter.command('npx mocha', '/tmp/a,b/report'), undefined, 'mocha splits reporter options on commas');
-  });
-
-  it('mocha: a hook id selects every test of its suite; a root hook the whole file', () => {
-    const argv = argvOf(mochaAdapter.command(fake, REPORT, ['test/h.test.js > with hook > "before all" hook']) ?? '');
-    const pattern = new RegExp(option(argv, '--grep') ?? '');
-    assert.ok(pattern.test('with hook a') && pattern.test('with hook inner b'));
-    assert.ok(!pattern.test('with hooks a') && !pattern.test('other'));
-    assert.equal(option(argvOf(mochaAdapter.command(fake, REPORT, ['test/h.test.js > "before each" hook: setup']) ?? ''), '--grep'), undefined);
-  });
-
-  it('pytest: node ids as arguments, exactly as given', () => {
-    const id = `tests/test_names.py::test_odd[${ODD}]`;
-    const argv = argvOf(pytestAdapter.command(`${fake} -q`, REPORT, [id, 'tests/test_a.py::T::t']) ?? '');
-    assert.deepEqual(argv, ['-q', '-p', 'no:cacheprovider', '-o', 'junit_family=xunit1', `--junitxml=${REPORT}`, id, 'tests/test_a.py::T::t']);
-  });
-
-  it('go: -json (and -run) right after `go test`, packages instead of ./..., stdout to the report', () => {
-    const report = join(bin, 'go-report');
-    assert.deepEqual(argvOf(goAdapter.command(`${bin}/go test -count=1 ./...`, report) ?? '', report), ['test', '-json', '-count=1', './...']);
-    const argv = argvOf(goAdapter.command(`${bin}/go test -count=1 ./...`, report, ['example.com/m/a > TestA', 'example.com/m/b > TestB', 'example.com/m/a > TestC']) ?? '', report);
-    assert.deepEqual(argv, ['test', '-json', '-run', '^(?:TestA|TestB|TestC)$', '-count=1', 'example.com/m/a', 'example.com/m/b']);
-    const whole = argvOf(goAdapter.command(`${bin}/go test ./...`, report, ['example.com/m/a > TestA', 'example.com/m/b']) ?? '', report);
-    assert.deepEqual(whole, ['test', '-json', 'example.com/m/a', 'example.com/m/b']);
-  });
-
-  it('cargo: --no-fail-fast, --exact names after --, both streams to the report', () => {
-    const report = join(bin, 'cargo-report');
-    assert.deepEqual(argvOf(cargoAdapter.command(`${bin}/cargo test`, report) ?? '', report), ['test', '--no-fail-fast']);
-    const only = ['demo (src/lib.rs) > tests::a', 'api (tests/api.rs) > b'];
-    assert.deepEqual(argvOf(cargoAdapter.command(`${bin}/cargo test --release`, report, only) ?? '', report), ['test', '--no-fail-fast', '--release', '--', '--exact', 'tests::a', 'b']);
-    assert.deepEqual(argvOf(cargoAdapter.command(`${bin}/cargo test -- --test-threads=1`, report, only) ?? '', report), ['test', '--no-fail-fast', '--', '--test-threads=1', '--exact', 'tests::a', 'b']);
-    // Doc-test names do not match --exact: with one in the selection the names become substring filters.
-    const doc = argvOf(cargoAdapter.command(`${bin}/cargo test`, report, ['demo (doc) > src/lib.rs - f (line 1)', 'demo (src/lib.rs) > tests::a']) ?? '', report);
-    assert.deepEqual(doc, ['test', '--no-fail-fast', '--', 'src/lib.rs - f (line 1)', 'tests::a']);
-  });
-
   it('undefined for an empty selection, or a base that is not the runner', () => {
     for (const adapter of [nodeAdapter, jestAdapter, vitestAdapter, mochaAdapter, pytestAdapter, goAdapter, cargoAdapter]) {
       assert.equal(adapter.command('x', REPORT, []), undefined, adapter.name);

@@ -1,0 +1,130 @@
+// scripts/review-bot.sh (docs/ci.md): a local git repository whose last commit breaks a test, the built CLI, the
+// outputs outside the repository and the working tree untouched (the workflow file: test/unit/reviewWorkflow.test.ts).
+import assert from 'node:assert/strict';
+import { execFile, execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { cliPath, repoRoot } from '../../unit/helpers/paths';
+
+const script = join(repoRoot, 'scripts', 'review-bot.sh');
+const temps: string[] = [];
+after(() => temps.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+function temp(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  temps.push(dir);
+  return dir;
+}
+
+function git(cwd: string, ...args: string[]): string {
+  return execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' } });
+}
+
+const source = (index: number): string =>
+  `'use strict';\nfunction firstName(people) {\n  return people[${index}].name.toUpperCase();\n}\nmodule.exports = { firstName };\n`;
+
+/** A node --test project: a working commit, then (when `bug`) a commit that changes one token of the source. */
+function makeRepo(bug: boolean): string {
+  const dir = temp('review-bot-repo-');
+  mkdirSync(join(dir, 'src'));
+  mkdirSync(join(dir, 'test'));
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'names', private: true, scripts: { test: 'node --test' } }, null, 2));
+  writeFileSync(join(dir, 'src', 'names.js'), source(0));
+  writeFileSync(
+    join(dir, 'test', 'names.test.js'),
+    "const test = require('node:test');\nconst assert = require('node:assert/strict');\nconst { firstName } = require('../src/names');\n" +
+      "test('first name in capitals', () => {\n  assert.equal(firstName([{ name: 'ada' }]), 'ADA');\n});\n",
+  );
+  git(dir, 'init', '-q');
+  git(dir, 'add', '-A');
+  git(dir, 'commit', '-qm', 'works');
+  if (bug) {
+    writeFileSync(join(dir, 'src', 'names.js'), source(1));
+    git(dir, 'commit', '-qam', 'off by one');
+  }
+  return dir;
+}
+
+interface BotResult {
+  readonly exitCode: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+function runBot(cwd: string, out: string, extraEnv: NodeJS.ProcessEnv = {}): Promise<BotResult> {
+  // Without NODE_TEST_CONTEXT: the project's `node --test` would otherwise report to this runner and exit 0.
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  for (const name of ['NODE_TEST_CONTEXT', 'VERIFIED_FIX_PROVIDER', 'VERIFIED_FIX_ENDPOINT', 'VERIFIED_FIX_MODEL', 'VERIFIED_FIX_RESULTS', 'BASE', 'HEAD_REF', 'TEST']) delete env[name];
+  Object.assign(env, { VERIFIED_FIX_CLI: `${process.execPath} ${cliPath}`, VERIFIED_FIX_OUT: out }, extraEnv);
+  return new Promise((resolve) => {
+    execFile('bash', [script], { cwd, env, timeout: 180_000, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
+      const code = error && typeof (error as { code?: unknown }).code === 'number' ? (error as { code: number }).code : error ? 99 : 0;
+      resolve({ exitCode: code, stdout, stderr });
+    });
+  });
+}
+
+describe('scripts/review-bot.sh', () => {
+  it('finds the line a failing test points at, writes only a verified diff and leaves the tree as it was', async () => {
+    const repo = makeRepo(true);
+    const out = temp('review-bot-out-');
+    const r = await runBot(repo, out, { BASE: 'HEAD~1' });
+    assert.equal(r.exitCode, 0, r.stderr);
+    assert.match(r.stderr, /stack trace points at src\/names\.js:3/);
+    const diff = readFileSync(join(out, 'verified-fix.diff'), 'utf8');
+    assert.match(diff, /^--- a\/src\/names\.js$/m);
+    assert.match(diff, /^-  return people\[1\]\.name\.toUpperCase\(\);$/m);
+    assert.match(diff, /^\+  return people\[0\]\.name\.toUpperCase\(\);$/m);
+    const review = readFileSync(join(out, 'verified-fix-review.md'), 'utf8');
+    assert.match(review, /```suggestion\n {2}return people\[0\]\.name\.toUpperCase\(\);\n```/);
+    assert.match(review, /fixes the failing test: `test\/names\.test\.js > first name in capitals`/);
+    assert.match(review, /passed 2 of 2 runs/);
+    assert.match(review, /<!-- verified-fix: file=src\/names\.js lines=3-3 -->/);
+    assert.equal(git(repo, 'status', '--porcelain'), '', 'the working tree is unchanged');
+    assert.equal(readFileSync(join(repo, 'src', 'names.js'), 'utf8'), source(1));
+  });
+
+  it('writes its outputs into the working tree only where asked (default .), nothing else', async () => {
+    const repo = makeRepo(true);
+    const r = await runBot(repo, '.');
+    assert.equal(r.exitCode, 0, r.stderr);
+    const status = git(repo, 'status', '--porcelain').split('\n').filter(Boolean).sort();
+    assert.deepEqual(status, ['?? verified-fix-review.md', '?? verified-fix.diff']);
+  });
+
+  it('exits 1 with "no failing test" when the suite passes, and writes nothing', async () => {
+    const repo = makeRepo(false);
+    const out = temp('review-bot-out-');
+    const r = await runBot(repo, out);
+    assert.equal(r.exitCode, 1, r.stderr);
+    assert.match(r.stderr, /no failing test: 'npm test' passes, nothing to fix/);
+    assert.deepEqual(readdir(out), []);
+    assert.equal(git(repo, 'status', '--porcelain'), '');
+  });
+
+  it('exits 2 outside a git repository', async () => {
+    const dir = temp('review-bot-nogit-');
+    const r = await runBot(dir, temp('review-bot-out-'));
+    assert.equal(r.exitCode, 2);
+    assert.match(r.stderr, /is not a git repository/);
+  });
+
+  it('appends the request\'s samples to the results file, which stats reads', async () => {
+    const repo = makeRepo(true);
+    const results = join(temp('review-bot-res-'), 'results.jsonl');
+    const r = await runBot(repo, temp('review-bot-out-'), { VERIFIED_FIX_RESULTS: results });
+    assert.equal(r.exitCode, 0, r.stderr);
+    const lines = readFileSync(results, 'utf8').split('\n').filter(Boolean);
+    assert.ok(lines.length > 0, 'the results file has this request\'s samples');
+    const stats = JSON.parse(execFileSync(process.execPath, [cliPath, 'stats', results, '--k', '1', '--json'], { encoding: 'utf8' }));
+    assert.equal(stats.tasks, 1);
+    assert.equal(stats.samples, lines.length);
+    assert.equal(git(repo, 'status', '--porcelain'), '');
+  });
+});
+
+function readdir(dir: string): string[] {
+  return execFileSync('ls', ['-A', dir], { encoding: 'utf8' }).split('\n').filter(Boolean);
+}
