@@ -36,15 +36,15 @@ export interface ExecutedRun {
 
 /**
  * Runs one request's test runs, wherever they happen (local copies today; a container engine, local or remote,
- * through the container sandbox backend). `prepare` once, `run` any number of times, `dispose` at the end.
+ * through the container sandbox backend). It comes ready from `prepareExecutor`: `run` any number of times, `dispose`
+ * at the end.
  */
 export interface TestExecutor {
   readonly protections: Protections;
   /** Whether a pass needs a run `alone` before it counts (the runs can reach each other's copies). */
   readonly runsCanInterfere: boolean;
-  /** One line for the log, once prepared: how each run gets a workspace of its own and what that costs. */
+  /** One line for the log: how each run gets a workspace of its own and what that costs. */
   readonly isolation: string;
-  prepare(): Promise<void>;
   /** One run of `fileText` as the file under repair; never throws (a failure is an `error` verdict). */
   run(fileText: string, label: string, options?: RunOptions): Promise<ExecutedRun>;
   /** Waits for every run's leftovers to be removed. */

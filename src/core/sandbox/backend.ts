@@ -96,6 +96,11 @@ export interface SandboxBackend {
   readonly kind: BackendKind;
   /** Whether runs cannot see or reach each other's copies (else a pass is confirmed with no other run active). */
   readonly isolatesRuns: boolean;
+  /**
+   * Whether runs use this machine's programs (its node and package manager). A container's image has its own, so a
+   * script resolved against the node found here would not be the one the run gets.
+   */
+  readonly usesHostTools: boolean;
   /** Whether it can mount `RunSpec.overlay` (in a mount namespace of its own), so a run needs no copy. */
   readonly mountsOverlay: boolean;
   protections(options: { readonly allowNetwork: boolean; readonly memoryMB: number }): Protections;

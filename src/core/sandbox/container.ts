@@ -166,6 +166,7 @@ export async function createContainerBackend(options: ContainerOptions): Promise
   return {
     kind: 'container',
     isolatesRuns: true,
+    usesHostTools: false,
     mountsOverlay: false,
     protections: ({ allowNetwork, memoryMB }): Protections => ({
       backend: 'container',

@@ -45,6 +45,7 @@ export function unshareBackend(tools: LocalTools, setpriv: boolean): SandboxBack
   return {
     kind: 'unshare',
     isolatesRuns: false,
+    usesHostTools: true,
     mountsOverlay: true,
     protections: ({ allowNetwork, memoryMB }): Protections => ({
       backend: 'unshare',
