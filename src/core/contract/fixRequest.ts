@@ -107,6 +107,17 @@ export interface FixRequest {
 
 export type RunStatus = 'pass' | 'fail' | 'timeout' | 'error';
 
+/**
+ * Why a run did not simply pass or fail, for code (the prose `reason` is for people): `staticCheck` (the candidate
+ * edits how the tests run, refused before any run), `tamper` (the run changed files it must not), `memory`,
+ * `sandboxSetup`, `commandNotFound`, `startFailed` (the process or its copy could not be made), `timeout`, `cancelled`,
+ * `noTests`, `noSummary`, `fewerTests`, `forgedReport` (report and printed summary disagree), `testsFailed` (per-test
+ * results show a failing test), `commandFailed` (every test passed but the command failed), `invalidAnswer`.
+ */
+export type VerdictCause =
+  | 'staticCheck' | 'tamper' | 'memory' | 'sandboxSetup' | 'commandNotFound' | 'startFailed' | 'timeout' | 'cancelled'
+  | 'noTests' | 'noSummary' | 'fewerTests' | 'forgedReport' | 'testsFailed' | 'commandFailed' | 'invalidAnswer';
+
 /** The outcome of one test run. */
 export interface Verdict {
   readonly status: RunStatus;
@@ -114,6 +125,8 @@ export interface Verdict {
   readonly exitCode: number | null;
   /** For `error` and `timeout`: why, in words (`memory limit`, `command not found`, `modified test files: …`). */
   readonly reason?: string;
+  /** What `reason` says, as a value code can switch on (absent for a plain pass or fail). */
+  readonly cause?: VerdictCause;
   /** The run was ended by a cancel: it says nothing about the candidate and is never counted. */
   readonly cancelled?: boolean;
   /** The last bytes of stdout and stderr interleaved as they arrived (capped). */

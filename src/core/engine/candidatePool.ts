@@ -83,7 +83,7 @@ export class CandidatePool {
 
   /** A sample the provider could not turn into code: a failed sample with its reason. */
   addInvalid(sample: Omit<Sample, 'replacement'>, reason: string): CandidateResult {
-    const verdict: Verdict = { status: 'fail', exitCode: null, durationMs: 0, reason, output: '', stdout: '', stderr: '' };
+    const verdict: Verdict = { status: 'fail', exitCode: null, durationMs: 0, reason, cause: 'invalidAnswer', output: '', stdout: '', stderr: '' };
     return this.record({ ...sample, replacement: '', duplicateOf: null, invalidReason: reason }, [verdict], {});
   }
 

@@ -1,5 +1,5 @@
 // The engine's one way of running tests: a TestExecutor runs a file text against the workspace's tests and says how it went.
-import type { Verdict } from '../contract/fixRequest';
+import type { Verdict, VerdictCause } from '../contract/fixRequest';
 import type { Protections } from '../sandbox/backend';
 
 export interface RunOptions {
@@ -51,9 +51,9 @@ export interface TestExecutor {
   dispose(): Promise<void>;
 }
 
-export function errorVerdict(reason: string, durationMs = 0): Verdict {
-  return { status: 'error', exitCode: null, durationMs, reason, output: '', stdout: '', stderr: '' };
+export function errorVerdict(reason: string, durationMs = 0, cause?: VerdictCause): Verdict {
+  return { status: 'error', exitCode: null, durationMs, reason, ...(cause ? { cause } : {}), output: '', stdout: '', stderr: '' };
 }
 
 /** The verdict of a run that a cancel kept from running (or ended): never judged, never counted. */
-export const cancelledVerdict = (): Verdict => ({ ...errorVerdict('cancelled'), cancelled: true });
+export const cancelledVerdict = (): Verdict => ({ ...errorVerdict('cancelled', 0, 'cancelled'), cancelled: true });

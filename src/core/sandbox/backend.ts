@@ -1,5 +1,12 @@
 // The seam between the engine and the ways of containing a test run: one object per backend, chosen once per request.
 
+/**
+ * How a backend's setup script says it failed before the tests started: this prefix on a stderr line, then exit
+ * `SANDBOX_SETUP_EXIT`. Written by the scripts and read by the runner, so the two cannot drift apart.
+ */
+export const SANDBOX_SETUP_MARKER = 'verified-fix sandbox: ';
+export const SANDBOX_SETUP_EXIT = 125;
+
 /** The containments there are, strongest local one first; `container` runs each test in Podman or Docker. */
 export type BackendKind = 'bwrap' | 'unshare' | 'process-group' | 'container';
 

@@ -75,9 +75,10 @@ export function judgeRun(run: ExecutedRun, plan: PerTestPlan, stage: Stage): { v
   const { verdict } = run;
   if (verdict.status !== 'pass' && verdict.status !== 'fail') return { verdict, tests };
   const problem = problemOf(diff, plan, stage);
-  if (problem) return { verdict: { ...verdict, status: 'fail', reason: problem }, tests };
+  if (problem) return { verdict: { ...verdict, status: 'fail', reason: problem, cause: 'testsFailed' }, tests };
   if (verdict.status === 'fail') {
-    return { verdict: { ...verdict, reason: verdict.reason ?? `every test passed, but the command failed (exit ${verdict.exitCode})` }, tests };
+    if (verdict.reason) return { verdict, tests };
+    return { verdict: { ...verdict, reason: `every test passed, but the command failed (exit ${verdict.exitCode})`, cause: 'commandFailed' }, tests };
   }
   return { verdict, tests };
 }
