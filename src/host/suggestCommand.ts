@@ -219,8 +219,7 @@ export class SuggestCommand {
           log.logger.info(`baseline: ${event.verdict.status}${event.verdict.reason ? ` (${event.verdict.reason})` : ''}, ${event.verdict.durationMs} ms`);
           report(tested === 0 ? `baseline ${event.verdict.status}; testing candidates…` : progress(), tested);
           break;
-        case 'generated':
-        case 'invalid':
+        case 'progress':
           break;
         case 'lost':
           log.logger.warn(`sample lost: ${event.reason}`);
@@ -328,7 +327,7 @@ export class SuggestCommand {
       return;
     }
     const flaky = result.candidates.filter((c) => c.flaky).length;
-    const why = result.samples === 0 ? ` — no candidates were produced${result.lost.length ? ` (${result.lost[0]})` : ''}` : flaky ? `; ${flaky} passed only some of their runs (flaky), so none is verified` : '';
+    const why = result.samples === 0 ? ` — no candidates were produced${result.lost.length ? ` (${result.lost[0].message})` : ''}` : flaky ? `; ${flaky} passed only some of their runs (flaky), so none is verified` : '';
     const early = result.stoppedEarly ? ` Stopped early: ${result.stoppedEarly.message}.` : '';
     // A next step, not only a verdict: more samples, a model, a wider selection, or why each candidate failed.
     const next = ' Next: more samples, a model provider or a wider selection (Settings), or read why each failed (Details).';

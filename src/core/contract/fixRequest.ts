@@ -1,6 +1,6 @@
 // The engine's contract: what one "Suggest Verified Fix" request takes, the events it streams and what it returns.
 import type { Logger } from '../base/logger';
-import type { CandidateProvider, SampleUsage } from './provider';
+import type { CandidateProvider, LostKind, LostSample, SampleUsage } from './provider';
 import type { Protections } from '../sandbox/backend';
 import type { BackendChoice } from '../sandbox/detect';
 import type { IsolationChoice } from '../isolation/runTrees';
@@ -188,9 +188,12 @@ export type FixEvent =
   | { readonly type: 'started'; readonly testCommand: string; readonly protections: Protections }
   | { readonly type: 'warning'; readonly message: string }
   | { readonly type: 'baseline'; readonly verdict: Verdict }
-  | { readonly type: 'generated'; readonly index: number; readonly replacement: string; readonly duplicateOf: number | null }
-  | { readonly type: 'invalid'; readonly index: number; readonly reason: string }
-  | { readonly type: 'lost'; readonly reason: string }
+  | { readonly type: 'lost'; readonly reason: string; readonly kind: LostKind }
+  /**
+   * After each verdict and each ask: `requested` samples asked for so far (it grows on fallback and repair rounds),
+   * `tested` of them with a verdict, `verified` distinct verified candidates.
+   */
+  | { readonly type: 'progress'; readonly tested: number; readonly requested: number; readonly verified: number }
   | { readonly type: 'fallback'; readonly provider: string }
   /** No candidate so far is verified: `provider` is asked for `samples` more, shown its `failed` distinct failed candidates. */
   | { readonly type: 'repairRound'; readonly provider: string; readonly round: number; readonly failed: number }
@@ -223,8 +226,8 @@ export interface FixResult {
   /** n (samples obtained, invalid ones included) and c (first-run passes). */
   readonly samples: number;
   readonly passed: number;
-  /** Samples that could not be obtained, with their reasons. */
-  readonly lost: readonly string[];
+  /** Samples that could not be obtained, each with its kind (for code) and message (for people). */
+  readonly lost: readonly LostSample[];
   readonly k: number;
   /** pass@1 and pass@k / pass^1 and pass^k for this task (k capped at n when fewer samples came). */
   readonly passAtK: Readonly<Record<string, number>>;

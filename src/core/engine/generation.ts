@@ -6,7 +6,7 @@ import { UserError } from '../base/errors';
 import { applyReplacement } from '../base/textRange';
 import type { Logger } from '../base/logger';
 import type { CandidateResult, FixEvent, FixRequest } from '../contract/fixRequest';
-import type { CandidateProvider, RepairContext } from '../contract/provider';
+import type { CandidateProvider, LostSample, RepairContext } from '../contract/provider';
 import type { PreparedRequest } from '../request/checkRequest';
 import type { Verifier } from '../verification/verifier';
 import type { Baseline } from './baseline';
@@ -26,10 +26,12 @@ export interface GenerationOptions {
 
 /** Asks the providers for candidates and verifies them; one object per request. */
 export class Generation {
-  /** Samples that could not be obtained, with their reasons. */
-  readonly lost: string[] = [];
+  /** Samples that could not be obtained, with why. */
+  readonly lost: LostSample[] = [];
   private readonly verifications: Array<Promise<void>> = [];
   private index = 0;
+  private requested = 0;
+  private tested = 0;
 
   constructor(private readonly options: GenerationOptions) {}
 
@@ -73,6 +75,8 @@ export class Generation {
   private async consume(provider: CandidateProvider, budget: number, round?: number, repair?: RepairContext): Promise<number[]> {
     const { request, prepared, baseline, pool, signal, logger, onEvent } = this.options;
     const taken: number[] = [];
+    this.requested += budget;
+    this.progress();
     const samples = provider.generate({
       languageId: prepared.languageId,
       relativePath: prepared.relativePath,
@@ -89,8 +93,8 @@ export class Generation {
     for await (const sample of samples) {
       if (signal.aborted) break;
       if (sample.kind === 'lost') {
-        this.lost.push(sample.reason);
-        onEvent({ type: 'lost', reason: sample.reason });
+        this.lost.push({ kind: sample.lostKind, message: sample.reason });
+        onEvent({ type: 'lost', reason: sample.reason, kind: sample.lostKind });
         continue;
       }
       if (taken.length >= budget) break;
@@ -98,13 +102,11 @@ export class Generation {
       taken.push(i);
       const tags = { ...(round !== undefined ? { round } : {}), ...(sample.usage ? { usage: sample.usage } : {}) };
       if (sample.kind === 'invalid') {
-        onEvent({ type: 'invalid', index: i, reason: sample.reason });
         this.report([pool.addInvalid({ index: i, ...tags }, `unusable answer: ${sample.reason}`)]);
         continue;
       }
       const valid: Sample = { index: i, replacement: sample.text, ...(sample.label ? { label: sample.label } : {}), ...tags };
       const added = pool.add(valid);
-      onEvent({ type: 'generated', index: i, replacement: sample.text, duplicateOf: added.duplicateOf });
       this.report(added.finished);
       if (added.run) this.verifications.push(this.options.readyToVerify.then(() => this.verify(valid)));
     }
@@ -120,5 +122,12 @@ export class Generation {
 
   private report(finished: readonly CandidateResult[]): void {
     for (const candidate of finished) this.options.onEvent({ type: 'verdict', candidate });
+    this.tested += finished.length;
+    if (finished.length > 0) this.progress();
+  }
+
+  private progress(): void {
+    const verified = this.options.pool.candidates.filter((c) => c.verified && c.duplicateOf === null).length;
+    this.options.onEvent({ type: 'progress', tested: this.tested, requested: this.requested, verified });
   }
 }

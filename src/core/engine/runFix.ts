@@ -7,6 +7,7 @@ import { Generation } from './generation';
 import { Lifetime, openRequest } from './openRequest';
 import type { OpenedRequest } from './openRequest';
 import type { FixEvent, FixRequest, FixResult, Verdict } from '../contract/fixRequest';
+import type { LostSample } from '../contract/provider';
 import type { TestExecutor } from '../execution/executor';
 import { prepareExecution, prepareExecutor } from '../execution/prepareExecution';
 import { planTests } from '../testCommand/testPlan';
@@ -91,7 +92,7 @@ interface Facts {
   readonly opened: OpenedRequest;
   readonly plan: TestPlan;
   readonly pool: CandidatePool;
-  readonly lost: readonly string[];
+  readonly lost: readonly LostSample[];
   readonly lifetime: Lifetime;
   readonly started: number;
   baseline: Verdict | null;
