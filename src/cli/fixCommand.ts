@@ -76,7 +76,7 @@ export function fixJson(result: FixResult, lines: [number, number]): object {
     baselinePassed: result.baselinePassed,
     samples: result.samples,
     passed: result.passed,
-    lost: result.lost,
+    lost: result.lost.map((l) => l.message),
     k: result.k,
     passAtK: result.passAtK,
     passHatK: result.passHatK,
@@ -134,7 +134,7 @@ function humanReport(result: FixResult): string {
   const lost = result.lost.length > 0 ? `, ${result.lost.length} lost (not counted in n)` : '';
   const summary = [`${result.passed} of ${result.samples} samples passed${lost}`, stat('pass@k', result.passAtK), stat('pass^k', result.passHatK)];
   if (result.samples > 0 || result.lost.length > 0) out.push('', summary.filter(Boolean).join('; '));
-  if (result.lost.length > 0) out.push(`${result.lost.length} sample(s) could not be obtained: ${[...new Set(result.lost)].join('; ')}`);
+  if (result.lost.length > 0) out.push(`${result.lost.length} sample(s) could not be obtained: ${[...new Set(result.lost.map((l) => l.message))].join('; ')}`);
   return out.join('\n');
 }
 

@@ -70,8 +70,7 @@ export class ProgressReporter {
       case 'baseline':
         log.logger.info(`baseline: ${event.verdict.status}${event.verdict.reason ? ` (${event.verdict.reason})` : ''}, ${event.verdict.durationMs} ms`);
         return this.report(this.tested === 0 ? `baseline ${event.verdict.status}; testing candidates…` : this.counts(), this.tested);
-      case 'generated':
-      case 'invalid':
+      case 'progress':
         return;
       case 'lost':
         return log.logger.warn(`sample lost: ${event.reason}`);

@@ -42,7 +42,7 @@ const table: [string, FixResult, OutcomeContext, Outcome['kind'], Outcome['list'
   ['verified, listed early, weak tests', result({ candidates: weakOne }), context({ alreadyListed: true }), 'verified', 'update', 'warn', [], false, 'Weak tests at sum.js:7: 1 of 2 verified fix(es)'],
   ['verified, document unchanged', result({ candidates: two }), context(), 'verified', 'present', undefined, [], true, ''],
   ['verified, document changed', result({ candidates: two }), context({ documentChanged: true }), 'verified', 'present', 'info', ['Show Candidates'], false, '2 verified fix(es) for sum.js:7; the file changed'],
-  ['none, no candidates produced', result({ lost: ['HTTP 500'] }), context(), 'none', 'present', 'info', ['Details', 'Settings'], false, '(0 of 0 passed) for sum.js:7 — no candidates were produced (HTTP 500).'],
+  ['none, no candidates produced', result({ lost: [{ kind: 'server', message: 'HTTP 500' }] }), context(), 'none', 'present', 'info', ['Details', 'Settings'], false, '(0 of 0 passed) for sum.js:7 — no candidates were produced (HTTP 500).'],
   ['none, only flaky', result({ candidates: [candidate(0, { flaky: true })], passed: 1 }), context(), 'none', 'present', 'info', ['Details', 'Settings'], false, '; 1 passed only some of their runs (flaky), so none is verified.'],
   ['none, stopped early', result({ candidates: [candidate(0)], stoppedEarly: { kind: 'totalTimeout', message: 'the time limit passed' } }), context(), 'none', 'present', 'info', ['Details', 'Settings'], false, '(0 of 1 passed) for sum.js:7. Stopped early: the time limit passed. Next:'],
 ];

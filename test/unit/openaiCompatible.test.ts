@@ -196,6 +196,7 @@ describe('openai-compatible provider', () => {
     assert.equal(kinds(samples), 'lost,lost,lost');
     assert.ok(samples[0].kind === 'lost');
     assert.match(samples[0].reason, /HTTP 500: boom \(gave up after 3 attempts\)/);
+    assert.equal(samples[0].lostKind, 'server');
     assert.equal(server.requests.length, 3);
     const [a, b, c] = server.requests.map((r) => r.receivedAt);
     // At least 50 ms then 100 ms, each -25% jitter (only lower bounds: a loaded machine adds delay, never removes it).
@@ -257,6 +258,7 @@ describe('openai-compatible provider', () => {
     assert.equal(kinds(samples), 'lost,lost');
     assert.ok(samples[0].kind === 'lost');
     assert.match(samples[0].reason, /no complete answer within 300 ms/);
+    assert.equal(samples[0].lostKind, 'timeout');
     await Promise.all(server.requests.map((r) => r.settled));
     assert.ok(server.requests.every((r) => r.closedEarlyAt !== undefined));
   });
@@ -307,7 +309,7 @@ describe('openai-compatible provider', () => {
   it('loses the sample when the stream reports an error or the body is not JSON', async () => {
     reset({ kind: 'raw', contentType: 'text/event-stream', body: 'data: {"error":{"message":"model crashed"}}\n\n' });
     const [a] = await collect(provider({ stream: true }).generate(request(1)));
-    assert.deepEqual(a, { kind: 'lost', reason: 'the server reported an error: model crashed' });
+    assert.deepEqual(a, { kind: 'lost', reason: 'the server reported an error: model crashed', lostKind: 'other' });
     reset({ kind: 'raw', contentType: 'application/json', body: 'oops' });
     const [b] = await collect(provider().generate(request(1)));
     assert.ok(b.kind === 'lost');

@@ -1,6 +1,6 @@
 // The engine's contract: what one "Suggest Verified Fix" request takes, the events it streams and what it returns.
 import type { Logger } from '../base/logger';
-import type { CandidateProvider, SampleUsage } from './provider';
+import type { CandidateProvider, LostKind, LostSample, SampleUsage } from './provider';
 import type { Protections } from './protections';
 import type { BackendChoice, IsolationChoice, StrengthChoice } from './choices';
 import type { TestStrength } from './strength';
@@ -103,6 +103,17 @@ export interface FixRequest {
 
 export type RunStatus = 'pass' | 'fail' | 'timeout' | 'error';
 
+/**
+ * Why a run did not simply pass or fail, for code (the prose `reason` is for people): `staticCheck` (the candidate
+ * edits how the tests run, refused before any run), `tamper` (the run changed files it must not), `memory`,
+ * `sandboxSetup`, `commandNotFound`, `startFailed` (the process or its copy could not be made), `timeout`, `cancelled`,
+ * `noTests`, `noSummary`, `fewerTests`, `forgedReport` (report and printed summary disagree), `testsFailed` (per-test
+ * results show a failing test), `commandFailed` (every test passed but the command failed), `invalidAnswer`.
+ */
+export type VerdictCause =
+  | 'staticCheck' | 'tamper' | 'memory' | 'sandboxSetup' | 'commandNotFound' | 'startFailed' | 'timeout' | 'cancelled'
+  | 'noTests' | 'noSummary' | 'fewerTests' | 'forgedReport' | 'testsFailed' | 'commandFailed' | 'invalidAnswer';
+
 /** The outcome of one test run. */
 export interface Verdict {
   readonly status: RunStatus;
@@ -110,6 +121,8 @@ export interface Verdict {
   readonly exitCode: number | null;
   /** For `error` and `timeout`: why, in words (`memory limit`, `command not found`, `modified test files: …`). */
   readonly reason?: string;
+  /** What `reason` says, as a value code can switch on (absent for a plain pass or fail). */
+  readonly cause?: VerdictCause;
   /** The run was ended by a cancel: it says nothing about the candidate and is never counted. */
   readonly cancelled?: boolean;
   /** The last bytes of stdout and stderr interleaved as they arrived (capped). */
@@ -174,9 +187,12 @@ export type FixEvent =
   | { readonly type: 'started'; readonly testCommand: string; readonly protections: Protections }
   | { readonly type: 'warning'; readonly message: string }
   | { readonly type: 'baseline'; readonly verdict: Verdict }
-  | { readonly type: 'generated'; readonly index: number; readonly replacement: string; readonly duplicateOf: number | null }
-  | { readonly type: 'invalid'; readonly index: number; readonly reason: string }
-  | { readonly type: 'lost'; readonly reason: string }
+  | { readonly type: 'lost'; readonly reason: string; readonly kind: LostKind }
+  /**
+   * After each verdict and each ask: `requested` samples asked for so far (it grows on fallback and repair rounds),
+   * `tested` of them with a verdict, `verified` distinct verified candidates.
+   */
+  | { readonly type: 'progress'; readonly tested: number; readonly requested: number; readonly verified: number }
   | { readonly type: 'fallback'; readonly provider: string }
   /** No candidate so far is verified: `provider` is asked for `samples` more, shown its `failed` distinct failed candidates. */
   | { readonly type: 'repairRound'; readonly provider: string; readonly round: number; readonly failed: number }
@@ -209,8 +225,8 @@ export interface FixResult {
   /** n (samples obtained, invalid ones included) and c (first-run passes). */
   readonly samples: number;
   readonly passed: number;
-  /** Samples that could not be obtained, with their reasons. */
-  readonly lost: readonly string[];
+  /** Samples that could not be obtained, each with its kind (for code) and message (for people). */
+  readonly lost: readonly LostSample[];
   readonly k: number;
   /** pass@1 and pass@k / pass^1 and pass^k for this task (k capped at n when fewer samples came). */
   readonly passAtK: Readonly<Record<string, number>>;

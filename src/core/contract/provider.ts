@@ -67,6 +67,19 @@ export interface SampleUsage {
 }
 
 /**
+ * Why a sample could not be obtained, for code to pick a remedy by (the message is for people): the server is
+ * rate-limiting (`rateLimited`), failed (`server`, HTTP 5xx), gave no complete answer in time (`timeout`), could not be
+ * reached (`unreachable`), refused the request (`rejected`, another HTTP status), or something else (`other`).
+ */
+export type LostKind = 'rateLimited' | 'server' | 'timeout' | 'unreachable' | 'rejected' | 'other';
+
+/** A sample that could not be obtained. */
+export interface LostSample {
+  readonly kind: LostKind;
+  readonly message: string;
+}
+
+/**
  * One sample from a provider:
  * - `candidate`: a replacement text for [start, end);
  * - `invalid`: the source answered but no replacement could be taken from it (counts as a failed sample);
@@ -75,7 +88,7 @@ export interface SampleUsage {
 export type ProviderSample =
   | { readonly kind: 'candidate'; readonly text: string; readonly label?: string; readonly usage?: SampleUsage }
   | { readonly kind: 'invalid'; readonly reason: string; readonly raw?: string; readonly usage?: SampleUsage }
-  | { readonly kind: 'lost'; readonly reason: string };
+  | { readonly kind: 'lost'; readonly reason: string; readonly lostKind: LostKind };
 
 export interface CandidateProvider {
   /** Short name for logs and results: `file`, `mutation`, `openai-compatible`, `vscode-lm`. */

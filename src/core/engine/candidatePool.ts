@@ -1,7 +1,7 @@
 // The request's candidates without any process: duplicates, results as their runs finish, ranking and statistics.
 import { changedCharacters, changeSize, unifiedDiff } from '../base/diffing';
 import type { CandidateResult, Evidence, Verdict } from '../contract/fixRequest';
-import { passAtK, passHatK } from '../statistics/passAtK';
+import { taskPassAtK } from '../statistics/passAtK';
 import type { SampleUsage } from '../contract/provider';
 import { applyReplacement } from '../base/textRange';
 
@@ -81,7 +81,7 @@ export class CandidatePool {
 
   /** A sample the provider could not turn into code: a failed sample with its reason. */
   addInvalid(sample: Omit<Sample, 'replacement'>, reason: string): CandidateResult {
-    const verdict: Verdict = { status: 'fail', exitCode: null, durationMs: 0, reason, output: '', stdout: '', stderr: '' };
+    const verdict: Verdict = { status: 'fail', exitCode: null, durationMs: 0, reason, cause: 'invalidAnswer', output: '', stdout: '', stderr: '' };
     return this.record({ ...sample, replacement: '', duplicateOf: null, invalidReason: reason }, [verdict], {});
   }
 
@@ -118,16 +118,7 @@ export class CandidatePool {
     const candidates = this.candidates;
     const n = candidates.length;
     const c = candidates.filter((r) => r.verdict.status === 'pass').length;
-    const kEff = Math.min(k, n);
-    const atK: Record<string, number> = {};
-    const hatK: Record<string, number> = {};
-    if (n > 0) {
-      for (const each of new Set([1, kEff])) {
-        atK[String(each)] = passAtK(n, c, each);
-        hatK[String(each)] = passHatK(n, c, each);
-      }
-    }
-    return { samples: n, passed: c, k: kEff, passAtK: atK, passHatK: hatK };
+    return { samples: n, passed: c, ...taskPassAtK(n, c, k) };
   }
 
   private record(pending: Pending, runs: readonly Verdict[], evidence: Evidence): CandidateResult {

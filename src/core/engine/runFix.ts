@@ -1,224 +1,134 @@
-// Orchestrates one request: baseline and generation at once, each candidate verified in its own copy, verdicts streamed.
+// Orchestrates one request as named phases: open, plan the tests, prepare the executor, baseline and generation at
+// once (each candidate verified in its own copy, verdicts streamed), the strength check, and the result.
 import pLimit from 'p-limit';
+import { startBaseline } from './baseline';
 import { CandidatePool } from './candidatePool';
-import type { Sample } from './candidatePool';
-import { UserError } from '../base/errors';
-import type { CandidateResult, FixEvent, FixRequest, FixResult, StoppedEarly, Verdict } from '../contract/fixRequest';
-import { localiseFaults } from '../localisation/localise';
-import { LocalExecutor } from '../execution/localExecutor';
-import { silentLogger } from '../base/logger';
-import type { Logger } from '../base/logger';
-import type { BaselineReport, CandidateProvider, RepairContext, SiteRanking } from '../contract/provider';
-import { commandToRun } from '../testCommand/packageScript';
-import { askInRounds } from './repairRounds';
-import { prepareRequest } from '../request/checkRequest';
-import { Redactor, scrubEnvironment } from '../security/secrets';
-import { reporterCommand } from '../verification/stagedVerification';
+import { Generation } from './generation';
+import { Lifetime, openRequest } from './openRequest';
+import type { OpenedRequest } from './openRequest';
+import type { FixEvent, FixRequest, FixResult, Verdict } from '../contract/fixRequest';
+import type { LostSample } from '../contract/provider';
+import type { TestExecutor } from '../execution/executor';
+import { prepareExecution, prepareExecutor } from '../execution/prepareExecution';
+import { planTests } from '../testCommand/testPlan';
+import type { TestPlan } from '../testCommand/testPlan';
 import type { PerTestPlan } from '../verification/stagedVerification';
 import { checkStrength, rankByStrength } from '../verification/strengthCheck';
-import type { TestExecutor } from '../execution/executor';
-import { resolveRunner } from '../testCommand/runner';
-import { applyReplacement } from '../base/textRange';
-import { referenceFrom, Verifier } from '../verification/verifier';
-import type { Reference } from '../verification/verifier';
+import { Verifier } from '../verification/verifier';
 import type { TestStrength } from '../contract/strength';
-
-/** Tail of the baseline output given to providers: enough for a stack trace, small enough for a prompt. */
-const BASELINE_REPORT_CHARS = 4000;
-
-/** A logger that never writes a secret value, whatever the engine or a provider hands it. */
-function redactingLogger(logger: Logger, redactor: Redactor): Logger {
-  return {
-    trace: (message) => logger.trace(redactor.redact(message)),
-    info: (message) => logger.info(redactor.redact(message)),
-    warn: (message) => logger.warn(redactor.redact(message)),
-    error: (message) => {
-      if (typeof message === 'string') return logger.error(redactor.redact(message));
-      const copy = new Error(redactor.redact(message.message));
-      if (message.stack) copy.stack = redactor.redact(message.stack);
-      logger.error(copy);
-    },
-  };
-}
 
 /** Runs the request to the end (or to cancel / total timeout) and returns every finished candidate. */
 export async function runFix(request: FixRequest, onEvent: (event: FixEvent) => void = () => undefined): Promise<FixResult> {
   const started = performance.now();
-  const scrubbed = scrubEnvironment(process.env, request.isolation.passEnv ?? []);
-  const redactor = new Redactor(scrubbed.droppedValues);
-  const logger = redactingLogger(request.logger ?? silentLogger, redactor);
-  const prepared = await prepareRequest(request, logger);
-  const { relativePath, text: originalText, start, end, testCommand, backend, listing } = prepared;
-  const controller = new AbortController();
-  // Before the timer and listeners below: a failure here must leave nothing running.
-  // npm's own start-up costs every run a few hundred milliseconds: the script it runs is resolved once, here.
-  const toRun = commandToRun(request.workspace, testCommand, backend.kind === 'container', scrubbed.env);
-  const executor: TestExecutor = new LocalExecutor({
-    request, relativePath, testCommand: toRun.command, backend, listing, env: toRun.env, redactor, signal: controller.signal, logger,
+  const opened = await openRequest(request);
+  const { prepared, logger } = opened;
+  const { backend, listing } = await prepareExecution(request, logger);
+  const plan = planTests({
+    workspace: request.workspace, testCommand: prepared.testCommand, env: opened.env, usesHostTools: backend.usesHostTools,
+    baselineCheck: request.baselineCheck, staged: request.stagedVerification ?? true,
   });
-  try {
-    await executor.prepare();
-  } catch (error) {
-    await executor.dispose();
-    throw error;
-  }
-
-  let stoppedEarly: StoppedEarly | undefined;
-  const stop = (kind: StoppedEarly['kind'], message: string) => {
-    if (controller.signal.aborted) return;
-    stoppedEarly = { kind, message };
-    controller.abort();
-  };
-  const onOuterAbort = () => stop('cancelled', 'cancelled');
-  if (request.signal?.aborted) onOuterAbort();
-  request.signal?.addEventListener('abort', onOuterAbort, { once: true });
-  const totalTimer = setTimeout(() => stop('totalTimeout', `total timeout (${Math.round(request.totalTimeoutMs / 1000)} s)`), request.totalTimeoutMs);
-
+  const lifetime = new Lifetime(request);
+  // Before the timer and listeners: a failure here must leave nothing running.
+  const executor = await prepareExecutor({
+    request, relativePath: prepared.relativePath, testCommand: plan.runCommand, backend, listing, env: plan.env, redactor: opened.redactor, signal: lifetime.signal, logger,
+  });
+  lifetime.start();
   const limit = pLimit(Math.max(1, request.parallel));
+  const requiredRuns = announce(request, opened, plan, executor, onEvent);
+  const baseline = startBaseline({ run: request.baselineCheck, executor, plan, prepared, slot: limit, logger, onEvent });
+  // Staged candidates need the failing tests before they start; others run alongside the baseline.
+  const readyToVerify: Promise<unknown> = plan.fullCommand && plan.staged ? baseline.reference : Promise.resolve();
+  const verifier = new Verifier({
+    executor, reference: baseline.reference, fullCommand: plan.fullCommand, staged: plan.staged, requiredRuns, languageId: prepared.languageId, signal: lifetime.signal, slot: limit,
+  });
+  const pool = new CandidatePool({ relativePath: prepared.relativePath, originalText: prepared.text, start: prepared.start, end: prepared.end, requiredRuns });
+  const generation = new Generation({ request, prepared, baseline, pool, verifier, readyToVerify, signal: lifetime.signal, logger, onEvent });
+
+  let providerError: unknown;
+  try {
+    await generation.run();
+  } catch (error) {
+    providerError = error;
+    lifetime.stop('providerError', `the provider failed: ${(error as Error).message}`);
+  }
+  const facts: Facts = { request, opened, plan, pool, lost: generation.lost, lifetime, started, baseline: null, strengths: new Map() };
+  try {
+    [facts.baseline] = await Promise.all([baseline.verdict, generation.settled()]);
+    facts.perTest = (await baseline.reference).plan;
+    if (!providerError) await checkStrengthIfDue(facts, verifier, onEvent);
+  } finally {
+    lifetime.close();
+    limit.clearQueue();
+    await executor.dispose();
+  }
+  if (providerError) throw providerError;
+  const result = resultOf(facts);
+  onEvent({ type: 'done', result });
+  return result;
+}
+
+/** Tells the front end and the log how the request will run; returns the runs a pass needs. */
+function announce(request: FixRequest, { prepared, logger, dropped }: OpenedRequest, plan: TestPlan, executor: TestExecutor, onEvent: (event: FixEvent) => void): number {
+  const { testCommand } = plan;
   onEvent({ type: 'started', testCommand, protections: executor.protections });
   for (const message of prepared.warnings) {
     logger.warn(message);
     onEvent({ type: 'warning', message });
   }
   logger.info(`test command: ${testCommand}; isolation: ${executor.isolation}`);
-  logger.info(toRun.log);
-  if (scrubbed.dropped.length > 0) {
-    logger.info(`test runs do not get these variables (pass one with the verifiedFix.sandbox.passEnv setting or --pass-env): ${scrubbed.dropped.join(', ')}`);
+  for (const line of plan.log) logger.info(line);
+  if (dropped.length > 0) {
+    logger.info(`test runs do not get these variables (pass one with the verifiedFix.sandbox.passEnv setting or --pass-env): ${dropped.join(', ')}`);
   }
   // Where runs can reach each other's copies, a pass counts only once it repeats with no other run active.
   const requiredRuns = Math.max(request.confirmRuns, executor.runsCanInterfere ? 2 : 1);
   if (requiredRuns > request.confirmRuns) logger.info('this sandbox cannot keep runs apart: a passing candidate is run once more with no other run active before it is verified');
+  return requiredRuns;
+}
 
-  // Per-test results need the baseline's report; without a runner this tool reads, every run is the whole command.
-  const runner = request.baselineCheck ? resolveRunner(request.workspace, testCommand) : undefined;
-  if (runner && 'unsupported' in runner) logger.info(`per-test results: not available for \`${testCommand}\` (${runner.unsupported}); each candidate runs the whole command`);
-  const fullCommand = runner && 'adapter' in runner ? reporterCommand(runner.adapter, runner.base) : undefined;
-  const staged = request.stagedVerification ?? true;
+/** What the result is made of, gathered as the phases finish. */
+interface Facts {
+  readonly request: FixRequest;
+  readonly opened: OpenedRequest;
+  readonly plan: TestPlan;
+  readonly pool: CandidatePool;
+  readonly lost: readonly LostSample[];
+  readonly lifetime: Lifetime;
+  readonly started: number;
+  baseline: Verdict | null;
+  perTest?: PerTestPlan;
+  readonly strengths: Map<number, TestStrength>;
+}
 
-  let resolveBaseline: (report: BaselineReport | undefined) => void = () => undefined;
-  const baselineReport = new Promise<BaselineReport | undefined>((resolve) => (resolveBaseline = resolve));
-  let resolveReference: (reference: Reference) => void = () => undefined;
-  const reference = new Promise<Reference>((resolve) => (resolveReference = resolve));
-  let baseline: Verdict | null = null;
-  const baselineDone = request.baselineCheck
-    ? limit(() => executor.run(originalText, 'baseline', fullCommand ? { command: fullCommand } : {})).then((run) => {
-        const { verdict } = run;
-        baseline = verdict;
-        onEvent({ type: 'baseline', verdict });
-        if (verdict.status === 'pass') logger.warn('the tests pass on the unmodified code: they do not catch the bug, so a passing candidate proves little');
-        resolveReference(verdict.cancelled ? {} : referenceFrom(run, runner, testCommand, logger));
-        resolveBaseline({ status: verdict.status, output: verdict.output.slice(-BASELINE_REPORT_CHARS) });
-      })
-    : Promise.resolve().then(() => {
-        resolveReference({});
-        resolveBaseline(undefined);
-      });
-  // Staged candidates need the failing tests before they start; others run alongside the baseline.
-  const readyToVerify: Promise<unknown> = fullCommand && staged ? reference : Promise.resolve();
-
-  // Fault localisation reruns the baseline's tests with coverage: once per request, and only for a provider that asks.
-  let localised: Promise<SiteRanking | undefined> | undefined;
-  const localise = () =>
-    (localised ??= Promise.all([reference, baselineReport]).then(([{ plan }, report]) =>
-      report && report.status !== 'pass'
-        ? localiseFaults({ executor, plan, baselineOutput: report.output, relativePath, fileText: originalText, start, end, slot: limit, logger })
-        : undefined,
-    ));
-
-  const verifier = new Verifier({ executor, reference, fullCommand, staged, requiredRuns, languageId: prepared.languageId, signal: controller.signal, slot: limit });
-  const pool = new CandidatePool({ relativePath, originalText, start, end, requiredRuns });
-  const report = (finished: readonly CandidateResult[]) => finished.forEach((candidate) => onEvent({ type: 'verdict', candidate }));
-  const lost: string[] = [];
-  const verifications: Array<Promise<void>> = [];
-  const verify = async (sample: Sample) => {
-    const fileText = applyReplacement(originalText, start, end, sample.replacement);
-    const outcome = await verifier.verify(sample.index, originalText.slice(start, end), sample.replacement, fileText);
-    if (outcome) report(pool.complete(sample, outcome.runs, outcome.evidence));
-  };
-
-  let index = 0;
-  /** Feeds up to `budget` of one provider's samples (of `round`) into verification as they arrive; returns their indices. */
-  const consume = async (provider: CandidateProvider, budget: number, round?: number, repair?: RepairContext) => {
-    const taken: number[] = [];
-    const samples = provider.generate({
-      languageId: prepared.languageId,
-      relativePath,
-      fileText: originalText,
-      start,
-      end,
-      samples: budget,
-      baseline: baselineReport,
-      ...(request.faultLocalisation !== false ? { localise } : {}),
-      ...(repair ? { repair } : {}),
-      signal: controller.signal,
-      logger,
-    });
-    for await (const sample of samples) {
-      if (controller.signal.aborted) break;
-      if (sample.kind === 'lost') {
-        lost.push(sample.reason);
-        onEvent({ type: 'lost', reason: sample.reason });
-        continue;
-      }
-      if (taken.length >= budget) break;
-      const i = index++;
-      taken.push(i);
-      const tags = { ...(round !== undefined ? { round } : {}), ...(sample.usage ? { usage: sample.usage } : {}) };
-      if (sample.kind === 'invalid') {
-        onEvent({ type: 'invalid', index: i, reason: sample.reason });
-        report([pool.addInvalid({ index: i, ...tags }, `unusable answer: ${sample.reason}`)]);
-        continue;
-      }
-      const valid: Sample = { index: i, replacement: sample.text, ...(sample.label ? { label: sample.label } : {}), ...tags };
-      const added = pool.add(valid);
-      onEvent({ type: 'generated', index: i, replacement: sample.text, duplicateOf: added.duplicateOf });
-      report(added.finished);
-      if (added.run) verifications.push(readyToVerify.then(() => verify(valid)));
-    }
-    return taken;
-  };
-  /** One provider's samples, and its repair rounds while none is verified (engine/repairRounds.ts). */
-  const ask = (provider: CandidateProvider) =>
-    askInRounds({
-      provider, repairRounds: request.repairRounds ?? 0, pool, signal: controller.signal, logger, onEvent,
-      ask: (round, repair) => consume(provider, request.samples, round, repair),
-      settled: () => Promise.all(verifications),
-    });
-
-  const generation = (async () => {
-    const fallback = request.fallbackProvider;
-    try {
-      await ask(request.provider);
-    } catch (error) {
-      // A first provider that cannot serve this request (no grammar for the language, say) hands it on.
-      if (!(fallback && error instanceof UserError) || controller.signal.aborted) throw error;
-      logger.warn(`${request.provider.name}: ${error.message}; asking ${fallback.name}`);
-      onEvent({ type: 'warning', message: `${request.provider.name}: ${error.message}` });
-    }
-    if (!fallback || controller.signal.aborted) return;
-    // The fallback (a model, typically) costs money or time: ask it only once every first-phase verdict is in.
-    await Promise.all(verifications);
-    if (controller.signal.aborted || pool.anyVerified) return;
-    logger.info(`no ${request.provider.name} candidate was verified; asking ${fallback.name}`);
-    onEvent({ type: 'fallback', provider: fallback.name });
-    await ask(fallback);
-  })();
-
-  let providerError: unknown;
-  try {
-    await generation;
-  } catch (error) {
-    providerError = error;
-    stop('providerError', `the provider failed: ${(error as Error).message}`);
+/** Once every verdict is in: how firmly the tests pin each verified fix, unless it is off or nothing was verified. */
+async function checkStrengthIfDue(facts: Facts, verifier: Verifier, onEvent: (event: FixEvent) => void): Promise<void> {
+  const { request, opened, pool, lifetime, strengths } = facts;
+  const level = request.strengthCheck ?? 'quick';
+  if (level === 'off' || !pool.anyVerified || lifetime.signal.aborted) return;
+  onEvent({ type: 'verdicts', result: resultOf(facts) });
+  // A stop from here on ends only the check: every verdict is in, so the request did not stop early.
+  const before = lifetime.stoppedEarly;
+  const { languageId, relativePath, text: originalText, start, end } = opened.prepared;
+  await checkStrength({ level, verifier, languageId, relativePath, originalText, start, end, candidates: pool.candidates, ranking: pool.ranking() }, (index, strength) => {
+    strengths.set(index, strength);
+    onEvent({ type: 'strength', index, strength });
+  });
+  if (lifetime.stoppedEarly !== before) {
+    opened.logger.info(`the strength check was stopped (${lifetime.stoppedEarly?.message}); the verified fixes it did not finish have no strength`);
+    lifetime.restore(before);
   }
-  let plan: PerTestPlan | undefined;
-  const resultOf = (strengths: ReadonlyMap<number, TestStrength>): FixResult => ({
+}
+
+function resultOf({ request, opened, plan, pool, lost, lifetime, started, baseline, perTest, strengths }: Facts): FixResult {
+  const { relativePath, text: originalText, start, end } = opened.prepared;
+  const stoppedEarly = lifetime.stoppedEarly;
+  return {
     relativePath,
-    testCommand,
+    testCommand: plan.testCommand,
     baseline,
-    baselinePassed: (baseline as Verdict | null)?.status === 'pass',
-    perTest: plan !== undefined,
-    failingTests: plan?.failing ?? [],
+    baselinePassed: baseline?.status === 'pass',
+    perTest: perTest !== undefined,
+    failingTests: perTest?.failing ?? [],
     candidates: pool.candidates.map((c) => (strengths.has(c.index) ? { ...c, strength: strengths.get(c.index) } : c)),
     verified: rankByStrength(pool.ranking(), strengths),
     ...pool.statistics(request.k),
@@ -228,34 +138,5 @@ export async function runFix(request: FixRequest, onEvent: (event: FixEvent) => 
     originalText,
     start,
     end,
-  });
-  const strengths = new Map<number, TestStrength>();
-  try {
-    await Promise.all([baselineDone, ...verifications]);
-    ({ plan } = await reference);
-    const level = request.strengthCheck ?? 'quick';
-    if (!providerError && level !== 'off' && pool.anyVerified && !controller.signal.aborted) {
-      onEvent({ type: 'verdicts', result: resultOf(strengths) });
-      // A stop from here on ends only the check: every verdict is in, so the request did not stop early.
-      const before = stoppedEarly;
-      await checkStrength({ level, verifier, languageId: prepared.languageId, relativePath, originalText, start, end, candidates: pool.candidates, ranking: pool.ranking() }, (index, strength) => {
-        strengths.set(index, strength);
-        onEvent({ type: 'strength', index, strength });
-      });
-      if (stoppedEarly !== before) {
-        logger.info(`the strength check was stopped (${stoppedEarly?.message}); the verified fixes it did not finish have no strength`);
-        stoppedEarly = before;
-      }
-    }
-  } finally {
-    clearTimeout(totalTimer);
-    request.signal?.removeEventListener('abort', onOuterAbort);
-    limit.clearQueue();
-    await executor.dispose();
-  }
-  if (providerError) throw providerError;
-
-  const result = resultOf(strengths);
-  onEvent({ type: 'done', result });
-  return result;
+  };
 }

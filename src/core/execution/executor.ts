@@ -1,5 +1,5 @@
 // The engine's one way of running tests: a TestExecutor runs a file text against the workspace's tests and says how it went.
-import type { Verdict } from '../contract/fixRequest';
+import type { Verdict, VerdictCause } from '../contract/fixRequest';
 import type { Protections } from '../contract/protections';
 
 export interface RunOptions {
@@ -36,24 +36,24 @@ export interface ExecutedRun {
 
 /**
  * Runs one request's test runs, wherever they happen (local copies today; a container engine, local or remote,
- * through the container sandbox backend). `prepare` once, `run` any number of times, `dispose` at the end.
+ * through the container sandbox backend). It comes ready from `prepareExecutor`: `run` any number of times, `dispose`
+ * at the end.
  */
 export interface TestExecutor {
   readonly protections: Protections;
   /** Whether a pass needs a run `alone` before it counts (the runs can reach each other's copies). */
   readonly runsCanInterfere: boolean;
-  /** One line for the log, once prepared: how each run gets a workspace of its own and what that costs. */
+  /** One line for the log: how each run gets a workspace of its own and what that costs. */
   readonly isolation: string;
-  prepare(): Promise<void>;
   /** One run of `fileText` as the file under repair; never throws (a failure is an `error` verdict). */
   run(fileText: string, label: string, options?: RunOptions): Promise<ExecutedRun>;
   /** Waits for every run's leftovers to be removed. */
   dispose(): Promise<void>;
 }
 
-export function errorVerdict(reason: string, durationMs = 0): Verdict {
-  return { status: 'error', exitCode: null, durationMs, reason, output: '', stdout: '', stderr: '' };
+export function errorVerdict(reason: string, durationMs = 0, cause?: VerdictCause): Verdict {
+  return { status: 'error', exitCode: null, durationMs, reason, ...(cause ? { cause } : {}), output: '', stdout: '', stderr: '' };
 }
 
 /** The verdict of a run that a cancel kept from running (or ended): never judged, never counted. */
-export const cancelledVerdict = (): Verdict => ({ ...errorVerdict('cancelled'), cancelled: true });
+export const cancelledVerdict = (): Verdict => ({ ...errorVerdict('cancelled', 0, 'cancelled'), cancelled: true });

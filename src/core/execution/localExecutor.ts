@@ -153,7 +153,7 @@ export class LocalExecutor implements TestExecutor {
       // A cancelled run is dropped, not judged: its reason must survive.
       if (verdict.cancelled) return { verdict };
       const problem = await tamperingIn(await tree.changes(), relativePath, (rel) => this.existedBefore(rel));
-      if (problem) return { verdict: this.redact({ ...verdict, status: 'error', reason: problem }) };
+      if (problem) return { verdict: this.redact({ ...verdict, status: 'error', reason: problem, cause: 'tamper' }) };
       trusted = true;
       const report = reportPath ? await readReport(reportPath) : undefined;
       return {
@@ -166,7 +166,7 @@ export class LocalExecutor implements TestExecutor {
       const err = error as NodeJS.ErrnoException;
       logger.error(err);
       const what = tree ? 'run failed' : 'could not prepare the run\'s copy of the workspace';
-      return { verdict: errorVerdict(`${what}: ${err.code === 'ENOSPC' ? 'no space left in the temp folder' : err.message}`, Math.round(performance.now() - t0)) };
+      return { verdict: errorVerdict(`${what}: ${err.code === 'ENOSPC' ? 'no space left in the temp folder' : err.message}`, Math.round(performance.now() - t0), 'startFailed') };
     } finally {
       // Resetting or removing does not hold the run's slot: the next candidate starts meanwhile (awaited in dispose).
       if (reportDir) {

@@ -2,7 +2,6 @@
 // trees, with coverage on; each test's spectrum comes back.
 import { rm } from 'node:fs/promises';
 import type { PerTestPlan } from '../verification/stagedVerification';
-import { reporterCommand } from '../verification/stagedVerification';
 import type { TestExecutor } from '../execution/executor';
 import { verdicts } from '../testResults/compare';
 import { splitId } from '../testResults/ids';
@@ -11,6 +10,7 @@ import type { RunnerName } from '../testResults/types';
 import type { TestSpectrum } from './ochiai';
 import { PLUGIN_MODULE, PLUGIN_SOURCE, pytestSpectra, readPytestReports, withPlugin } from './pytestCoverage';
 import { readV8Reports, V8_COVERAGE_VARIABLE, v8LineHits } from './v8Coverage';
+import { reporterCommand } from '../testResults/reporterCommand';
 
 /**
  * Node writes coverage per process, and a test file is one process: a test's own lines need a run of that test

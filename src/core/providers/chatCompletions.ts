@@ -2,6 +2,7 @@
 import { UserError } from '../base/errors';
 import type { Logger } from '../base/logger';
 import type { ChatMessage } from './prompt';
+import type { LostKind } from '../contract/provider';
 import { backoffMs, deadline, isRetryableStatus, retryAfterMs, sleep } from './retryPolicy';
 import { sseData } from './sse';
 
@@ -43,6 +44,13 @@ export interface Completion {
 /** A call that got no answer after its retries (a lost sample), with why. */
 export interface LostCompletion {
   readonly lost: string;
+  readonly kind: LostKind;
+}
+
+/** What a failed HTTP status says about the sample, for the front ends' advice. */
+function lostKindOf(status: number): LostKind {
+  if (status === 429) return 'rateLimited';
+  return status >= 500 ? 'server' : 'rejected';
 }
 
 /** A configuration error the user must fix; `status` lets a caller retry differently (e.g. without `n`). */
@@ -105,6 +113,7 @@ export async function requestCompletion(
         `authorization=${settings.apiKey ? 'Bearer [redacted]' : 'none'} bytes=${body.length}`,
     );
     let problem: string;
+    let kind: LostKind;
     let serverWaitMs: number | undefined;
     let refused = false;
     try {
@@ -117,15 +126,19 @@ export async function requestCompletion(
       const fatal = fatalMessage(response.status, detail, settings, url);
       if (fatal) throw new EndpointError(fatal, response.status);
       problem = `HTTP ${response.status}${detail ? `: ${detail}` : ''}`;
-      if (!isRetryableStatus(response.status)) return { lost: problem };
+      kind = lostKindOf(response.status);
+      if (!isRetryableStatus(response.status)) return { lost: problem, kind };
       serverWaitMs = retryAfterMs(response.headers);
     } catch (error) {
       if (error instanceof UserError) throw error;
       if (signal.aborted) throw signal.reason;
       // A malformed answer would most likely come back malformed again: lose the sample, do not retry.
-      if (error instanceof BadAnswer) return { lost: redact(error.message) };
-      if (timeout.signal.aborted) problem = `no complete answer within ${settings.requestTimeoutMs} ms`;
-      else {
+      if (error instanceof BadAnswer) return { lost: redact(error.message), kind: 'other' };
+      if (timeout.signal.aborted) {
+        problem = `no complete answer within ${settings.requestTimeoutMs} ms`;
+        kind = 'timeout';
+      } else {
+        kind = 'unreachable';
         const code = networkCode(error);
         refused = code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN';
         problem = redact(`cannot reach ${url}: ${code ?? (error as Error).message}`);
@@ -141,7 +154,7 @@ export async function requestCompletion(
           undefined,
         );
       }
-      return { lost: attempt > 0 ? `${problem} (gave up after ${attempt + 1} attempts)` : problem };
+      return { lost: attempt > 0 ? `${problem} (gave up after ${attempt + 1} attempts)` : problem, kind };
     }
     const wait = backoffMs(attempt, { baseMs: settings.retryBaseMs, capMs: settings.maxRetryWaitMs, serverMs: serverWaitMs });
     settings.logger.info(`${problem}; retrying in ${Math.round(wait)} ms (retry ${attempt + 1} of ${settings.maxRetries})`);

@@ -3,7 +3,7 @@ import { UserError } from '../base/errors';
 import { parseAnswer } from './answerParser';
 import type { ChatMessage } from './prompt';
 import { buildPrompt } from './prompt';
-import type { CandidateProvider, ProviderRequest, ProviderSample } from '../contract/provider';
+import type { CandidateProvider, LostKind, ProviderRequest, ProviderSample } from '../contract/provider';
 import { deadline, untilAborted } from './retryPolicy';
 import { parallelSamples } from './sampleQueue';
 
@@ -62,10 +62,10 @@ export function createChatModelProvider(options: ChatModelProviderOptions): Cand
           both.throwIfAborted();
         } catch (error) {
           if (signal.aborted) throw error;
-          if (timeout.signal.aborted) return lost(request, `no complete answer from ${model.label} within ${options.requestTimeoutMs} ms`);
+          if (timeout.signal.aborted) return lost(`no complete answer from ${model.label} within ${options.requestTimeoutMs} ms`, 'timeout');
           const mapped = options.mapError?.(error);
           if (mapped instanceof UserError) throw mapped;
-          return lost(request, mapped ?? `${model.label} failed: ${(error as Error)?.message ?? String(error)}`);
+          return lost(mapped ?? `${model.label} failed: ${(error as Error)?.message ?? String(error)}`, 'other');
         } finally {
           timeout.clear();
         }
@@ -83,9 +83,9 @@ export function createChatModelProvider(options: ChatModelProviderOptions): Cand
   };
 }
 
-function lost(request: ProviderRequest, reason: string): ProviderSample {
-  request.logger.warn(`sample lost: ${reason}`);
-  return { kind: 'lost', reason };
+/** A lost sample; not logged here: the front ends report it once, from the engine's `lost` event. */
+function lost(reason: string, lostKind: LostKind): ProviderSample {
+  return { kind: 'lost', reason, lostKind };
 }
 
 async function countTokens(model: ChatModelLike, text: string, signal: AbortSignal): Promise<number | undefined> {

@@ -1,6 +1,6 @@
 // The `openai-compatible` provider: candidates from any chat-completions server (Ollama, LM Studio, vLLM, llama.cpp, OpenAI).
 import { parseAnswer } from './answerParser';
-import type { Completion, CompletionChoice, CompletionSettings } from './chatCompletions';
+import type { Completion, CompletionChoice, CompletionSettings, LostCompletion } from './chatCompletions';
 import { EndpointError, chatCompletionsUrl, requestCompletion } from './chatCompletions';
 import { buildPrompt } from './prompt';
 import type { CandidateProvider, ProviderRequest, ProviderSample } from '../contract/provider';
@@ -83,7 +83,7 @@ export function createOpenAiCompatibleProvider(options: OpenAiCompatibleOptions)
 
       let remaining = request.samples;
       if (remaining > 1 && serverHonoursN !== false) {
-        let outcome: Completion | { lost: string } | undefined;
+        let outcome: Completion | LostCompletion | undefined;
         try {
           outcome = await requestCompletion(messages, remaining, settings, request.signal);
         } catch (error) {
@@ -94,9 +94,9 @@ export function createOpenAiCompatibleProvider(options: OpenAiCompatibleOptions)
           request.logger.info(`the server rejected n=${remaining}; asking with one request per sample`);
           serverHonoursN = false;
         }
+        // Lost samples are reported once, by the front ends from the engine's `lost` events.
         if (outcome && 'lost' in outcome) {
-          request.logger.warn(`${remaining} samples lost: ${outcome.lost}`);
-          for (let i = 0; i < remaining; i++) yield { kind: 'lost', reason: outcome.lost };
+          for (let i = 0; i < remaining; i++) yield { kind: 'lost', reason: outcome.lost, lostKind: outcome.kind };
           return;
         }
         if (outcome) {
@@ -112,10 +112,7 @@ export function createOpenAiCompatibleProvider(options: OpenAiCompatibleOptions)
 
       yield* parallelSamples(remaining, options.maxConcurrentRequests, request.signal, async (signal) => {
         const outcome = await requestCompletion(messages, undefined, settings, signal);
-        if ('lost' in outcome) {
-          request.logger.warn(`sample lost: ${outcome.lost}`);
-          return { kind: 'lost', reason: outcome.lost };
-        }
+        if ('lost' in outcome) return { kind: 'lost', reason: outcome.lost, lostKind: outcome.kind };
         return toSample(outcome.choices[0], outcome, 0, 1);
       });
     },

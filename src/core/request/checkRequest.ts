@@ -1,21 +1,13 @@
-// Checks a request before anything runs and gathers what every run needs; bad input becomes a UserError.
+// Checks a request's inputs before anything runs and reads the file and test command; bad input becomes a UserError.
 import { lstat, readlink, stat } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { UserError } from '../base/errors';
 import type { FixRequest } from '../contract/fixRequest';
-import type { Logger } from '../base/logger';
-import type { SandboxBackend } from '../sandbox/backend';
-import { createContainerBackend } from '../sandbox/container';
-import { detectSandbox, sandboxOfKind } from '../sandbox/detect';
-import { sweepOrphans } from '../isolation/tempRoot';
 import { detectTestCommand } from '../testCommand/detect';
 import { isTestRelated } from '../security/testFiles';
 import { languageIdOf } from '../base/textRange';
 import { readUserText } from '../base/userFiles';
-import { listWorkspace } from '../isolation/workspaceCopy';
-import type { WorkspaceListing } from '../isolation/workspaceCopy';
 import { MAX_TIMER_MS } from '../contract/choices';
-import type { BackendChoice } from '../contract/choices';
 
 export interface PreparedRequest {
   /** The file's path relative to the workspace, normalised with `/` separators (as git lists it). */
@@ -25,8 +17,6 @@ export interface PreparedRequest {
   readonly end: number;
   readonly languageId: string;
   readonly testCommand: string;
-  readonly backend: SandboxBackend;
-  readonly listing: WorkspaceListing;
   /** Things the user should know that do not stop the request. */
   readonly warnings: readonly string[];
 }
@@ -34,22 +24,6 @@ export interface PreparedRequest {
 /** Above this a selection is not "the buggy code" any more, and every candidate would rewrite a whole file. */
 export const MAX_SELECTION_LINES = 2000;
 
-let swept: Promise<void> | undefined;
-
-async function containerSandbox(request: FixRequest): Promise<SandboxBackend> {
-  const made = await createContainerBackend({ ...request.isolation.container, workspace: request.workspace, hostEnv: process.env });
-  if ('problem' in made) throw new UserError(`the container sandbox cannot run: ${made.problem}`);
-  return made;
-}
-
-async function chooseSandbox(request: FixRequest, logger: Logger): Promise<SandboxBackend> {
-  const choice: BackendChoice = request.isolation.backend ?? 'auto';
-  if (choice === 'auto') return detectSandbox(logger);
-  if (choice === 'container') return containerSandbox(request);
-  const chosen = await sandboxOfKind(choice);
-  if (!chosen) throw new UserError(`the sandbox "${choice}" does not work on this system; choose another (or auto) in verifiedFix.sandbox.backend or --sandbox`);
-  return chosen;
-}
 
 function checkNumbers(request: FixRequest): void {
   const positive = (name: string, value: number) => {
@@ -88,7 +62,8 @@ async function checkTarget(workspace: string, relativePath: string, linkedNames:
   }
 }
 
-export async function prepareRequest(request: FixRequest, logger: Logger): Promise<PreparedRequest> {
+/** The request's inputs checked (numbers, workspace, file, selection, target) and the file text and test command found. */
+export async function checkRequest(request: FixRequest): Promise<PreparedRequest> {
   checkNumbers(request);
   const workspaceStat = await stat(request.workspace).catch(() => undefined);
   if (!workspaceStat?.isDirectory()) throw new UserError(`workspace folder not found: ${request.workspace}`);
@@ -113,14 +88,6 @@ export async function prepareRequest(request: FixRequest, logger: Logger): Promi
     warnings.push(`${request.relativePath} looks like a test file: a candidate that changes the tests can make them pass without fixing anything`);
   }
   const testCommand = request.testCommand?.trim() || detectTestCommand(request.workspace);
-  swept ??= sweepOrphans(undefined, (problem) => logger.warn(problem)).then((n) => {
-    if (n > 0) logger.info(`removed ${n} temp folder(s) left by an earlier process`);
-  });
-  const [backend, listing] = await Promise.all([
-    chooseSandbox(request, logger),
-    listWorkspace(request.workspace, request.isolation.linkedFolders, request.isolation.excludes),
-    swept,
-  ]);
   return {
     relativePath,
     text,
@@ -128,8 +95,6 @@ export async function prepareRequest(request: FixRequest, logger: Logger): Promi
     end: request.end,
     languageId: request.languageId ?? languageIdOf(request.relativePath),
     testCommand,
-    backend,
-    listing,
     warnings,
   };
 }

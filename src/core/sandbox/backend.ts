@@ -2,6 +2,14 @@
 import type { BackendKind, Protections } from '../contract/protections';
 
 /**
+ * How a backend's setup script says it failed before the tests started: this prefix on a stderr line, then exit
+ * `SANDBOX_SETUP_EXIT`. Written by the scripts and read by the runner, so the two cannot drift apart.
+ */
+export const SANDBOX_SETUP_MARKER = 'verified-fix sandbox: ';
+export const SANDBOX_SETUP_EXIT = 125;
+
+
+/**
  * A copy-on-write view of the workspace: inside the run, `lower` shows at its own path with every write landing in
  * `upper` (`work` is overlayfs's scratch folder, on the same file system as `upper`).
  */
@@ -59,6 +67,11 @@ export interface SandboxBackend {
   readonly kind: BackendKind;
   /** Whether runs cannot see or reach each other's copies (else a pass is confirmed with no other run active). */
   readonly isolatesRuns: boolean;
+  /**
+   * Whether runs use this machine's programs (its node and package manager). A container's image has its own, so a
+   * script resolved against the node found here would not be the one the run gets.
+   */
+  readonly usesHostTools: boolean;
   /** Whether it can mount `RunSpec.overlay` (in a mount namespace of its own), so a run needs no copy. */
   readonly mountsOverlay: boolean;
   protections(options: { readonly allowNetwork: boolean; readonly memoryMB: number }): Protections;

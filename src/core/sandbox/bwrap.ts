@@ -48,6 +48,7 @@ export function bwrapBackend(tools: LocalTools, userNamespace: boolean): Sandbox
   return {
     kind: 'bwrap',
     isolatesRuns: true,
+    usesHostTools: true,
     mountsOverlay: true,
     protections: ({ allowNetwork, memoryMB }): Protections => ({
       backend: 'bwrap',

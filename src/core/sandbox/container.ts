@@ -4,6 +4,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hiddenPaths } from '../security/hiddenPaths';
+import { SANDBOX_SETUP_MARKER } from './backend';
 import type { PreparedRun, RunSpec, SandboxBackend } from './backend';
 import { copyBack, copyRunFiles, inside } from './containerCopy';
 import { answers, call, commonFlags, HOST, killArgs, LABELS, lastError, probe, SESSION } from './containerEngine';
@@ -82,7 +83,7 @@ function runVariables(spec: RunSpec): { lines: string[]; byName: NodeJS.ProcessE
 
 /** Wraps `start -a`: a container the engine could not start (still `created`) is a sandbox error, not a failing test. */
 const START_SCRIPT = `"$1" start -a "$2"; rc=$?
-case " $3 " in *" $rc "*) [ "$("$1" inspect --format '{{.State.Status}}' "$2" 2>/dev/null)" = created ] && echo "verified-fix sandbox: $1 could not start the container (its error is above)" >&2;; esac
+case " $3 " in *" $rc "*) [ "$("$1" inspect --format '{{.State.Status}}' "$2" 2>/dev/null)" = created ] && echo "${SANDBOX_SETUP_MARKER}$1 could not start the container (its error is above)" >&2;; esac
 exit $rc`;
 
 async function prepareRun(setup: Setup, spec: RunSpec): Promise<PreparedRun> {
@@ -167,6 +168,7 @@ export async function createContainerBackend(options: ContainerOptions): Promise
   return {
     kind: 'container',
     isolatesRuns: true,
+    usesHostTools: false,
     mountsOverlay: false,
     protections: ({ allowNetwork, memoryMB }): Protections => ({
       backend: 'container',

@@ -8,6 +8,7 @@ export function processGroupBackend(tools: LocalTools): SandboxBackend {
   return {
     kind: 'process-group',
     isolatesRuns: false,
+    usesHostTools: true,
     mountsOverlay: false,
     protections: ({ memoryMB }): Protections => ({
       backend: 'process-group',

@@ -1,7 +1,8 @@
 // Runs one test command in one copy: contained, time-limited, output capped, and always settled with a verdict.
 import { execa } from 'execa';
-import type { RunStatus, Verdict } from '../contract/fixRequest';
+import type { RunStatus, Verdict, VerdictCause } from '../contract/fixRequest';
 import { OutputTail } from './outputTail';
+import { SANDBOX_SETUP_EXIT, SANDBOX_SETUP_MARKER } from './backend';
 import type { OverlayMount, PreparedRun, SandboxBackend } from './backend';
 
 /** Bytes kept of each stream (and of the two interleaved). */
@@ -53,7 +54,7 @@ export async function runTestCommand(options: TestRunOptions): Promise<Verdict> 
       ...(options.overlay ? { overlay: options.overlay } : {}),
     });
   } catch (error) {
-    return { status: 'error', exitCode: null, durationMs: elapsed(), reason: `could not prepare the sandbox: ${(error as Error).message}`, output: '', stdout: '', stderr: '' };
+    return { status: 'error', exitCode: null, durationMs: elapsed(), reason: `could not prepare the sandbox: ${(error as Error).message}`, cause: 'sandboxSetup', output: '', stdout: '', stderr: '' };
   }
   try {
     return await runPrepared(options, prepared, elapsed);
@@ -67,18 +68,19 @@ async function runPrepared(options: TestRunOptions, prepared: PreparedRun, elaps
   const stdout = new OutputTail(OUTPUT_TAIL_BYTES);
   const stderr = new OutputTail(OUTPUT_TAIL_BYTES);
   const both = new OutputTail(OUTPUT_TAIL_BYTES);
-  const verdict = (status: RunStatus, exitCode: number | null, reason?: string): Verdict => ({
+  const verdict: MakeVerdict = (status, exitCode, reason, cause) => ({
     status,
     exitCode,
     durationMs: elapsed(),
     ...(reason ? { reason } : {}),
+    ...(cause ? { cause } : {}),
     output: both.toString(),
     ...(both.droppedBytes > 0 ? { droppedBytes: both.droppedBytes } : {}),
     stdout: stdout.toString(),
     stderr: stderr.toString(),
   });
 
-  if (options.signal?.aborted) return { ...verdict('error', null, 'cancelled'), cancelled: true };
+  if (options.signal?.aborted) return { ...verdict('error', null, 'cancelled', 'cancelled'), cancelled: true };
   let subprocess: ReturnType<typeof execa>;
   try {
     subprocess = execa(file, args, {
@@ -93,7 +95,7 @@ async function runPrepared(options: TestRunOptions, prepared: PreparedRun, elaps
       windowsHide: true,
     });
   } catch (error) {
-    return verdict('error', null, `could not start: ${(error as Error).message}`);
+    return verdict('error', null, `could not start: ${(error as Error).message}`, 'startFailed');
   }
   // The promise may only settle once grandchildren close the pipes; we settle on our own terms below.
   subprocess.catch(() => undefined);
@@ -130,18 +132,28 @@ async function runPrepared(options: TestRunOptions, prepared: PreparedRun, elaps
   subprocess.stdout?.destroy();
   subprocess.stderr?.destroy();
 
-  if (exit.spawnError) return verdict('error', null, `could not start ${file}: ${exit.spawnError.message}`);
-  if (ended === 'timeout') return verdict('timeout', exit.code, `timed out after ${(options.timeoutMs / 1000).toFixed(1)} s`);
-  if (ended === 'cancelled') return { ...verdict('error', exit.code, 'cancelled'), cancelled: true };
-  if (exit.code === 125 && /^verified-fix sandbox: /m.test(stderr.toString())) {
-    return verdict('error', exit.code, stderr.toString().match(/^verified-fix sandbox: (.*)$/m)?.[1] ?? 'sandbox setup failed');
+  return judgeExit(options, prepared, exit, ended, verdict, both.toString(), stderr.toString());
+}
+
+type MakeVerdict = (status: RunStatus, exitCode: number | null, reason?: string, cause?: VerdictCause) => Verdict;
+
+/** The verdict of a run that ended: how it ended (spawn error, timeout, cancel, sandbox setup, memory), else its exit code. */
+async function judgeExit(
+  options: TestRunOptions, prepared: PreparedRun, exit: { code: number | null; spawnError?: Error }, ended: 'timeout' | 'cancelled' | undefined,
+  verdict: MakeVerdict, output: string, stderr: string,
+): Promise<Verdict> {
+  if (exit.spawnError) return verdict('error', null, `could not start ${prepared.file}: ${exit.spawnError.message}`, 'startFailed');
+  if (ended === 'timeout') return verdict('timeout', exit.code, `timed out after ${(options.timeoutMs / 1000).toFixed(1)} s`, 'timeout');
+  if (ended === 'cancelled') return { ...verdict('error', exit.code, 'cancelled', 'cancelled'), cancelled: true };
+  if (exit.code === SANDBOX_SETUP_EXIT) {
+    const line = stderr.split('\n').find((text) => text.startsWith(SANDBOX_SETUP_MARKER));
+    if (line !== undefined) return verdict('error', exit.code, line.slice(SANDBOX_SETUP_MARKER.length) || 'sandbox setup failed', 'sandboxSetup');
   }
-  const output = both.toString();
   const overCap = options.memoryMB > 0 && ((await prepared.overMemory()) || (exit.code !== 0 && memoryExhausted.test(output)));
-  if (overCap) return verdict('error', exit.code, `memory limit (${options.memoryMB} MiB)`);
+  if (overCap) return verdict('error', exit.code, `memory limit (${options.memoryMB} MiB)`, 'memory');
   if (exit.code === 0) return verdict('pass', 0);
   if (exit.code === 127 && /not found/i.test(output)) {
-    return verdict('error', 127, `command not found: ${output.trim().split('\n').pop()?.slice(0, 200)}`);
+    return verdict('error', 127, `command not found: ${output.trim().split('\n').pop()?.slice(0, 200)}`, 'commandNotFound');
   }
   return verdict('fail', exit.code);
 }

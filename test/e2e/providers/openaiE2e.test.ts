@@ -73,6 +73,16 @@ describe('verified-fix fix --provider openai-compatible', () => {
     assert.deepEqual(json.verified, [0], 'the same fix three times is listed once');
   });
 
+  it('reports each lost sample once on stderr (the provider does not log it as well)', async () => {
+    server.requests.length = 0;
+    server.script = (req) =>
+      req.index >= 3 ? { kind: 'status', status: 500, headers: { 'retry-after': '0' } } : { kind: 'answer', contents: [fixed], ignoreN: true };
+    const r = await fix([], false);
+    assert.equal(r.exitCode, 0, r.stderr);
+    const lines = r.stderr.split('\n').filter((line) => /lost/.test(line) && /HTTP 500/.test(line));
+    assert.equal(lines.length, 1, r.stderr);
+  });
+
   it('exits 2 with one sentence when the server fails every sample, and prints no empty summary', async () => {
     server.requests.length = 0;
     server.script = () => ({ kind: 'status', status: 500, body: { error: { message: 'out of memory' } }, headers: { 'retry-after': '0' } });

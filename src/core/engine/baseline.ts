@@ -1,0 +1,64 @@
+// The baseline phase: the unmodified code's run, which gives the failing tests (the reference) and the report providers see.
+import { defer } from '../base/defer';
+import type { FixEvent, Verdict } from '../contract/fixRequest';
+import type { Logger } from '../base/logger';
+import type { BaselineReport, SiteRanking } from '../contract/provider';
+import type { TestExecutor } from '../execution/executor';
+import { localiseFaults } from '../localisation/localise';
+import type { PreparedRequest } from '../request/checkRequest';
+import type { TestPlan } from '../testCommand/testPlan';
+import { referenceFrom } from '../verification/verifier';
+import type { Reference } from '../verification/verifier';
+
+/** Tail of the baseline output given to providers: enough for a stack trace, small enough for a prompt. */
+const BASELINE_REPORT_CHARS = 4000;
+
+export interface BaselineOptions {
+  readonly run: boolean;
+  readonly executor: TestExecutor;
+  readonly plan: TestPlan;
+  readonly prepared: PreparedRequest;
+  /** Takes one of the request's parallel slots for one run. */
+  readonly slot: <T>(run: () => Promise<T>) => Promise<T>;
+  readonly logger: Logger;
+  readonly onEvent: (event: FixEvent) => void;
+}
+
+/** The baseline as it becomes known; each promise settles once, whether or not the baseline runs. */
+export interface Baseline {
+  /** The verdict, once in (null when the baseline check is off). */
+  readonly verdict: Promise<Verdict | null>;
+  readonly reference: Promise<Reference>;
+  readonly report: Promise<BaselineReport | undefined>;
+  /** Fault localisation, at most once per request and only for a provider that asks (it reruns the failing tests). */
+  readonly localise: () => Promise<SiteRanking | undefined>;
+}
+
+/** Starts the baseline run (in a slot of the request's runs) and returns what will come of it. */
+export function startBaseline({ run, executor, plan, prepared, slot, logger, onEvent }: BaselineOptions): Baseline {
+  const reference = defer<Reference>();
+  const report = defer<BaselineReport | undefined>();
+  const verdict = run
+    ? slot(() => executor.run(prepared.text, 'baseline', plan.fullCommand ? { command: plan.fullCommand } : {})).then((executed) => {
+        const { verdict } = executed;
+        onEvent({ type: 'baseline', verdict });
+        if (verdict.status === 'pass') logger.warn('the tests pass on the unmodified code: they do not catch the bug, so a passing candidate proves little');
+        reference.resolve(verdict.cancelled ? {} : referenceFrom(executed, plan.runner, plan.testCommand, logger));
+        report.resolve({ status: verdict.status, output: verdict.output.slice(-BASELINE_REPORT_CHARS) });
+        return verdict;
+      })
+    : Promise.resolve().then(() => {
+        reference.resolve({});
+        report.resolve(undefined);
+        return null;
+      });
+  let localised: Promise<SiteRanking | undefined> | undefined;
+  const { relativePath, text, start, end } = prepared;
+  const localise = () =>
+    (localised ??= Promise.all([reference.promise, report.promise]).then(([{ plan: perTest }, baseline]) =>
+      baseline && baseline.status !== 'pass'
+        ? localiseFaults({ executor, plan: perTest, baselineOutput: baseline.output, relativePath, fileText: text, start, end, slot, logger })
+        : undefined,
+    ));
+  return { verdict, reference: reference.promise, report: report.promise, localise };
+}

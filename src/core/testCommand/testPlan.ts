@@ -1,0 +1,47 @@
+// The request's test plan, worked out once before anything runs (SWE-bench's TestSpec): what each run starts, with
+// which environment, and which runner's report the baseline and the staged runs read.
+import { commandToRun } from './packageScript';
+import { resolveRunner } from './runner';
+import type { ResolvedRunner } from './runner';
+import { reporterCommand } from '../testResults/reporterCommand';
+
+/** Everything about the test command that the runs of one request share. */
+export interface TestPlan {
+  /** The command as configured or detected: what the user sees and the log names. */
+  readonly testCommand: string;
+  /** What each plain run starts: the npm script's own command where it resolves, else `testCommand`. */
+  readonly runCommand: string;
+  /** The runs' environment (secrets already removed, npm's script variables added where the script resolved). */
+  readonly env: NodeJS.ProcessEnv;
+  /** The runner behind the command, or why per-test results cannot be had; absent when no baseline is run. */
+  readonly runner?: ResolvedRunner;
+  /** The whole suite with the runner's reporter on, given the report's path; absent without per-test results. */
+  readonly fullCommand?: (reportPath: string) => string;
+  /** Whether a candidate first runs only the baseline's failing tests (needs `fullCommand`). */
+  readonly staged: boolean;
+  /** Lines for the log saying how the command runs and why. */
+  readonly log: readonly string[];
+}
+
+export interface PlanOptions {
+  readonly workspace: string;
+  readonly testCommand: string;
+  /** The scrubbed environment of the runs. */
+  readonly env: NodeJS.ProcessEnv;
+  /** Whether runs use this machine's node (false in a container): only then is an npm script run directly. */
+  readonly usesHostTools: boolean;
+  /** Per-test results need the baseline's report, so the runner is looked for only when the baseline runs. */
+  readonly baselineCheck: boolean;
+  readonly staged: boolean;
+}
+
+/** The plan for one request's test runs. */
+export function planTests({ workspace, testCommand, env, usesHostTools, baselineCheck, staged }: PlanOptions): TestPlan {
+  // npm's own start-up costs every run a few hundred milliseconds: the script it runs is resolved once, here.
+  const toRun = commandToRun(workspace, testCommand, !usesHostTools, env);
+  const log = [toRun.log];
+  const runner = baselineCheck ? resolveRunner(workspace, testCommand) : undefined;
+  if (runner && 'unsupported' in runner) log.push(`per-test results: not available for \`${testCommand}\` (${runner.unsupported}); each candidate runs the whole command`);
+  const fullCommand = runner && 'adapter' in runner ? reporterCommand(runner.adapter, runner.base) : undefined;
+  return { testCommand, runCommand: toRun.command, env: toRun.env, ...(runner ? { runner } : {}), ...(fullCommand ? { fullCommand } : {}), staged, log };
+}
