@@ -71,7 +71,7 @@ async function isolationCost(ws: string, backend: SandboxBackend, cp: number): P
 
 function baseRequest(ws: string, relativePath: string, mode: IsolationMode | 'auto', overrides: Partial<FixRequest>): FixRequest {
   return {
-    workspace: ws, relativePath, start: 0, end: 0, samples: 10, k: 1, testTimeoutMs: 60_000, totalTimeoutMs: 1_800_000,
+    workspace: ws, relativePath, start: 0, end: 0, samples: 10, testTimeoutMs: 60_000, totalTimeoutMs: 1_800_000,
     parallel: 2, baselineCheck: true, confirmRuns: 1,
     isolation: { linkedFolders: ['node_modules'], excludes: [], allowNetwork: false, memoryMB: 0, mode },
     provider: createFileProvider([]), ...overrides,

@@ -84,7 +84,7 @@ async function benchEndToEnd(scratch: string): Promise<void> {
   const candidates = Array.from({ length: 10 }, (_, i) => `candidate ${i}`);
   const elapsed = await timeAsync(() =>
     runFix({
-      workspace: ws, relativePath: 'value.txt', start: 0, end: 1, testCommand: 'sleep 1', samples: 10, k: 1,
+      workspace: ws, relativePath: 'value.txt', start: 0, end: 1, testCommand: 'sleep 1', samples: 10, 
       testTimeoutMs: 30_000, totalTimeoutMs: 120_000, parallel: 4, baselineCheck: false, confirmRuns: 1,
       isolation: { linkedFolders: [], excludes: [], allowNetwork: false, memoryMB: 0 },
       provider: createFileProvider(candidates),

@@ -116,7 +116,7 @@ async function runRequest(task: RepairTask, selection: SelectionKind, ctx: Bench
     let localised: Promise<SiteRanking | undefined> | undefined;
     const request: FixRequest = {
       workspace, relativePath: task.file, start, end, languageId: task.language, testCommand: visibleCommand(task),
-      samples: ctx.maxN, k: 1, testTimeoutMs: 60_000, totalTimeoutMs: 3_600_000, parallel: ctx.parallel, baselineCheck: true,
+      samples: ctx.maxN, testTimeoutMs: 60_000, totalTimeoutMs: 3_600_000, parallel: ctx.parallel, baselineCheck: true,
       confirmRuns: 2, stagedVerification: true, strengthCheck: 'off', faultLocalisation: ctx.localisation,
       isolation: { linkedFolders: [], excludes: [], allowNetwork: false, memoryMB: 4096 },
       provider: recordingRanking(createMutationProvider(), (ranking) => (localised = ranking)), logger: silentLogger,

@@ -209,7 +209,7 @@ export async function benchStaged(): Promise<void> {
     const parallel = availableParallelism();
     const request = (stagedVerification: boolean): FixRequest => ({
       workspace: dir, relativePath: 'src/lib.js', start, end: start + BUGGY_BODY.length, testCommand: 'node --test',
-      samples: CANDIDATES.length, k: 1, testTimeoutMs: 180_000, totalTimeoutMs: 900_000, parallel, baselineCheck: true,
+      samples: CANDIDATES.length, testTimeoutMs: 180_000, totalTimeoutMs: 900_000, parallel, baselineCheck: true,
       confirmRuns: CONFIRM_RUNS, stagedVerification, isolation: { linkedFolders: [], excludes: [], allowNetwork: false, memoryMB: 0 },
       provider: createFileProvider(CANDIDATES.map((c) => c.text)),
     });

@@ -14,11 +14,12 @@ import { bubblewrapHint } from '../core/sandbox/installHint';
 import { readUserText } from '../core/base/userFiles';
 import { lineRangeToOffsets } from '../core/base/textRange';
 import { describeStrength } from '../core/verification/strengthCheck';
-import { provenByTests } from '../core/verification/evidence';
+import { candidateLine, describeEvent } from '../core/engine/describeEvent';
+import { taskPassAtK } from '../core/statistics/passAtK';
 import { fixHelp, fixUsage, readFlags } from './flags';
 import { providerFailure } from './providerFailure';
 import { createProvidersFromFlags } from './providerFromFlags';
-import { describeProtections, protectsLess } from '../core/contract/protections';
+import { protectsLess } from '../core/contract/protections';
 
 export { fixUsage };
 
@@ -34,17 +35,6 @@ function parseLines(text: string | undefined): [number, number] {
   const match = /^(\d+)(?:-(\d+))?$/.exec(text ?? '');
   if (!match) throw new UserError(`--lines must look like A-B (1-based, inclusive), got "${text ?? ''}"`);
   return [Number(match[1]), Number(match[2] ?? match[1])];
-}
-
-function statusLine(c: CandidateResult): string {
-  const runs = c.runs.length > 1 ? ` (${c.runs.filter((r) => r.status === 'pass').length}/${c.runs.length} runs passed${c.flaky ? ', flaky' : ''})` : '';
-  const proven = c.verified && c.tests ? ` — ${provenByTests(c.tests.fixed.length, c.tests.passed)}` : '';
-  const dup = c.duplicateOf !== null ? ` (same as #${c.duplicateOf + 1})` : '';
-  const reason = c.verdict.reason ? `: ${c.verdict.reason}` : '';
-  // Round 1 goes unsaid: only a repair round's candidates are told apart.
-  const round = c.round !== undefined && c.round > 1 ? ` (round ${c.round})` : '';
-  // People count from 1, as the extension does; `index` in --json stays the 0-based position in `candidates`.
-  return `#${c.index + 1}${round} ${c.verdict.status}${reason}${runs}${dup}, ${(c.verdict.durationMs / 1000).toFixed(1)} s${proven}`;
 }
 
 function firstLines(text: string, count: number): string {
@@ -65,7 +55,9 @@ function failureExcerpt(verdict: CandidateResult['verdict']): string {
 }
 
 /** The `--json` object, as documented in the README. */
-export function fixJson(result: FixResult, lines: [number, number]): object {
+/** The `--json` document; pass@k and pass^k are this task's for `k` (capped at n), as the human report prints them. */
+export function fixJson(result: FixResult, lines: [number, number], k: number): object {
+  const stats = taskPassAtK(result.samples, result.passed, k);
   return {
     file: result.relativePath,
     lines,
@@ -77,9 +69,9 @@ export function fixJson(result: FixResult, lines: [number, number]): object {
     samples: result.samples,
     passed: result.passed,
     lost: result.lost.map((l) => l.message),
-    k: result.k,
-    passAtK: result.passAtK,
-    passHatK: result.passHatK,
+    k: stats.k,
+    passAtK: stats.passAtK,
+    passHatK: stats.passHatK,
     candidates: result.candidates.map((c) => ({
       index: c.index,
       ...(c.round !== undefined ? { round: c.round } : {}),
@@ -103,7 +95,7 @@ export function fixJson(result: FixResult, lines: [number, number]): object {
   };
 }
 
-function humanReport(result: FixResult): string {
+function humanReport(result: FixResult, k: number): string {
   const out: string[] = [];
   if (result.baselinePassed) out.push('WARNING: the tests already pass on the unmodified code, so they do not catch the bug: a passing candidate proves little.', '');
   if (result.stoppedEarly) out.push(`Stopped early (${result.stoppedEarly.message}); reporting what finished.`, '');
@@ -112,7 +104,7 @@ function humanReport(result: FixResult): string {
     if (result.verified.length > 1) out.push(`${result.verified.length} different fixes pass: the tests do not decide between them, so read each.`, '');
     for (const index of result.verified) {
       const c = result.candidates[result.candidates.findIndex((x) => x.index === index)];
-      out.push(`candidate ${statusLine(c)}${c.label ? ` — ${c.label}` : ''}`);
+      out.push(`candidate ${candidateLine(c)}${c.label ? ` — ${c.label}` : ''}`);
       if (c.strength) out.push(`  ${describeStrength(c.strength)}`);
       out.push(c.diff);
       // The first surviving variants, so a reviewer sees what else the tests would accept.
@@ -123,7 +115,7 @@ function humanReport(result: FixResult): string {
   } else {
     out.push(`No passing fix found (0 of ${result.samples} passed).`);
     for (const c of result.candidates) {
-      out.push(`  ${statusLine(c)}`);
+      out.push(`  ${candidateLine(c)}`);
       const failure = firstLines(c.verdict.output || c.verdict.reason || '', 5);
       if (failure && c.duplicateOf === null) out.push(failure);
     }
@@ -132,7 +124,8 @@ function humanReport(result: FixResult): string {
     Object.entries(values).map(([k, v]) => `${name.replace('k', k)} ${(100 * v).toFixed(1)}%`).join(', ');
   // Lost samples are not in n, so the count says so next to it; a statistic with no values is left out, not printed empty.
   const lost = result.lost.length > 0 ? `, ${result.lost.length} lost (not counted in n)` : '';
-  const summary = [`${result.passed} of ${result.samples} samples passed${lost}`, stat('pass@k', result.passAtK), stat('pass^k', result.passHatK)];
+  const stats = taskPassAtK(result.samples, result.passed, k);
+  const summary = [`${result.passed} of ${result.samples} samples passed${lost}`, stat('pass@k', stats.passAtK), stat('pass^k', stats.passHatK)];
   if (result.samples > 0 || result.lost.length > 0) out.push('', summary.filter(Boolean).join('; '));
   if (result.lost.length > 0) out.push(`${result.lost.length} sample(s) could not be obtained: ${[...new Set(result.lost.map((l) => l.message))].join('; ')}`);
   return out.join('\n');
@@ -169,17 +162,10 @@ export async function runFixCommand(argv: string[], out: (text: string) => void,
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   const onEvent = (event: FixEvent) => {
-    if (event.type === 'started') {
-      err(`verified-fix: testing with "${event.testCommand}" (${describeProtections(event.protections)})`);
-      if (protectsLess(event.protections)) err(`verified-fix: warning: this system protects less than bubblewrap would (see above); ${bubblewrapHint()}`);
-    }
-    if (event.type === 'baseline') err(`baseline (unmodified code): ${event.verdict.status}${event.verdict.reason ? `: ${event.verdict.reason}` : ''}, ${(event.verdict.durationMs / 1000).toFixed(1)} s`);
-    if (event.type === 'verdict') err(`candidate ${statusLine(event.candidate)}`);
-    if (event.type === 'lost') err(`sample lost: ${event.reason}`);
-    if (event.type === 'fallback') err(`no candidate was verified; asking ${event.provider}`);
-    if (event.type === 'repairRound') err(`round ${event.round}: asking ${event.provider} for different fixes after ${event.failed} failed candidate${event.failed === 1 ? '' : 's'}`);
-    if (event.type === 'verdicts') err('every verdict is in; checking how firmly the tests pin the verified fixes');
-    if (event.type === 'strength') err(`candidate #${event.index + 1}: ${describeStrength(event.strength)}`);
+    const line = describeEvent(event);
+    // Progress lines go to stderr as they come; the set-up line names the tool, as its other notices do.
+    if (line) err(event.type === 'started' ? `verified-fix: ${line.text}` : line.text);
+    if (event.type === 'started' && protectsLess(event.protections)) err(`verified-fix: warning: this system protects less than bubblewrap would (see above); ${bubblewrapHint()}`);
   };
   try {
     const result = await runFix(
@@ -199,8 +185,8 @@ export async function runFixCommand(argv: string[], out: (text: string) => void,
     );
     // Every sample lost: nothing was tested, so "no fix" would mislead; the one sentence goes to stderr.
     const failure = providerFailure(result, values);
-    if (values.json) out(JSON.stringify(fixJson(result, lines)));
-    else if (!failure) out(humanReport(result));
+    if (values.json) out(JSON.stringify(fixJson(result, lines, values.k)));
+    else if (!failure) out(humanReport(result, values.k));
     // Resolved against the caller's folder, not the workspace: it is the bot's file, not the project's. Written after
     // the report, so a results file that cannot be written still leaves the fix on stdout.
     if (values.results !== undefined && values.results !== '') {

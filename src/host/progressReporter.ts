@@ -1,7 +1,7 @@
 // One request's engine events turned into progress text, log lines, the weaker-sandbox warning and the early candidate list.
 import type * as vscode from 'vscode';
 import { bubblewrapHint } from '../core/sandbox/installHint';
-import { describeStrength } from '../core/verification/strengthCheck';
+import { describeEvent } from '../core/engine/describeEvent';
 import type { FixEvent } from '../core/contract/fixRequest';
 import { taskOf } from './candidateBrowser';
 import type { BrowsableRequest, CandidateBrowser } from './candidateBrowser';
@@ -32,23 +32,18 @@ export interface ReporterDeps {
   readonly onProtections?: (protections: Protections) => void;
 }
 
-/**
- * Streams progress ("3 of 10 tested, 1 verified") and offers the first verified candidate at once. The counts are
- * worked out here from the events until the engine reports them itself.
- */
+/** Streams progress ("3 of 10 tested, 1 verified") and offers the first verified candidate at once. */
 export class ProgressReporter {
-  private tested = 0;
-  private passing = 0;
-  private total: number;
+  /** The engine's last `progress` counts: this reporter words them, it does not recount. */
+  private counted = { tested: 0, requested: 0, verified: 0 };
   private finished = false;
+  private listedFirst = false;
   private listed = false;
 
   constructor(
     private readonly deps: ReporterDeps,
-    private readonly request: BrowsableRequest & { readonly location: string; readonly samples: number },
-  ) {
-    this.total = request.samples;
-  }
+    private readonly request: BrowsableRequest & { readonly location: string },
+  ) {}
 
   /** Whether the verified list went up when the verdicts were in (the outcome then re-ranks it instead). */
   get alreadyListed(): boolean {
@@ -56,40 +51,40 @@ export class ProgressReporter {
   }
 
   /** A line in the notification, the status bar and the panel. */
-  report(text: string, tested = 0): void {
+  report(text: string): void {
+    const { tested, requested } = this.counted;
     this.deps.progress.report({ message: text });
-    this.deps.onProgress({ text: `${this.request.location}: ${text}`, tested, total: Math.max(tested, this.request.samples) });
+    this.deps.onProgress({ text: `${this.request.location}: ${text}`, tested, total: Math.max(tested, requested) });
   }
 
   /** The engine's event callback. */
   readonly onEvent = (event: FixEvent): void => {
     const { log } = this.deps;
+    const line = describeEvent(event);
+    if (line) log.logger[line.level](line.text);
     switch (event.type) {
       case 'started':
-        return this.started(event.testCommand, event.protections);
+        return this.started(event.protections);
       case 'baseline':
-        log.logger.info(`baseline: ${event.verdict.status}${event.verdict.reason ? ` (${event.verdict.reason})` : ''}, ${event.verdict.durationMs} ms`);
-        return this.report(this.tested === 0 ? `baseline ${event.verdict.status}; testing candidates…` : this.counts(), this.tested);
+        return this.report(this.counted.tested === 0 ? `baseline ${event.verdict.status}; testing candidates…` : this.counts());
       case 'progress':
-        return;
+        this.counted = { tested: event.tested, requested: event.requested, verified: event.verified };
+        return this.report(this.counts());
       case 'lost':
-        return log.logger.warn(`sample lost: ${event.reason}`);
+        return;
       case 'verdict':
         return this.verdict(event.candidate);
       case 'fallback':
-        this.total += this.request.samples;
-        return this.report(`${this.tested} tested, none verified; asking ${event.provider}…`, this.tested);
+        return this.report(`${this.counted.tested} tested, none verified; asking ${event.provider}…`);
       case 'repairRound':
-        this.total += this.request.samples;
-        log.logger.info(`round ${event.round}: asking ${event.provider} for different fixes after ${event.failed} failed candidates`);
-        return this.report(`round ${event.round}: asking for different fixes after ${event.failed} failed candidate${event.failed === 1 ? '' : 's'}…`, this.tested);
+        return this.report(`round ${event.round}: asking for different fixes after ${event.failed} failed candidate${event.failed === 1 ? '' : 's'}…`);
       case 'warning':
         void log.warn(`Verified Fix: ${event.message}`);
         return;
       case 'verdicts':
         return this.verdicts(event.result);
       case 'strength':
-        return log.logger.info(`candidate ${event.index + 1}: ${describeStrength(event.strength)}`);
+        return;
       case 'done':
         this.finished = true;
         return;
@@ -102,12 +97,12 @@ export class ProgressReporter {
   };
 
   private counts(): string {
-    return `${this.tested} of ${this.total} tested, ${this.passing} verified${this.passing > 0 && !this.finished ? ' (Show Candidates opens it now)' : ''}`;
+    const { tested, requested, verified } = this.counted;
+    return `${tested} of ${Math.max(tested, requested)} tested, ${verified} verified${verified > 0 && !this.finished ? ' (Show Candidates opens it now)' : ''}`;
   }
 
-  private started(testCommand: string, protections: Protections): void {
+  private started(protections: Protections): void {
     const { log, machineState } = this.deps;
-    log.logger.info(`testing with "${testCommand}" (${describeProtections(protections)})`);
     this.deps.onProtections?.(protections);
     if (protectsLess(protections) && !machineState.weakerSandboxWarned) {
       // Once per machine, as its own warning: what protects less, and the command that fixes it here.
@@ -117,20 +112,17 @@ export class ProgressReporter {
   }
 
   private verdict(c: Extract<FixEvent, { type: 'verdict' }>['candidate']): void {
-    this.tested++;
-    this.deps.log.logger.info(`candidate ${c.index + 1}: ${c.verdict.status}${c.verdict.reason ? ` (${c.verdict.reason})` : ''}, ${c.runs.map((r) => r.status).join('/')}`);
-    if (c.verified && c.duplicateOf === null && ++this.passing === 1 && !this.request.run.signal.aborted) {
-      // No toast of its own (it would outlive the run): the first pass is browsable at once, and the progress says how.
-      this.deps.browser.present(taskOf(this.request, [storedCandidate(c)], false), false);
-    }
-    this.report(this.counts(), this.tested);
+    if (!c.verified || c.duplicateOf !== null || this.listedFirst || this.request.run.signal.aborted) return;
+    // No toast of its own (it would outlive the run): the first pass is browsable at once, and the progress says how.
+    this.listedFirst = true;
+    this.deps.browser.present(taskOf(this.request, [storedCandidate(c)], false), false);
   }
 
   /** Every verdict is in: the list goes up now, and is re-ranked in place when the strength check ends. */
   private verdicts(result: Extract<FixEvent, { type: 'verdicts' }>['result']): void {
     const verified = verifiedCandidates(result);
     this.finished = true;
-    this.report(`${verified.length} verified; checking how firmly the tests pin ${verified.length === 1 ? 'it' : 'them'}…`, this.tested);
+    this.report(`${verified.length} verified; checking how firmly the tests pin ${verified.length === 1 ? 'it' : 'them'}…`);
     if (this.request.run.signal.aborted || result.baselinePassed || documentChanged(this.request.documentUri, this.request.originalText)) return;
     this.listed = true;
     this.deps.browser.present(taskOf(this.request, verified, false), true);

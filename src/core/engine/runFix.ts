@@ -119,7 +119,7 @@ async function checkStrengthIfDue(facts: Facts, verifier: Verifier, onEvent: (ev
   }
 }
 
-function resultOf({ request, opened, plan, pool, lost, lifetime, started, baseline, perTest, strengths }: Facts): FixResult {
+function resultOf({ opened, plan, pool, lost, lifetime, started, baseline, perTest, strengths }: Facts): FixResult {
   const { relativePath, text: originalText, start, end } = opened.prepared;
   const stoppedEarly = lifetime.stoppedEarly;
   return {
@@ -131,7 +131,7 @@ function resultOf({ request, opened, plan, pool, lost, lifetime, started, baseli
     failingTests: perTest?.failing ?? [],
     candidates: pool.candidates.map((c) => (strengths.has(c.index) ? { ...c, strength: strengths.get(c.index) } : c)),
     verified: rankByStrength(pool.ranking(), strengths),
-    ...pool.statistics(request.k),
+    ...pool.statistics(),
     lost,
     ...(stoppedEarly ? { stoppedEarly } : {}),
     durationMs: Math.round(performance.now() - started),

@@ -31,8 +31,6 @@ function checkNumbers(request: FixRequest): void {
     if (value > MAX_TIMER_MS) throw new UserError(`${name} must be at most ${Math.floor(MAX_TIMER_MS / 1000)} s (about 24 days), got ${Math.round(value / 1000)} s`);
   };
   if (!Number.isSafeInteger(request.samples) || request.samples < 1) throw new UserError(`samples must be a whole number ≥ 1, got ${request.samples}`);
-  if (!Number.isSafeInteger(request.k) || request.k < 1) throw new UserError(`k must be a whole number ≥ 1, got ${request.k}`);
-  if (request.k > request.samples) throw new UserError(`k (${request.k}) cannot exceed the number of samples (${request.samples})`);
   positive('the test timeout', request.testTimeoutMs);
   positive('the total timeout', request.totalTimeoutMs);
   if (!Number.isSafeInteger(request.parallel) || request.parallel < 1) throw new UserError(`parallel must be a whole number ≥ 1, got ${request.parallel}`);

@@ -5,7 +5,7 @@ import type { OptionValues } from './options';
 /** Everything of a request but the target (workspace, file, selection), the providers and the lifetime. */
 export type RequestOptions = Pick<
   FixRequest,
-  'testCommand' | 'samples' | 'k' | 'testTimeoutMs' | 'totalTimeoutMs' | 'parallel' | 'baselineCheck' | 'confirmRuns' | 'stagedVerification' | 'faultLocalisation' | 'strengthCheck' | 'repairRounds' | 'isolation'
+  'testCommand' | 'samples' | 'testTimeoutMs' | 'totalTimeoutMs' | 'parallel' | 'baselineCheck' | 'confirmRuns' | 'stagedVerification' | 'faultLocalisation' | 'strengthCheck' | 'repairRounds' | 'isolation'
 >;
 
 /** Only what is set: an unset field keeps the engine's own default (the devcontainer image, the installed engine). */
@@ -27,7 +27,6 @@ export function requestOptions(values: OptionValues, cpuCount: number): RequestO
   return {
     ...(values.testCommand ? { testCommand: values.testCommand } : {}),
     samples: values.samples,
-    k: values.k,
     testTimeoutMs: values.testTimeoutMs,
     totalTimeoutMs: values.totalTimeoutMs,
     parallel: values.parallel === 0 ? Math.max(1, cpuCount) : values.parallel,

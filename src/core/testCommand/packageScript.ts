@@ -2,7 +2,7 @@
 // tests starts the runner directly instead of paying for npm's start-up first.
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { basename, delimiter, dirname, join } from 'node:path';
-import { ASSIGNMENT, hookOf, readPackage, scriptCall, scriptsOf } from './scriptChain';
+import { walkScripts } from './scriptChain';
 import { shellQuote, shellWords } from '../testResults/shell';
 import type { ShellWord } from '../testResults/shell';
 
@@ -75,20 +75,17 @@ function canExec(script: string, binFolders: readonly string[]): boolean {
  * another shell or node options from .npmrc, Yarn 2+) keeps the command unchanged, with the reason.
  */
 export function resolvePackageScript(workspace: string, command: string, nodePath: string = process.execPath): ScriptResolution {
-  const parsed = shellWords(command.trim());
-  if ('refused' in parsed) return PACKAGE_MANAGER.test(command) ? unchanged(`the test command ${parsed.refused}`) : { kind: 'unchanged' };
-  const firstCommandWord = parsed.findIndex((word) => !ASSIGNMENT.test(word.value));
-  if (firstCommandWord < 0) return { kind: 'unchanged' };
-  const assignments = parsed.slice(0, firstCommandWord);
-  const words = parsed.slice(firstCommandWord);
+  const walk = walkScripts(workspace, command);
+  const first = walk.levels[0];
+  if (!first) return walk.stopped?.kind === 'refused' && PACKAGE_MANAGER.test(command) ? unchanged(`the test command ${walk.stopped.reason}`) : { kind: 'unchanged' };
+  const { assignments, words, call } = first;
+  if (first.crossEnv || words.length === 0) return { kind: 'unchanged' };
   const tool = basename(words[0].value);
   if (tool === 'npx') return unchanged("npx runs a package's binary, not a package.json script");
   if (tool === 'npm' && words[1]?.value === 'start') return unchanged('npm start starts the package rather than its tests, so it is left to npm');
-  const call = scriptCall(words);
+  if (walk.levels.length === 1 && walk.stopped?.kind === 'notAScript') return unchanged(walk.stopped.reason);
   if (!call) return { kind: 'unchanged' };
-  if ('unsupported' in call) return unchanged(call.unsupported);
   if (tool !== 'npm' && BUILT_IN.has(words[1].value)) return unchanged(`${tool} ${words[1].value} is ${tool}'s own command, not the package.json script`);
-  // pnpm 7+ and yarn pass options after the script name on to it, earlier pnpm kept them, and pnpm 7+ passes `--` too.
   if (tool !== 'npm' && words.some((word) => word.value.startsWith('-'))) {
     return unchanged(`${tool} passes options and "--" to scripts differently across its versions`);
   }
@@ -98,15 +95,13 @@ export function resolvePackageScript(workspace: string, command: string, nodePat
   const globbed = call.extra.find(expandsInShell);
   if (globbed) return unchanged(`the argument ${globbed.raw} is expanded by the shell before ${tool} sees it`);
 
-  const pkg = readPackage(workspace);
+  const pkg = walk.pkg;
   if (!pkg) return unchanged('package.json is missing or is not a JSON object');
-  const scripts = scriptsOf(pkg);
   const name = call.script;
-  const text = scripts[name];
-  if (typeof text !== 'string') return unchanged(`package.json has no "${name}" script`);
+  const text = call.text;
+  if (text === undefined) return unchanged(`package.json has no "${name}" script`);
   if (!text.trim()) return unchanged(`the "${name}" script is empty`);
-  const hook = hookOf(scripts, name);
-  if (hook) return unchanged(`the "${hook}" script runs with "${name}"`);
+  if (walk.levels.length === 1 && walk.stopped?.kind === 'hook') return unchanged(`the "${walk.stopped.hook}" script runs with "${name}"`);
   if (pkg.workspaces !== undefined) return unchanged('package.json declares workspaces, which the package manager links and runs across');
   if (tool === 'yarn' && typeof pkg.packageManager === 'string' && /^yarn@(?!1\.)/.test(pkg.packageManager)) {
     return unchanged(`package.json asks for ${pkg.packageManager}, which runs scripts in its own shell`);

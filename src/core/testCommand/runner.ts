@@ -7,17 +7,15 @@ import { jestAdapter } from '../testResults/jest';
 import { mochaAdapter } from '../testResults/mocha';
 import { nodeAdapter } from '../testResults/node';
 import { pytestAdapter } from '../testResults/pytest';
-import { shellWords } from '../testResults/shell';
 import type { ShellWord } from '../testResults/shell';
 import type { RunnerAdapter } from '../testResults/types';
 import { vitestAdapter } from '../testResults/vitest';
-import { ASSIGNMENT, hookOf, readPackage, scriptCall, scriptsOf } from './scriptChain';
+import { walkScripts } from './scriptChain';
+import type { ChainWalk } from './scriptChain';
 
 /** A runner this tool reads, with `base` to hand to its adapter's `command`; or one sentence saying why not. */
 export type ResolvedRunner = { readonly adapter: RunnerAdapter; readonly base: string } | { readonly unsupported: string };
 
-// Scripts calling scripts: deeper than this is a loop or not worth following.
-const MAX_DEPTH = 4;
 const raw = (words: readonly ShellWord[]) => words.map((word) => word.raw);
 const hasFlag = (words: readonly ShellWord[], ...flags: string[]) =>
   words.some((word) => flags.some((flag) => word.value === flag || word.value.startsWith(`${flag}=`)));
@@ -85,37 +83,36 @@ function identify(workspace: string, words: readonly ShellWord[], fromScript: bo
   return { unsupported: `${raw(words.slice(0, at + (sub === '-m' ? 3 : 2))).join(' ')} is not a test runner this tool reads` };
 }
 
-function resolve(workspace: string, command: string, what: string, depth: number): ResolvedRunner {
-  const parsed = shellWords(command);
-  if ('refused' in parsed) return { unsupported: `${what} ${parsed.refused}` };
-  let words = parsed;
-  const env: ShellWord[] = [];
-  for (;;) {
-    while (words.length > 0 && ASSIGNMENT.test(words[0].value)) env.push(words.shift() as ShellWord);
-    // cross-env only sets variables portably; sh's own `NAME=value` prefix does the same here.
-    if (words[0]?.value !== 'cross-env') break;
-    words = words.slice(1);
+/** Why a walk that stopped gives no runner, in this resolver's words. */
+function stoppedReason(stopped: NonNullable<ChainWalk['stopped']>): string {
+  switch (stopped.kind) {
+    case 'refused':
+      return `${stopped.what} ${stopped.reason}`;
+    case 'noProgram':
+      return `${stopped.what} runs no program`;
+    case 'notAScript':
+      return stopped.reason;
+    case 'noScript':
+      return `package.json has no "${stopped.script}" script`;
+    case 'hook':
+      return `the "${stopped.hook}" script runs with "${stopped.script}", and running the tests alone would skip it`;
+    case 'tooDeep':
+      return `${stopped.what} calls scripts more than ${stopped.depth} deep`;
   }
-  if (words.length === 0) return { unsupported: `${what} runs no program` };
-  const call = scriptCall(words);
-  if (call && 'unsupported' in call) return call;
-  if (call) {
-    if (depth >= MAX_DEPTH) return { unsupported: `${what} calls scripts more than ${MAX_DEPTH} deep` };
-    const pkg = readPackage(workspace);
-    const scripts = pkg ? scriptsOf(pkg) : {};
-    const text = scripts[call.script];
-    if (typeof text !== 'string') return { unsupported: `package.json has no "${call.script}" script` };
-    const hook = hookOf(scripts, call.script);
-    if (hook) return { unsupported: `the "${hook}" script runs with "${call.script}", and running the tests alone would skip it` };
-    const inner = resolve(workspace, [text, ...raw(call.extra)].join(' '), `the "${call.script}" script`, depth + 1);
-    return 'unsupported' in inner || env.length === 0 ? inner : { adapter: inner.adapter, base: `${raw(env).join(' ')} ${inner.base}` };
-  }
-  const found = identify(workspace, words, depth > 0);
+}
+
+function resolve(workspace: string, command: string): ResolvedRunner {
+  const walk = walkScripts(workspace, command);
+  if (walk.stopped) return { unsupported: stoppedReason(walk.stopped) };
+  const last = walk.levels[walk.levels.length - 1];
+  const found = identify(workspace, last.words, walk.levels.length > 1);
   if ('unsupported' in found) return found;
   for (const [flags, why] of REFUSED[found.adapter.name] ?? []) {
-    if (hasFlag(found.args, ...flags)) return { unsupported: `${what} ${why} (${flags.find((flag) => hasFlag(found.args, flag))})` };
+    if (hasFlag(found.args, ...flags)) return { unsupported: `${last.what} ${why} (${flags.find((flag) => hasFlag(found.args, flag))})` };
   }
-  return { adapter: found.adapter, base: [...raw(env), ...found.invocation, ...raw(found.args)].join(' ') };
+  // Each level's prefixes hold for what it runs: the outer ones first, as sh would set them.
+  const env = walk.levels.flatMap((level) => raw(level.assignments));
+  return { adapter: found.adapter, base: [...env, ...found.invocation, ...raw(found.args)].join(' ') };
 }
 
 /**
@@ -129,5 +126,5 @@ function resolve(workspace: string, command: string, what: string, depth: number
  * their own reporter or tests.
  */
 export function resolveRunner(workspace: string, command: string): ResolvedRunner {
-  return resolve(workspace, command.trim(), 'the test command', 0);
+  return resolve(workspace, command);
 }

@@ -2,10 +2,11 @@
 // `NAME=value` prefixes, one reading of package.json, one rule for pre/post hooks.
 import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import { shellWords } from '../testResults/shell';
 import type { ShellWord } from '../testResults/shell';
 
 /** A `NAME=value` word before the program: sh sets it for that command only. */
-export const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
+const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
 
 // Options of npm, pnpm and yarn themselves that change only what they print; any other would be lost.
 const QUIET_OPTIONS = new Set(['-s', '--silent', '-q', '--quiet', '--if-present']);
@@ -24,7 +25,7 @@ export interface PackageJson {
 }
 
 /** The workspace's package.json, or undefined when it is missing or not a JSON object. */
-export function readPackage(workspace: string): PackageJson | undefined {
+function readPackage(workspace: string): PackageJson | undefined {
   try {
     const pkg: unknown = JSON.parse(readFileSync(join(workspace, 'package.json'), 'utf8'));
     return pkg && typeof pkg === 'object' && !Array.isArray(pkg) ? (pkg as PackageJson) : undefined;
@@ -34,17 +35,17 @@ export function readPackage(workspace: string): PackageJson | undefined {
 }
 
 /** The package's scripts (empty when it declares none). */
-export function scriptsOf(pkg: PackageJson): Record<string, unknown> {
+function scriptsOf(pkg: PackageJson): Record<string, unknown> {
   return pkg.scripts && typeof pkg.scripts === 'object' ? pkg.scripts : {};
 }
 
 /** The `pre`/`post` script the package manager would run with `name`, if there is one: running the script alone would skip it. */
-export function hookOf(scripts: Record<string, unknown>, name: string): string | undefined {
+function hookOf(scripts: Record<string, unknown>, name: string): string | undefined {
   return [`pre${name}`, `post${name}`].find((hook) => typeof scripts[hook] === 'string');
 }
 
 /** The script an npm, pnpm or yarn command line runs, and the arguments it passes on; undefined when not a script run. */
-export function scriptCall(words: readonly ShellWord[]): { script: string; extra: ShellWord[] } | { unsupported: string } | undefined {
+function scriptCall(words: readonly ShellWord[]): { script: string; extra: ShellWord[] } | { unsupported: string } | undefined {
   const tool = basename(words[0].value);
   if (tool !== 'npm' && tool !== 'pnpm' && tool !== 'yarn') return undefined;
   const first = words[1]?.value;
@@ -64,4 +65,83 @@ export function scriptCall(words: readonly ShellWord[]): { script: string; extra
     } else extra.push(word);
   }
   return { script, extra };
+}
+
+/** One level of a script chain: a command line, and the script it calls when it is a package-manager script call. */
+export interface ChainLevel {
+  /** How messages name this level: "the test command", `the "unit" script`. */
+  readonly what: string;
+  /** Its `NAME=value` prefixes (cross-env's included), which hold for everything this level runs. */
+  readonly assignments: readonly ShellWord[];
+  /** Whether `cross-env` stood before the program: it only sets variables, as the prefixes do. */
+  readonly crossEnv: boolean;
+  /** The program and its arguments. */
+  readonly words: readonly ShellWord[];
+  /** The script call this level makes (`npm test`, `yarn unit -- x`), with the script's text when package.json has it. */
+  readonly call?: { readonly script: string; readonly extra: readonly ShellWord[]; readonly text?: string };
+}
+
+/** Where and why a walk stopped before it reached a program. */
+export type ChainStop =
+  | { readonly kind: 'refused'; readonly reason: string }
+  | { readonly kind: 'noProgram' }
+  | { readonly kind: 'notAScript'; readonly reason: string }
+  | { readonly kind: 'noScript'; readonly script: string }
+  | { readonly kind: 'hook'; readonly script: string; readonly hook: string }
+  | { readonly kind: 'tooDeep'; readonly depth: number };
+
+export interface ChainWalk {
+  /** Every level read, outermost first; the last one runs a program unless `stopped` says otherwise. */
+  readonly levels: readonly ChainLevel[];
+  readonly stopped?: ChainStop & { readonly what: string };
+  /** The workspace's package.json, when some level called a script. */
+  readonly pkg?: PackageJson;
+}
+
+// Scripts calling scripts: deeper than this is a loop or not worth following.
+export const MAX_SCRIPT_DEPTH = 4;
+
+/**
+ * The one reading of a test command's script chain: `npm test` → the "test" script's text (with the arguments npm
+ * would append) → the script it calls, and so on, until a level runs a program. Both the command each run starts
+ * (packageScript.ts) and the runner behind it (runner.ts) are read from this walk, so they cannot disagree on it.
+ */
+export function walkScripts(workspace: string, command: string): ChainWalk {
+  const levels: ChainLevel[] = [];
+  let pkg: PackageJson | undefined;
+  let line = command.trim();
+  let what = 'the test command';
+  for (let depth = 0; ; depth++) {
+    const stop = (stopped: ChainStop): ChainWalk => ({ levels, stopped: { ...stopped, what }, ...(pkg ? { pkg } : {}) });
+    const parsed = shellWords(line);
+    if ('refused' in parsed) return stop({ kind: 'refused', reason: parsed.refused });
+    let words = parsed;
+    const assignments: ShellWord[] = [];
+    let crossEnv = false;
+    for (;;) {
+      while (words.length > 0 && ASSIGNMENT.test(words[0].value)) assignments.push(words.shift() as ShellWord);
+      if (words[0]?.value !== 'cross-env') break;
+      crossEnv = true;
+      words = words.slice(1);
+    }
+    const found = words.length > 0 ? scriptCall(words) : undefined;
+    if (!found || 'unsupported' in found) {
+      levels.push({ what, assignments, crossEnv, words });
+      if (words.length === 0) return stop({ kind: 'noProgram' });
+      return found ? stop({ kind: 'notAScript', reason: found.unsupported }) : { levels, ...(pkg ? { pkg } : {}) };
+    }
+    if (depth >= MAX_SCRIPT_DEPTH) {
+      levels.push({ what, assignments, crossEnv, words });
+      return stop({ kind: 'tooDeep', depth: MAX_SCRIPT_DEPTH });
+    }
+    pkg ??= readPackage(workspace);
+    const scripts = pkg ? scriptsOf(pkg) : {};
+    const text = scripts[found.script];
+    levels.push({ what, assignments, crossEnv, words, call: { ...found, ...(typeof text === 'string' ? { text } : {}) } });
+    if (typeof text !== 'string') return stop({ kind: 'noScript', script: found.script });
+    const hook = hookOf(scripts, found.script);
+    if (hook) return stop({ kind: 'hook', script: found.script, hook });
+    line = [text, ...raw(found.extra)].join(' ');
+    what = `the "${found.script}" script`;
+  }
 }

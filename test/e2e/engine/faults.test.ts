@@ -19,7 +19,7 @@ after(() => remove(tempRoot));
 function request(workspace: string, overrides: Partial<FixRequest> = {}): FixRequest {
   return {
     workspace, relativePath: 'value.txt', start: 0, end: 3, testCommand: 'test "$(cat value.txt)" = new',
-    samples: 2, k: 1, testTimeoutMs: 15_000, totalTimeoutMs: 60_000, parallel: 2, baselineCheck: true, confirmRuns: 1,
+    samples: 2, testTimeoutMs: 15_000, totalTimeoutMs: 60_000, parallel: 2, baselineCheck: true, confirmRuns: 1,
     isolation: { linkedFolders: [], excludes: [], allowNetwork: false, memoryMB: 0 },
     provider: createFileProvider(['new', 'bad']),
     ...overrides,

@@ -48,7 +48,7 @@ function request(overrides: Partial<FixRequest> = {}): FixRequest {
     end: start + line.length,
     testCommand: 'node --test',
     samples: 2,
-    k: 1,
+    
     testTimeoutMs: 30_000,
     totalTimeoutMs: 120_000,
     parallel: 2,

@@ -31,7 +31,7 @@ function treeWorkspace(): string {
 
 function request(workspace: string, mode: IsolationMode, candidates: string[], overrides: Partial<FixRequest> = {}): FixRequest {
   return {
-    workspace, relativePath: 'value.txt', start: 0, end: 3, testCommand: 'sh check.sh', samples: candidates.length, k: 1,
+    workspace, relativePath: 'value.txt', start: 0, end: 3, testCommand: 'sh check.sh', samples: candidates.length, 
     testTimeoutMs: 20_000, totalTimeoutMs: 120_000, parallel: 2, baselineCheck: true, confirmRuns: 2,
     isolation: { linkedFolders: ['node_modules'], excludes: [], allowNetwork: false, memoryMB: 0, mode },
     provider: createFileProvider(candidates), ...overrides,

@@ -111,7 +111,7 @@ async function fix(c: Case, ws: string, faultLocalisation: boolean, logs: string
     end,
     testCommand: c.test,
     samples: SAMPLES,
-    k: 1,
+    
     testTimeoutMs: 30_000,
     totalTimeoutMs: 240_000,
     parallel: 4,

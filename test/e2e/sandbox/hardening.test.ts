@@ -40,7 +40,7 @@ function request(workspace: string, relativePath: string, candidates: string[], 
     end: text.split('\n')[0].length,
     testCommand: 'sh check.sh',
     samples: candidates.length,
-    k: 1,
+    
     testTimeoutMs: 30_000,
     totalTimeoutMs: 300_000,
     parallel: 2,

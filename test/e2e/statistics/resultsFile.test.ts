@@ -24,7 +24,7 @@ async function realResult(): Promise<FixResult> {
   process.env.VERIFIED_FIX_TMPDIR = tempRoot;
   try {
     return await runFix({
-      workspace: ws, relativePath: 'value.txt', start: 0, end: 3, testCommand: 'sh check.sh', samples: 3, k: 1,
+      workspace: ws, relativePath: 'value.txt', start: 0, end: 3, testCommand: 'sh check.sh', samples: 3, 
       testTimeoutMs: 20_000, totalTimeoutMs: 60_000, parallel: 2, baselineCheck: true, confirmRuns: 1,
       isolation: { linkedFolders: [], excludes: [], allowNetwork: false, memoryMB: 0 }, provider: createFileProvider(['bad', 'good', 'worse']),
     });

@@ -101,7 +101,7 @@ function pyRequest(ws: string, overrides: Partial<FixRequest> = {}): FixRequest 
   const start = text.indexOf('    return');
   return {
     workspace: ws, relativePath: 'limit.py', start, end: text.length - 1, languageId: 'python', testCommand: 'python3 -m pytest -q -p no:cacheprovider',
-    samples: 2, k: 1, testTimeoutMs: 60_000, totalTimeoutMs: 300_000, parallel: 2, baselineCheck: true, confirmRuns: 1,
+    samples: 2, testTimeoutMs: 60_000, totalTimeoutMs: 300_000, parallel: 2, baselineCheck: true, confirmRuns: 1,
     isolation: { linkedFolders: [], excludes: [], allowNetwork: false, memoryMB: 0 },
     provider: createFileProvider(['    return quantity < threshold', '    return quantity >= threshold']), ...overrides,
   };

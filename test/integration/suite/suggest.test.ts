@@ -1,5 +1,6 @@
 // The main flow in a real VS Code: select the buggy line, Suggest Verified Fix, diff, Apply, undo, refusals.
 import assert from 'node:assert/strict';
+import { passAtK } from '../../../src/core/statistics/passAtK';
 import * as vscode from 'vscode';
 import type { FixResult } from '../../../src/core/contract/fixRequest';
 import type { VerifiedFixApi } from '../../../src/host/testApi';
@@ -126,7 +127,7 @@ describe('Suggest Verified Fix', function () {
     const pct = (p: number) => `${Math.round(p * 100)}%`;
     const { text, visible, tooltip } = api.statusBar();
     assert.equal(visible, true);
-    assert.equal(text, `$(beaker) pass@1 ${pct(result.passAtK['1'])} · pass@2 ${pct(result.passAtK['2'])}`);
+    assert.equal(text, `$(beaker) pass@1 ${pct(passAtK(result.samples, result.passed, 1))} · pass@2 ${pct(passAtK(result.samples, result.passed, 2))}`);
     assert.match(tooltip, /1 task, 2 samples/);
     assert.match(tooltip, /pass\^2 \d+%/);
   });
@@ -135,7 +136,7 @@ describe('Suggest Verified Fix', function () {
     assert.ok(result);
     await setSettings({ k: 1 });
     try {
-      await waitFor('the status bar to show only pass@1', () => api.statusBar().text === `$(beaker) pass@1 ${Math.round(result!.passAtK['1'] * 100)}%`);
+      await waitFor('the status bar to show only pass@1', () => api.statusBar().text === `$(beaker) pass@1 ${Math.round(passAtK(result!.samples, result!.passed, 1) * 100)}%`);
     } finally {
       await setSettings({ k: 2 });
     }
