@@ -13,7 +13,8 @@ import { appendResults, formatResults, sampleRecords, stableTaskId } from '../co
 import { bubblewrapHint } from '../core/sandbox/installHint';
 import { readUserText } from '../core/base/userFiles';
 import { lineRangeToOffsets } from '../core/base/textRange';
-import { describeStrength } from '../core/verification/strengthCheck';
+import { describeStrength, strengthKnown } from '../core/verification/strengthCheck';
+import type { TestStrength } from '../core/contract/strength';
 import { provenByTests } from '../core/verification/evidence';
 import { fixHelp, fixUsage, readFlags } from './flags';
 import { providerFailure } from './providerFailure';
@@ -64,6 +65,11 @@ function failureExcerpt(verdict: CandidateResult['verdict']): string {
   return text.length > FAILURE_EXCERPT_CHARS ? `${text.slice(0, FAILURE_EXCERPT_CHARS)}…` : text;
 }
 
+function strengthJson(s: TestStrength): object {
+  const survivors = s.survivors.map(({ replacement, diff }) => ({ replacement, diff }));
+  return { variants: s.variants, caught: s.caught, weak: s.weak, undecided: s.undecided ?? 0, known: s.variants > 0 && strengthKnown(s), survivors };
+}
+
 /** The `--json` object, as documented in the README. */
 export function fixJson(result: FixResult, lines: [number, number]): object {
   return {
@@ -95,7 +101,7 @@ export function fixJson(result: FixResult, lines: [number, number]): object {
       ...(c.stage ? { stage: c.stage } : {}),
       ...(c.tests ? { tests: { fixed: c.tests.fixed, broke: c.tests.broke, passed: c.tests.passed, failed: c.tests.failed } } : {}),
       ...(c.verdict.status !== 'pass' ? { failure: failureExcerpt(c.verdict) } : {}),
-      ...(c.strength ? { strength: { variants: c.strength.variants, caught: c.strength.caught, weak: c.strength.weak, survivors: c.strength.survivors.map(({ replacement, diff }) => ({ replacement, diff })) } } : {}),
+      ...(c.strength ? { strength: strengthJson(c.strength) } : {}),
     })),
     verified: result.verified,
     ...(result.stoppedEarly ? { stoppedEarly: result.stoppedEarly.message } : {}),

@@ -128,15 +128,18 @@ export class Verifier {
   }
 
   /**
-   * A variant of a verified fix: caught when it fails the baseline's failing tests or, past them, one full run.
+   * A variant of a verified fix: caught when it fails the baseline's failing tests or, past them, one full run;
+   * `timedOut` when the run that would decide it ran past its limit (no verdict: the caller may give it longer).
    * Undefined when a cancel ended it.
    */
-  async tryVariant(label: string, fileText: string, timeoutMs: number): Promise<'caught' | 'survived' | undefined> {
+  async tryVariant(label: string, fileText: string, timeoutMs: number): Promise<'caught' | 'survived' | 'timedOut' | undefined> {
     const first = await this.runFailingTests(fileText, `${label}f`, timeoutMs);
     if (first?.verdict.cancelled) return undefined;
+    if (first?.verdict.status === 'timeout') return 'timedOut';
     if (first && first.verdict.status !== 'pass') return 'caught';
     const full = await this.runFull(fileText, label, false, timeoutMs);
     if (full.verdict.cancelled) return undefined;
+    if (full.verdict.status === 'timeout') return 'timedOut';
     return full.verdict.status === 'pass' ? 'survived' : 'caught';
   }
 
