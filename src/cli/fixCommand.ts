@@ -15,7 +15,7 @@ import { readUserText } from '../core/base/userFiles';
 import { lineRangeToOffsets } from '../core/base/textRange';
 import { describeStrength, strengthKnown } from '../core/verification/strengthCheck';
 import type { TestStrength } from '../core/contract/strength';
-import { provenByTests } from '../core/verification/evidence';
+import { describeRuns, provenByTests } from '../core/verification/evidence';
 import { fixHelp, fixUsage, readFlags } from './flags';
 import { providerFailure } from './providerFailure';
 import { createProvidersFromFlags } from './providerFromFlags';
@@ -38,7 +38,7 @@ function parseLines(text: string | undefined): [number, number] {
 }
 
 function statusLine(c: CandidateResult): string {
-  const runs = c.runs.length > 1 ? ` (${c.runs.filter((r) => r.status === 'pass').length}/${c.runs.length} runs passed${c.flaky ? ', flaky' : ''})` : '';
+  const runs = c.runs.length > 1 ? ` (${describeRuns(c)})` : '';
   const proven = c.verified && c.tests ? ` — ${provenByTests(c.tests.fixed.length, c.tests.passed)}` : '';
   const dup = c.duplicateOf !== null ? ` (same as #${c.duplicateOf + 1})` : '';
   const reason = c.verdict.reason ? `: ${c.verdict.reason}` : '';
@@ -70,6 +70,17 @@ function strengthJson(s: TestStrength): object {
   return { variants: s.variants, caught: s.caught, weak: s.weak, undecided: s.undecided ?? 0, known: s.variants > 0 && strengthKnown(s), survivors };
 }
 
+/** One run as `--json` keeps it: enough to tell afterwards why a confirmation failed. */
+function runDetail(run: CandidateResult['verdict'], setAside: string | undefined): object {
+  return {
+    status: run.status,
+    ...(run.reason ? { reason: run.reason } : {}),
+    durationMs: run.durationMs,
+    ...(run.status !== 'pass' ? { failure: failureExcerpt(run) } : {}),
+    ...(setAside ? { setAside } : {}),
+  };
+}
+
 /** The `--json` object, as documented in the README. */
 export function fixJson(result: FixResult, lines: [number, number]): object {
   return {
@@ -77,7 +88,7 @@ export function fixJson(result: FixResult, lines: [number, number]): object {
     lines,
     testCommand: result.testCommand,
     baseline: result.baseline
-      ? { status: result.baseline.status, durationMs: result.baseline.durationMs, perTest: result.perTest, failingTests: result.failingTests }
+      ? { status: result.baseline.status, durationMs: result.baseline.durationMs, perTest: result.perTest, failingTests: result.failingTests, flakyTests: result.flakyTests ?? [] }
       : null,
     baselinePassed: result.baselinePassed,
     samples: result.samples,
@@ -94,6 +105,7 @@ export function fixJson(result: FixResult, lines: [number, number]): object {
       durationMs: c.verdict.durationMs,
       duplicateOf: c.duplicateOf,
       runs: c.runs.map((r) => r.status),
+      runDetails: c.runs.map((r, i) => runDetail(r, c.setAside?.find((s) => s.run === i)?.why)),
       verified: c.verified,
       flaky: c.flaky,
       replacement: c.replacement,
@@ -113,6 +125,8 @@ function humanReport(result: FixResult): string {
   const out: string[] = [];
   if (result.baselinePassed) out.push('WARNING: the tests already pass on the unmodified code, so they do not catch the bug: a passing candidate proves little.', '');
   if (result.stoppedEarly) out.push(`Stopped early (${result.stoppedEarly.message}); reporting what finished.`, '');
+  // Named so a failure they caused is not read as the candidate's; every candidate still ran the whole suite.
+  if (result.flakyTests?.length) out.push(`Flaky tests (passed on the baseline, failed on a re-run of the unmodified code): ${result.flakyTests.join(', ')}. Candidates that failed only on these were re-run on the whole suite.`, '');
   if (result.verified.length > 0) {
     out.push(`${result.verified.length} verified fix${result.verified.length === 1 ? '' : 'es'} (best first):`, '');
     if (result.verified.length > 1) out.push(`${result.verified.length} different fixes pass: the tests do not decide between them, so read each.`, '');

@@ -125,7 +125,7 @@ export async function runFix(request: FixRequest, onEvent: (event: FixEvent) => 
         : undefined,
     ));
 
-  const verifier = new Verifier({ executor, reference, fullCommand, staged, requiredRuns, languageId: prepared.languageId, signal: controller.signal, slot: limit });
+  const verifier = new Verifier({ executor, reference, fullCommand, staged, requiredRuns, languageId: prepared.languageId, signal: controller.signal, slot: limit, testTimeoutMs: request.testTimeoutMs, originalText });
   const pool = new CandidatePool({ relativePath, originalText, start, end, requiredRuns });
   const report = (finished: readonly CandidateResult[]) => finished.forEach((candidate) => onEvent({ type: 'verdict', candidate }));
   const lost: string[] = [];
@@ -219,6 +219,7 @@ export async function runFix(request: FixRequest, onEvent: (event: FixEvent) => 
     baselinePassed: (baseline as Verdict | null)?.status === 'pass',
     perTest: plan !== undefined,
     failingTests: plan?.failing ?? [],
+    ...(verifier.flakyTestsFound().length > 0 ? { flakyTests: verifier.flakyTestsFound() } : {}),
     candidates: pool.candidates.map((c) => (strengths.has(c.index) ? { ...c, strength: strengths.get(c.index) } : c)),
     verified: rankByStrength(pool.ranking(), strengths),
     ...pool.statistics(request.k),
