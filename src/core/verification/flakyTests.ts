@@ -3,8 +3,12 @@ import type { ExecutedRun, TestExecutor } from '../execution/executor';
 import type { PerTestPlan } from './stagedVerification';
 import { reporterCommand } from './stagedVerification';
 
-/** Baseline runs of the suspects before they are believed: one failure there is enough to name a test flaky. */
-const BASELINE_TRIES = 2;
+/**
+ * Runs of the suspects on the unmodified code; one failure there is enough to name a test flaky. A failure right after
+ * a pass of the same candidate is likelier flakiness than a first run's failure (most of those are the candidate's),
+ * so it earns the second try.
+ */
+const BASELINE_TRIES = { firstRun: 1, afterPass: 2 };
 /** A candidate that breaks more tests than this broke them: one flaky test explains one failure, not a dozen. */
 const MAX_SUSPECTS = 3;
 
@@ -35,23 +39,23 @@ export class FlakyTests {
    * The tests among `broke` (a failed run's only failures) that also fail on the unmodified code; empty when any of
    * them is the candidate's doing, or when there are too many to be flakiness.
    */
-  async explain(broke: readonly string[]): Promise<readonly string[]> {
+  async explain(broke: readonly string[], afterPass: boolean): Promise<readonly string[]> {
     if (broke.length === 0 || broke.length > MAX_SUSPECTS || broke.some((id) => this.stable.has(id))) return [];
     const unknown = broke.filter((id) => !this.flaky.has(id));
     if (unknown.length > 0) {
-      const failed = await this.failOnBaseline(unknown);
+      const failed = await this.failOnBaseline(unknown, afterPass ? BASELINE_TRIES.afterPass : BASELINE_TRIES.firstRun);
       for (const id of unknown) (failed.has(id) ? this.flaky : this.stable).add(id);
     }
     return broke.every((id) => this.flaky.has(id)) ? broke : [];
   }
 
-  /** The ids that failed in any of up to BASELINE_TRIES runs of them alone on the unmodified code. */
-  private async failOnBaseline(ids: readonly string[]): Promise<Set<string>> {
+  /** The ids that failed in any of up to `tries` runs of them alone on the unmodified code. */
+  private async failOnBaseline(ids: readonly string[], tries: number): Promise<Set<string>> {
     const { executor, plan, originalText, slot } = this.options;
     const command = reporterCommand(plan.adapter, plan.base, ids);
     const failed = new Set<string>();
     if (!command) return failed;
-    for (let i = 0; i < BASELINE_TRIES && failed.size < ids.length; i++) {
+    for (let i = 0; i < tries && failed.size < ids.length; i++) {
       const run: ExecutedRun = await slot(() => executor.run(originalText, `flaky${++this.runs}`, { command }));
       if (run.verdict.cancelled) break;
       for (const result of plan.adapter.parse(run.report ?? '', run.cwd ?? '')) {

@@ -178,7 +178,7 @@ export class Verifier {
     } else {
       const onlyBroke = verdict.status === 'fail' && tests && tests.broke.length > 0 && tests.stillFailing.length === 0;
       const finder = onlyBroke ? await this.flakyTests() : undefined;
-      const flaky = finder && tests ? await finder.explain(tests.broke) : [];
+      const flaky = finder && tests ? await finder.explain(tests.broke, confirming) : [];
       if (flaky.length > 0) {
         why = flakyNote(flaky);
         runs.verdicts[at] = { ...verdict, reason: verdict.reason ? `${verdict.reason}; ${why}` : why };
