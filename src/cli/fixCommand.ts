@@ -10,7 +10,7 @@ import { OPTIONS } from '../core/request/options';
 import type { OptionsReading } from '../core/request/readOptions';
 import { requestOptions } from '../core/request/requestOptions';
 import { appendResults, formatResults, sampleRecords, stableTaskId } from '../core/statistics/resultsFile';
-import { bubblewrapHint } from '../core/sandbox/installHint';
+import { weakerSandboxAdvice } from '../core/sandbox/detect';
 import { readUserText } from '../core/base/userFiles';
 import { lineRangeToOffsets } from '../core/base/textRange';
 import { describeStrength, strengthKnown } from '../core/verification/strengthCheck';
@@ -191,7 +191,7 @@ export async function runFixCommand(argv: string[], out: (text: string) => void,
   const onEvent = (event: FixEvent) => {
     if (event.type === 'started') {
       err(`verified-fix: testing with "${event.testCommand}" (${describeProtections(event.protections)})`);
-      if (protectsLess(event.protections)) err(`verified-fix: warning: this system protects less than bubblewrap would (see above); ${bubblewrapHint()}`);
+      if (protectsLess(event.protections)) err(`verified-fix: warning: this system protects less than bubblewrap would (see above); ${weakerSandboxAdvice()}`);
     }
     if (event.type === 'baseline') err(`baseline (unmodified code): ${event.verdict.status}${event.verdict.reason ? `: ${event.verdict.reason}` : ''}, ${(event.verdict.durationMs / 1000).toFixed(1)} s`);
     if (event.type === 'verdict') err(`candidate ${statusLine(event.candidate)}`);

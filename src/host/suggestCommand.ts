@@ -1,6 +1,7 @@
 // "Suggest Verified Fix": checks trust and input, runs the engine under a cancellable progress, then presents the result.
 import * as vscode from 'vscode';
 import { bubblewrapHint } from '../core/sandbox/installHint';
+import { sandboxSlowStart } from '../core/sandbox/detect';
 import { runFix } from '../core/engine/runFix';
 import { UserError } from '../core/base/errors';
 import { describeStrength } from '../core/verification/strengthCheck';
@@ -212,7 +213,7 @@ export class SuggestCommand {
           if (protectsLess(event.protections) && !this.deps.machineState.get<boolean>(WEAKER_SANDBOX_SHOWN)) {
             // Once per machine, as its own warning: what protects less, and the command that fixes it here.
             void this.deps.machineState.update(WEAKER_SANDBOX_SHOWN, true);
-            void log.warn(`Verified Fix protects less on this system than it could: ${describeProtections(event.protections)}. To ${bubblewrapHint()}.`);
+            void log.warn(`Verified Fix protects less on this system than it could: ${describeProtections(event.protections)}. ${sandboxSlowStart() ? `${sandboxSlowStart()}.` : `To ${bubblewrapHint()}.`}`);
           }
           break;
         case 'baseline':
