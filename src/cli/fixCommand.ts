@@ -10,10 +10,11 @@ import { OPTIONS } from '../core/request/options';
 import type { OptionsReading } from '../core/request/readOptions';
 import { requestOptions } from '../core/request/requestOptions';
 import { appendResults, formatResults, sampleRecords, stableTaskId } from '../core/statistics/resultsFile';
-import { bubblewrapHint } from '../core/sandbox/installHint';
+import { weakerSandboxAdvice } from '../core/sandbox/detect';
 import { readUserText } from '../core/base/userFiles';
 import { lineRangeToOffsets } from '../core/base/textRange';
-import { describeStrength } from '../core/verification/strengthCheck';
+import { describeStrength, strengthKnown } from '../core/verification/strengthCheck';
+import type { TestStrength } from '../core/contract/strength';
 import { candidateLine, describeEvent } from '../core/engine/describeEvent';
 import { taskPassAtK } from '../core/statistics/passAtK';
 import { fixHelp, fixUsage, readFlags } from './flags';
@@ -54,6 +55,22 @@ function failureExcerpt(verdict: CandidateResult['verdict']): string {
   return text.length > FAILURE_EXCERPT_CHARS ? `${text.slice(0, FAILURE_EXCERPT_CHARS)}…` : text;
 }
 
+function strengthJson(s: TestStrength): object {
+  const survivors = s.survivors.map(({ replacement, diff }) => ({ replacement, diff }));
+  return { variants: s.variants, caught: s.caught, weak: s.weak, undecided: s.undecided ?? 0, known: s.variants > 0 && strengthKnown(s), survivors };
+}
+
+/** One run as `--json` keeps it: enough to tell afterwards why a confirmation failed. */
+function runDetail(run: CandidateResult['verdict'], setAside: string | undefined): object {
+  return {
+    status: run.status,
+    ...(run.reason ? { reason: run.reason } : {}),
+    durationMs: run.durationMs,
+    ...(run.status !== 'pass' ? { failure: failureExcerpt(run) } : {}),
+    ...(setAside ? { setAside } : {}),
+  };
+}
+
 /** The `--json` object, as documented in the README. */
 /** The `--json` document; pass@k and pass^k are this task's for `k` (capped at n), as the human report prints them. */
 export function fixJson(result: FixResult, lines: [number, number], k: number): object {
@@ -63,7 +80,7 @@ export function fixJson(result: FixResult, lines: [number, number], k: number): 
     lines,
     testCommand: result.testCommand,
     baseline: result.baseline
-      ? { status: result.baseline.status, durationMs: result.baseline.durationMs, perTest: result.perTest, failingTests: result.failingTests }
+      ? { status: result.baseline.status, durationMs: result.baseline.durationMs, perTest: result.perTest, failingTests: result.failingTests, flakyTests: result.flakyTests ?? [] }
       : null,
     baselinePassed: result.baselinePassed,
     samples: result.samples,
@@ -80,6 +97,7 @@ export function fixJson(result: FixResult, lines: [number, number], k: number): 
       durationMs: c.verdict.durationMs,
       duplicateOf: c.duplicateOf,
       runs: c.runs.map((r) => r.status),
+      runDetails: c.runs.map((r, i) => runDetail(r, c.setAside?.find((s) => s.run === i)?.why)),
       verified: c.verified,
       flaky: c.flaky,
       replacement: c.replacement,
@@ -87,7 +105,7 @@ export function fixJson(result: FixResult, lines: [number, number], k: number): 
       ...(c.stage ? { stage: c.stage } : {}),
       ...(c.tests ? { tests: { fixed: c.tests.fixed, broke: c.tests.broke, passed: c.tests.passed, failed: c.tests.failed } } : {}),
       ...(c.verdict.status !== 'pass' ? { failure: failureExcerpt(c.verdict) } : {}),
-      ...(c.strength ? { strength: { variants: c.strength.variants, caught: c.strength.caught, weak: c.strength.weak, survivors: c.strength.survivors.map(({ replacement, diff }) => ({ replacement, diff })) } } : {}),
+      ...(c.strength ? { strength: strengthJson(c.strength) } : {}),
     })),
     verified: result.verified,
     ...(result.stoppedEarly ? { stoppedEarly: result.stoppedEarly.message } : {}),
@@ -99,6 +117,8 @@ function humanReport(result: FixResult, k: number): string {
   const out: string[] = [];
   if (result.baselinePassed) out.push('WARNING: the tests already pass on the unmodified code, so they do not catch the bug: a passing candidate proves little.', '');
   if (result.stoppedEarly) out.push(`Stopped early (${result.stoppedEarly.message}); reporting what finished.`, '');
+  // Named so a failure they caused is not read as the candidate's; every candidate still ran the whole suite.
+  if (result.flakyTests?.length) out.push(`Flaky tests (passed on the baseline, failed on a re-run of the unmodified code): ${result.flakyTests.join(', ')}. Candidates that failed only on these were re-run on the whole suite.`, '');
   if (result.verified.length > 0) {
     out.push(`${result.verified.length} verified fix${result.verified.length === 1 ? '' : 'es'} (best first):`, '');
     if (result.verified.length > 1) out.push(`${result.verified.length} different fixes pass: the tests do not decide between them, so read each.`, '');
@@ -165,7 +185,7 @@ export async function runFixCommand(argv: string[], out: (text: string) => void,
     const line = describeEvent(event);
     // Progress lines go to stderr as they come; the set-up line names the tool, as its other notices do.
     if (line) err(event.type === 'started' ? `verified-fix: ${line.text}` : line.text);
-    if (event.type === 'started' && protectsLess(event.protections)) err(`verified-fix: warning: this system protects less than bubblewrap would (see above); ${bubblewrapHint()}`);
+    if (event.type === 'started' && protectsLess(event.protections)) err(`verified-fix: warning: this system protects less than bubblewrap would (see above); ${weakerSandboxAdvice()}`);
   };
   try {
     const result = await runFix(

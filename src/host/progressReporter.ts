@@ -1,6 +1,7 @@
 // One request's engine events turned into progress text, log lines, the weaker-sandbox warning and the early candidate list.
 import type * as vscode from 'vscode';
 import { bubblewrapHint } from '../core/sandbox/installHint';
+import { sandboxSlowStart } from '../core/sandbox/detect';
 import { describeEvent } from '../core/engine/describeEvent';
 import type { FixEvent } from '../core/contract/fixRequest';
 import { taskOf } from './candidateBrowser';
@@ -107,7 +108,7 @@ export class ProgressReporter {
     if (protectsLess(protections) && !machineState.weakerSandboxWarned) {
       // Once per machine, as its own warning: what protects less, and the command that fixes it here.
       void machineState.setWeakerSandboxWarned();
-      void log.warn(`Verified Fix protects less on this system than it could: ${describeProtections(protections)}. To ${bubblewrapHint()}.`);
+      void log.warn(`Verified Fix protects less on this system than it could: ${describeProtections(protections)}. ${sandboxSlowStart() ? `${sandboxSlowStart()}.` : `To ${bubblewrapHint()}.`}`);
     }
   }
 

@@ -176,10 +176,22 @@ export interface CandidateResult {
   readonly tests?: TestEvidence;
   /** For a verified candidate once the strength check has run on it. */
   readonly strength?: TestStrength;
+  /**
+   * Runs that are no evidence against the candidate, each re-run: a confirmation that timed out (re-run with a longer
+   * limit), or one whose only failures are tests that also fail on the unmodified code (flaky). Absent: none.
+   */
+  readonly setAside?: readonly SetAsideRun[];
 }
 
-/** What a candidate's runs proved besides their verdicts: the stage they reached and the per-test comparison. */
-export type Evidence = Pick<CandidateResult, 'stage' | 'tests'>;
+/** One of a candidate's runs that says nothing about it, and why. */
+export interface SetAsideRun {
+  /** Its position in `runs`. */
+  readonly run: number;
+  readonly why: string;
+}
+
+/** What a candidate's runs proved besides their verdicts: the stage they reached, the per-test comparison, the runs set aside. */
+export type Evidence = Pick<CandidateResult, 'stage' | 'tests' | 'setAside'>;
 
 export type FixEvent =
   | { readonly type: 'started'; readonly testCommand: string; readonly protections: Protections }
@@ -217,6 +229,11 @@ export interface FixResult {
   readonly perTest: boolean;
   /** The tests that failed on the baseline (empty without per-test results). */
   readonly failingTests: readonly string[];
+  /**
+   * Tests that passed on the baseline but failed on a re-run of the unmodified code (flaky), found while judging
+   * candidates that broke them; absent when none was found.
+   */
+  readonly flakyTests?: readonly string[];
   readonly candidates: readonly CandidateResult[];
   /** Indices of verified candidates, best (fewest lines, then characters changed) first; duplicates left out. */
   readonly verified: readonly number[];

@@ -13,6 +13,11 @@ export interface TestStrength {
   readonly variants: number;
   readonly caught: number;
   readonly survivors: readonly SurvivingVariant[];
-  /** More than one variant in ten passes too: the tests barely pin this change. */
+  /** More than one decided variant in ten passes too: the tests barely pin this change. */
   readonly weak: boolean;
+  /**
+   * Variants that ran past their limit twice (the second time with a longer one): neither caught nor surviving, since
+   * on a busy machine a timeout says more about the load than about the tests. Absent: none.
+   */
+  readonly undecided?: number;
 }

@@ -119,17 +119,20 @@ export class CandidatePool {
     const { relativePath, originalText, start, end, requiredRuns } = this.context;
     const after = pending.invalidReason ? originalText : applyReplacement(originalText, start, end, pending.replacement);
     const passes = runs.filter((r) => r.status === 'pass').length;
+    const judged = countedRuns(runs, evidence.setAside);
     const result: CandidateResult = {
       index: pending.index,
       replacement: pending.replacement,
       ...(pending.label ? { label: pending.label } : {}),
       ...(pending.round !== undefined ? { round: pending.round } : {}),
       ...(pending.usage ? { usage: pending.usage } : {}),
-      verdict: runs[0],
+      // A first run set aside (only tests that fail on the unmodified code too failed) is not the sample: its re-run is.
+      verdict: judged[0] ?? runs[0],
       duplicateOf: pending.duplicateOf,
       runs,
-      verified: runs.length >= requiredRuns && passes === runs.length,
-      flaky: passes > 0 && passes < runs.length,
+      verified: passes >= requiredRuns && judged.every((r) => r.status === 'pass'),
+      // A timeout is no verdict: a pass followed by one is reported as such, not as flaky.
+      flaky: passes > 0 && judged.some((r) => r.status === 'fail' || r.status === 'error'),
       diff: pending.invalidReason ? '' : unifiedDiff(relativePath, originalText, after),
       changeSize: pending.invalidReason ? 0 : changeSize(originalText, after),
       changedCharacters: pending.invalidReason ? 0 : changedCharacters(originalText.slice(start, end), pending.replacement),
@@ -141,5 +144,10 @@ export class CandidatePool {
 }
 
 function evidenceOf(result: CandidateResult): Evidence {
-  return { ...(result.stage ? { stage: result.stage } : {}), ...(result.tests ? { tests: result.tests } : {}) };
+  return { ...(result.stage ? { stage: result.stage } : {}), ...(result.tests ? { tests: result.tests } : {}), ...(result.setAside ? { setAside: result.setAside } : {}) };
+}
+
+/** The runs that count as evidence: all but those set aside. */
+function countedRuns(runs: readonly Verdict[], setAside: Evidence['setAside']): readonly Verdict[] {
+  return runs.filter((_, i) => !setAside?.some((s) => s.run === i));
 }

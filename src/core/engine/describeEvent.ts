@@ -2,7 +2,7 @@
 // the two front ends cannot drift apart on what a baseline, a candidate or a lost sample looks like.
 import type { CandidateResult, FixEvent } from '../contract/fixRequest';
 import { describeProtections } from '../contract/protections';
-import { provenByTests } from '../verification/evidence';
+import { describeRuns, provenByTests } from '../verification/evidence';
 import { describeStrength } from '../verification/strengthCheck';
 
 /** A log line and how loud it is; `warn` lines go to stderr / the log's warning level. */
@@ -18,7 +18,7 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
  * ends do; `index` in `--json` stays the 0-based position in `candidates`.
  */
 export function candidateLine(c: CandidateResult): string {
-  const runs = c.runs.length > 1 ? ` (${c.runs.filter((r) => r.status === 'pass').length}/${c.runs.length} runs passed${c.flaky ? ', flaky' : ''})` : '';
+  const runs = c.runs.length > 1 ? ` (${describeRuns(c)})` : '';
   const proven = c.verified && c.tests ? ` — ${provenByTests(c.tests.fixed.length, c.tests.passed)}` : '';
   const dup = c.duplicateOf !== null ? ` (same as #${c.duplicateOf + 1})` : '';
   const reason = c.verdict.reason ? `: ${c.verdict.reason}` : '';

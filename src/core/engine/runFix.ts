@@ -40,6 +40,7 @@ export async function runFix(request: FixRequest, onEvent: (event: FixEvent) => 
   const readyToVerify: Promise<unknown> = plan.fullCommand && plan.staged ? baseline.reference : Promise.resolve();
   const verifier = new Verifier({
     executor, reference: baseline.reference, fullCommand: plan.fullCommand, staged: plan.staged, requiredRuns, languageId: prepared.languageId, signal: lifetime.signal, slot: limit,
+    testTimeoutMs: request.testTimeoutMs, originalText: prepared.text,
   });
   const pool = new CandidatePool({ relativePath: prepared.relativePath, originalText: prepared.text, start: prepared.start, end: prepared.end, requiredRuns });
   const generation = new Generation({ request, prepared, baseline, pool, verifier, readyToVerify, signal: lifetime.signal, logger, onEvent });
@@ -51,11 +52,11 @@ export async function runFix(request: FixRequest, onEvent: (event: FixEvent) => 
     providerError = error;
     lifetime.stop('providerError', `the provider failed: ${(error as Error).message}`);
   }
-  const facts: Facts = { request, opened, plan, pool, lost: generation.lost, lifetime, started, baseline: null, strengths: new Map() };
+  const facts: Facts = { request, opened, plan, pool, verifier, lost: generation.lost, lifetime, started, baseline: null, strengths: new Map() };
   try {
     [facts.baseline] = await Promise.all([baseline.verdict, generation.settled()]);
     facts.perTest = (await baseline.reference).plan;
-    if (!providerError) await checkStrengthIfDue(facts, verifier, onEvent);
+    if (!providerError) await checkStrengthIfDue(facts, onEvent);
   } finally {
     lifetime.close();
     limit.clearQueue();
@@ -92,6 +93,8 @@ interface Facts {
   readonly opened: OpenedRequest;
   readonly plan: TestPlan;
   readonly pool: CandidatePool;
+  /** Knows the tests it found flaky on the unmodified code while judging candidates. */
+  readonly verifier: Verifier;
   readonly lost: readonly LostSample[];
   readonly lifetime: Lifetime;
   readonly started: number;
@@ -101,8 +104,8 @@ interface Facts {
 }
 
 /** Once every verdict is in: how firmly the tests pin each verified fix, unless it is off or nothing was verified. */
-async function checkStrengthIfDue(facts: Facts, verifier: Verifier, onEvent: (event: FixEvent) => void): Promise<void> {
-  const { request, opened, pool, lifetime, strengths } = facts;
+async function checkStrengthIfDue(facts: Facts, onEvent: (event: FixEvent) => void): Promise<void> {
+  const { request, opened, pool, verifier, lifetime, strengths } = facts;
   const level = request.strengthCheck ?? 'quick';
   if (level === 'off' || !pool.anyVerified || lifetime.signal.aborted) return;
   onEvent({ type: 'verdicts', result: resultOf(facts) });
@@ -119,7 +122,7 @@ async function checkStrengthIfDue(facts: Facts, verifier: Verifier, onEvent: (ev
   }
 }
 
-function resultOf({ opened, plan, pool, lost, lifetime, started, baseline, perTest, strengths }: Facts): FixResult {
+function resultOf({ opened, plan, pool, verifier, lost, lifetime, started, baseline, perTest, strengths }: Facts): FixResult {
   const { relativePath, text: originalText, start, end } = opened.prepared;
   const stoppedEarly = lifetime.stoppedEarly;
   return {
@@ -129,6 +132,7 @@ function resultOf({ opened, plan, pool, lost, lifetime, started, baseline, perTe
     baselinePassed: baseline?.status === 'pass',
     perTest: perTest !== undefined,
     failingTests: perTest?.failing ?? [],
+    ...(verifier.flakyTestsFound().length > 0 ? { flakyTests: verifier.flakyTestsFound() } : {}),
     candidates: pool.candidates.map((c) => (strengths.has(c.index) ? { ...c, strength: strengths.get(c.index) } : c)),
     verified: rankByStrength(pool.ranking(), strengths),
     ...pool.statistics(),

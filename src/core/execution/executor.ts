@@ -20,7 +20,10 @@ export interface RunOptions {
    * `ExecutedRun.outputDir`; it is removed with the request's folder, or sooner by the caller.
    */
   readonly outputFiles?: Readonly<Record<string, string>>;
-  /** A shorter time limit than the request's (a strength variant that runs far longer than its fix is caught). */
+  /**
+   * A time limit of its own (a strength variant that runs far longer than its fix; a confirmation that timed out, once
+   * more with longer), never above twice the request's.
+   */
   readonly timeoutMs?: number;
 }
 

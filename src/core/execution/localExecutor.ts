@@ -141,7 +141,8 @@ export class LocalExecutor implements TestExecutor {
         readOnlyInCopy: this.readOnlyInTree.map((rel) => join(dir, rel)),
         hiddenFolders: [tempRootPath()],
         writablePaths: [reportDir, outputDir].filter((dir) => dir !== undefined),
-        timeoutMs: Math.min(timeoutMs ?? request.testTimeoutMs, request.testTimeoutMs),
+        // Up to twice the request's limit: the retry of a confirmation that timed out.
+        timeoutMs: Math.min(timeoutMs ?? request.testTimeoutMs, 2 * request.testTimeoutMs),
         signal,
         backend: this.options.backend,
         allowNetwork: request.isolation.allowNetwork,

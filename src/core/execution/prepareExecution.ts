@@ -4,7 +4,7 @@ import type { FixRequest } from '../contract/fixRequest';
 import type { Logger } from '../base/logger';
 import type { SandboxBackend } from '../sandbox/backend';
 import { createContainerBackend } from '../sandbox/container';
-import { detectSandbox, sandboxOfKind } from '../sandbox/detect';
+import { detectSandbox, sandboxOfKind, sandboxSlowStart } from '../sandbox/detect';
 import { sweepOrphans } from '../isolation/tempRoot';
 import { listWorkspace } from '../isolation/workspaceCopy';
 import type { WorkspaceListing } from '../isolation/workspaceCopy';
@@ -33,7 +33,11 @@ async function chooseSandbox(request: FixRequest, logger: Logger): Promise<Sandb
   if (choice === 'auto') return detectSandbox(logger);
   if (choice === 'container') return containerSandbox(request);
   const chosen = await sandboxOfKind(choice);
-  if (!chosen) throw new UserError(`the sandbox "${choice}" does not work on this system; choose another (or auto) in verifiedFix.sandbox.backend or --sandbox`);
+  if (!chosen) {
+    const slow = sandboxSlowStart();
+    const why = slow ? `: ${slow.slice(0, slow.indexOf(';'))}` : ' on this system';
+    throw new UserError(`the sandbox "${choice}" does not work${why}; choose another (or auto) in verifiedFix.sandbox.backend or --sandbox`);
+  }
   return chosen;
 }
 

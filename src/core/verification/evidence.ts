@@ -1,4 +1,5 @@
 // One wording of what per-test results proved, shared by the CLI and the editor: "fixes 2 failing tests · 148 others still pass".
+import type { CandidateResult } from '../contract/fixRequest';
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
@@ -10,4 +11,23 @@ export function provenByTests(fixed: number, passed: number): string {
   const others = passed - fixed;
   const fixes = `fixes ${plural(fixed, 'failing test', 'failing tests')}`;
   return others > 0 ? `${fixes} · ${plural(others, 'other still passes', 'others still pass')}` : fixes;
+}
+
+const ordinal = (n: number) => `${n}${n % 100 >= 11 && n % 100 <= 13 ? 'th' : ({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[n % 10] ?? 'th'}`;
+
+/**
+ * A candidate's runs in words, each one that did not pass named: "passed 1 of 2 runs; the 2nd timed out". A timeout
+ * is said as one, not as flakiness; a run set aside says why. Empty for a single run.
+ */
+export function describeRuns(c: Pick<CandidateResult, 'runs' | 'flaky' | 'setAside'>): string {
+  if (c.runs.length <= 1) return '';
+  const passes = c.runs.filter((r) => r.status === 'pass').length;
+  const notes = c.runs.flatMap((r, i) => {
+    if (r.status === 'pass') return [];
+    const aside = c.setAside?.find((s) => s.run === i);
+    const nth = `the ${ordinal(i + 1)}`;
+    if (aside) return [`${nth} set aside (${aside.why})`];
+    return [`${nth} ${r.status === 'timeout' ? 'timed out' : r.status === 'error' ? 'could not run' : 'failed'}`];
+  });
+  return [`passed ${passes} of ${c.runs.length} runs${c.flaky ? ', flaky' : ''}`, ...notes].join('; ');
 }

@@ -10,6 +10,8 @@ import type { SurvivingVariant, TestStrength } from '../contract/strength';
 /** A variant's time limit: this many times its fix's slowest run, and never below the floor (start-up noise). */
 const VARIANT_SLOWDOWN = 5;
 const VARIANT_MIN_TIMEOUT_MS = 5000;
+/** A variant that timed out runs once more with this many times its first limit before it is called undecided. */
+const RETRY_SLOWDOWN = 4;
 
 /** Variants tried per verified candidate. */
 const BUDGET: Record<Exclude<StrengthChoice, 'off'>, number> = { quick: 10, thorough: 40 };
@@ -61,17 +63,39 @@ export async function strengthVariants(input: VariantInput): Promise<Variant[]> 
   return variants;
 }
 
-export function testStrength(variants: readonly Variant[], survived: readonly boolean[]): TestStrength {
-  const survivors = variants.filter((_, i) => survived[i]).map(({ replacement, diff, label }) => ({ replacement, diff, label }));
-  return { variants: variants.length, caught: variants.length - survivors.length, survivors, weak: survivors.length * 10 > variants.length };
+/** What one variant's runs decided; `undecided` when it ran past its limit twice. */
+export type VariantOutcome = 'caught' | 'survived' | 'undecided';
+
+export function testStrength(variants: readonly Variant[], outcomes: readonly VariantOutcome[]): TestStrength {
+  const survivors = variants.filter((_, i) => outcomes[i] === 'survived').map(({ replacement, diff, label }) => ({ replacement, diff, label }));
+  const caught = outcomes.filter((o) => o === 'caught').length;
+  const undecided = variants.length - caught - survivors.length;
+  return { variants: variants.length, caught, survivors, weak: survivors.length * 10 > caught + survivors.length, ...(undecided > 0 ? { undecided } : {}) };
+}
+
+/**
+ * Whether the decided variants settle it. Weak is weak whatever the undecided would have done; "pinned" needs so few
+ * undecided that even all of them surviving would not make it weak: a survivor runs the whole suite, a caught variant
+ * mostly only the failing tests, so on a loaded machine it is the survivors that run out of time.
+ */
+export function strengthKnown(s: TestStrength): boolean {
+  const undecided = s.undecided ?? 0;
+  if (s.caught + s.survivors.length === 0) return false;
+  return s.weak || (s.survivors.length + undecided) * 10 <= s.variants;
 }
 
 /** One line for a verified candidate; the numbers are always in it. */
 export function describeStrength(s: TestStrength): string {
   if (s.variants === 0) return 'no variant of this change could be made, so how firmly the tests pin it is unknown';
-  if (s.weak) return `weak tests: ${s.survivors.length} of ${s.variants} variants of this change also pass — review it`;
+  const undecided = s.undecided ?? 0;
+  const decided = s.caught + s.survivors.length;
+  const timedOut = undecided > 0 ? ` (${undecided} undecided: timed out)` : '';
+  if (!strengthKnown(s)) return `strength unknown: ${undecided} of ${s.variants} variants of this change timed out twice, too many for the ${decided} decided ones to tell (${s.caught} caught, ${s.survivors.length} also pass)`;
+  const of = undecided > 0 ? `decided variants` : 'variants';
+  if (s.weak) return `weak tests: ${s.survivors.length} of ${decided} ${of} of this change also pass${timedOut} — review it`;
   if (s.caught === s.variants) return `tests pin this change: all ${s.variants} variants of it are caught`;
-  return `tests pin this change: ${s.caught} of ${s.variants} variants of it are caught`;
+  if (undecided > 0 && s.caught === decided) return `tests pin this change: ${s.caught} of ${decided} decided variants of it are caught${timedOut}`;
+  return `tests pin this change: ${s.caught} of ${decided} ${of} of it are caught${timedOut}`;
 }
 
 /**
@@ -81,16 +105,20 @@ export function describeStrength(s: TestStrength): string {
 export function rankByStrength(ranking: readonly number[], strengths: ReadonlyMap<number, TestStrength>): number[] {
   const key = (index: number) => {
     const s = strengths.get(index);
-    if (!s || s.variants === 0) return 1;
-    return s.weak ? 2 + s.survivors.length / s.variants : s.survivors.length / s.variants;
+    if (!s || s.variants === 0 || !strengthKnown(s)) return 1;
+    const decided = s.caught + s.survivors.length;
+    return s.weak ? 2 + s.survivors.length / decided : s.survivors.length / decided;
   };
   return ranking.map((index, order) => ({ index, order })).sort((a, b) => key(a.index) - key(b.index) || a.order - b.order).map((x) => x.index);
 }
 
 export interface StrengthCheck {
   readonly level: Exclude<StrengthChoice, 'off'>;
-  /** Runs one variant as the verifier runs candidates (the failing tests first); undefined when cancelled. */
-  readonly verifier: { tryVariant(label: string, fileText: string, timeoutMs: number): Promise<'caught' | 'survived' | undefined> };
+  /**
+   * Runs one variant as the verifier runs candidates (the failing tests first); `timedOut` when the run that would
+   * have decided it ran past `timeoutMs`; undefined when cancelled.
+   */
+  readonly verifier: { tryVariant(label: string, fileText: string, timeoutMs: number): Promise<'caught' | 'survived' | 'timedOut' | undefined> };
   readonly languageId: string;
   readonly relativePath: string;
   readonly originalText: string;
@@ -108,13 +136,20 @@ export async function checkStrength(check: StrengthCheck, onStrength: (index: nu
       const candidate = check.candidates.find((c) => c.index === index);
       if (!candidate) return;
       const variants = await strengthVariants({ ...check, replacement: candidate.replacement });
-      // A variant that loops (`i >= n` in a for loop) would hold its slot for the whole test time limit: one that runs
-      // far longer than the fix's own runs behaves differently, and counts as caught.
+      // A variant that loops (`i >= n` in a for loop) would hold its slot for the whole test time limit, so its limit
+      // follows the fix's own runs. A timeout is no verdict though (a loaded machine slows every run): the variant
+      // runs once more with a longer limit, and one that still does not finish is undecided.
       const slowest = Math.max(...candidate.runs.map((run) => run.durationMs));
       const timeoutMs = Math.max(VARIANT_MIN_TIMEOUT_MS, VARIANT_SLOWDOWN * slowest);
-      const outcomes = await Promise.all(variants.map((variant, i) => check.verifier.tryVariant(`s${index}v${i}`, variant.fileText, timeoutMs)));
+      const tryOne = async (variant: Variant, i: number): Promise<VariantOutcome | undefined> => {
+        const first = await check.verifier.tryVariant(`s${index}v${i}`, variant.fileText, timeoutMs);
+        if (first !== 'timedOut') return first;
+        const again = await check.verifier.tryVariant(`s${index}v${i}t`, variant.fileText, RETRY_SLOWDOWN * timeoutMs);
+        return again === 'timedOut' ? 'undecided' : again;
+      };
+      const outcomes = await Promise.all(variants.map(tryOne));
       if (outcomes.some((outcome) => outcome === undefined)) return;
-      onStrength(index, testStrength(variants, outcomes.map((outcome) => outcome === 'survived')));
+      onStrength(index, testStrength(variants, outcomes as VariantOutcome[]));
     }),
   );
 }

@@ -1,11 +1,12 @@
 // How one candidate is verified: the static check, the failing tests first, the full command, confirmation runs,
 // each judged against what the baseline showed.
-import type { Evidence, TestEvidence, Verdict, VerdictCause } from '../contract/fixRequest';
+import type { Evidence, SetAsideRun, TestEvidence, Verdict, VerdictCause } from '../contract/fixRequest';
 import type { Logger } from '../base/logger';
 
 import { describeTestRunEdits, findTestRunEdits } from '../security/testRunEdits';
 import { judgeRun, listIds, planFromBaseline } from './stagedVerification';
 import type { PerTestPlan } from './stagedVerification';
+import { FlakyTests, flakyNote } from './flakyTests';
 import { errorVerdict } from '../execution/executor';
 import type { ExecutedRun, TestExecutor } from '../execution/executor';
 import type { ResolvedRunner } from '../testCommand/runner';
@@ -90,10 +91,26 @@ export interface VerifierOptions {
    * short first run does not wait behind another's full suite, and its confirmation can run beside its first full run.
    */
   readonly slot: <T>(run: () => Promise<T>) => Promise<T>;
+  /** The request's per-run limit: a confirmation that timed out gets a multiple of it. Absent: no such retry. */
+  readonly testTimeoutMs?: number;
+  /** The unmodified file text: tests a candidate broke are re-run on it to tell flaky tests. Absent: never. */
+  readonly originalText?: string;
 }
+
+/** A candidate's runs so far, each with its per-test evidence, and those set aside. */
+interface Runs {
+  readonly verdicts: Verdict[];
+  readonly tests: Array<TestEvidence | undefined>;
+  readonly setAside: SetAsideRun[];
+}
+
+/** A confirmation that timed out runs once more with this many times the request's per-run limit. */
+const CONFIRM_RETRY_SLOWDOWN = 2;
 
 /** Verifies candidates of one request; `verify` resolves with the runs, or undefined when a cancel left none. */
 export class Verifier {
+  private flaky: FlakyTests | undefined;
+
   constructor(private readonly options: VerifierOptions) {}
 
   async verify(index: number, selection: string, replacement: string, fileText: string): Promise<{ runs: Verdict[]; evidence: Evidence } | undefined> {
@@ -105,39 +122,104 @@ export class Verifier {
     const first = await this.runFailingTests(fileText, `c${index}f`);
     if (first?.verdict.cancelled) return undefined;
     if (first && first.verdict.status !== 'pass') return { runs: [first.verdict], evidence: { stage: 'failing-tests', tests: first.tests } };
+    const runs: Runs = { verdicts: [], tests: [], setAside: [] };
+    const push = (run: { verdict: Verdict; tests?: TestEvidence }) => (runs.verdicts.push(run.verdict), runs.tests.push(run.tests));
     // Past the failing tests a pass is likely: where runs cannot reach each other, its confirmations run beside it.
     if (first && !executor.runsCanInterfere && requiredRuns > 1) {
       const all = await Promise.all(Array.from({ length: requiredRuns }, (_, i) => this.runFull(fileText, i === 0 ? `c${index}` : `c${index}r${i + 1}`, false)));
       if (all[0].verdict.cancelled) return undefined;
-      const finished = all.filter((r) => !r.verdict.cancelled);
-      const tests = finished.find((r) => r.verdict.status !== 'pass')?.tests ?? finished[finished.length - 1].tests;
-      return { runs: finished.map((r) => r.verdict), evidence: { stage: 'full', ...(tests ? { tests } : {}) } };
+      all.filter((r) => !r.verdict.cancelled).forEach(push);
+      const confirming = runs.verdicts.some((v) => v.status === 'pass');
+      for (let at = 0; at < all.length && at < runs.verdicts.length && !signal.aborted; at++) {
+        if (runs.verdicts[at].status !== 'pass') await this.recheck(fileText, `c${index}x${at + 1}`, false, runs, at, confirming && at > 0);
+      }
+    } else {
+      const full = await this.runFull(fileText, `c${index}`, false);
+      if (full.verdict.cancelled) return undefined;
+      push(full);
+      if (full.verdict.status !== 'pass') await this.recheck(fileText, `c${index}x1`, false, runs, 0, false);
+      // Confirmation runs catch flaky passes: a pass is shown only if it repeats (the last one alone where runs can
+      // interfere). A run set aside (timed out, or failed only on tests that are flaky on the unmodified code) does
+      // not count either way; one that failed for the candidate ends the confirmations.
+      const passes = () => runs.verdicts.filter((v) => v.status === 'pass').length;
+      const counted = () => runs.verdicts.filter((_, i) => !runs.setAside.some((s) => s.run === i));
+      while (runs.verdicts[runs.verdicts.length - 1].status === 'pass' && counted().every((v) => v.status === 'pass') && passes() < requiredRuns && !signal.aborted) {
+        const alone = executor.runsCanInterfere && passes() === requiredRuns - 1;
+        const at = runs.verdicts.length;
+        const again = await this.runFull(fileText, `c${index}r${at + 1}`, alone);
+        if (again.verdict.cancelled) break;
+        push(again);
+        if (again.verdict.status !== 'pass') await this.recheck(fileText, `c${index}x${at + 1}`, alone, runs, at, true);
+      }
     }
-    const full = await this.runFull(fileText, `c${index}`, false);
-    if (full.verdict.cancelled) return undefined;
-    const runs = [full.verdict];
-    let tests = full.tests;
-    // Confirmation runs catch flaky passes: a pass is shown only if it repeats (the last one alone where runs can interfere).
-    while (runs[0].status === 'pass' && runs.length < requiredRuns && !signal.aborted) {
-      const alone = executor.runsCanInterfere && runs.length === requiredRuns - 1;
-      const again = await this.runFull(fileText, `c${index}r${runs.length + 1}`, alone);
-      if (again.verdict.cancelled) break;
-      runs.push(again.verdict);
-      tests = again.tests ?? tests;
-    }
-    return { runs, evidence: { ...(first || tests ? { stage: 'full' as const } : {}), ...(tests ? { tests } : {}) } };
+    const failed = runs.verdicts.map((_, i) => i).filter((i) => runs.verdicts[i].status !== 'pass' && !runs.setAside.some((s) => s.run === i));
+    const tests = runs.tests[failed[failed.length - 1] ?? runs.tests.length - 1];
+    return {
+      runs: runs.verdicts,
+      evidence: { ...(first || tests ? { stage: 'full' as const } : {}), ...(tests ? { tests } : {}), ...(runs.setAside.length ? { setAside: runs.setAside } : {}) },
+    };
   }
 
   /**
-   * A variant of a verified fix: caught when it fails the baseline's failing tests or, past them, one full run.
+   * A run that did not pass, looked at again before it counts against the candidate: a confirmation that timed out
+   * runs once more with a longer limit; one whose only failures are tests that passed on the baseline has those
+   * tests run on the unmodified code, and when they fail there too the run is set aside (flaky tests) and the
+   * candidate runs again; any other failure after a pass runs once more, so a flaky verdict rests on more than one run.
+   */
+  private async recheck(fileText: string, label: string, alone: boolean, runs: Runs, at: number, confirming: boolean): Promise<void> {
+    const verdict = runs.verdicts[at];
+    const tests = runs.tests[at];
+    const { testTimeoutMs } = this.options;
+    let why: string | undefined;
+    let timeoutMs: number | undefined;
+    if (verdict.status === 'timeout') {
+      if (!confirming || !testTimeoutMs) return;
+      timeoutMs = CONFIRM_RETRY_SLOWDOWN * testTimeoutMs;
+      why = `${verdict.reason ?? 'timed out'}: re-run with ${CONFIRM_RETRY_SLOWDOWN}× the limit`;
+    } else {
+      const onlyBroke = verdict.status === 'fail' && tests && tests.broke.length > 0 && tests.stillFailing.length === 0;
+      const finder = onlyBroke ? await this.flakyTests() : undefined;
+      const flaky = finder && tests ? await finder.explain(tests.broke, confirming) : [];
+      if (flaky.length > 0) {
+        why = flakyNote(flaky);
+        runs.verdicts[at] = { ...verdict, reason: verdict.reason ? `${verdict.reason}; ${why}` : why };
+      }
+    }
+    if (!why && !confirming) return;
+    if (this.options.signal.aborted) return;
+    const again = await this.runFull(fileText, label, alone || this.options.executor.runsCanInterfere, timeoutMs);
+    if (again.verdict.cancelled) return;
+    if (why) runs.setAside.push({ run: at, why });
+    runs.verdicts.push(again.verdict);
+    runs.tests.push(again.tests);
+  }
+
+  /** The flaky-test finder, once the baseline gave per-test results and the original text is known. */
+  private async flakyTests(): Promise<FlakyTests | undefined> {
+    const { plan } = await this.options.reference;
+    if (!plan || this.options.originalText === undefined) return undefined;
+    this.flaky ??= new FlakyTests({ executor: this.options.executor, plan, originalText: this.options.originalText, slot: this.options.slot });
+    return this.flaky;
+  }
+
+  /** Tests found flaky on the unmodified code while judging this request's candidates. */
+  flakyTestsFound(): readonly string[] {
+    return this.flaky?.found ?? [];
+  }
+
+  /**
+   * A variant of a verified fix: caught when it fails the baseline's failing tests or, past them, one full run;
+   * `timedOut` when the run that would decide it ran past its limit (no verdict: the caller may give it longer).
    * Undefined when a cancel ended it.
    */
-  async tryVariant(label: string, fileText: string, timeoutMs: number): Promise<'caught' | 'survived' | undefined> {
+  async tryVariant(label: string, fileText: string, timeoutMs: number): Promise<'caught' | 'survived' | 'timedOut' | undefined> {
     const first = await this.runFailingTests(fileText, `${label}f`, timeoutMs);
     if (first?.verdict.cancelled) return undefined;
+    if (first?.verdict.status === 'timeout') return 'timedOut';
     if (first && first.verdict.status !== 'pass') return 'caught';
     const full = await this.runFull(fileText, label, false, timeoutMs);
     if (full.verdict.cancelled) return undefined;
+    if (full.verdict.status === 'timeout') return 'timedOut';
     return full.verdict.status === 'pass' ? 'survived' : 'caught';
   }
 

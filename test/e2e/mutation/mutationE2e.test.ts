@@ -59,7 +59,7 @@ describe('verified-fix fix --provider mutation', () => {
         // The strength check has tests of its own; here it would only double the runs.
         args.push('--provider', 'mutation', '--samples', '40', '--parallel', '4', '--strength', 'off', '--json');
         if (program.test) args.push('--test', program.test);
-        const r = await runCli(args, { timeoutMs: 240_000 });
+        const r = await runCli(args);
         assert.equal(r.exitCode, 0, `exit ${r.exitCode}\n${r.stderr}\n${r.stdout.slice(0, 2000)}`);
         const result = JSON.parse(r.stdout) as FixJson;
         assert.ok(result.candidates.some((c) => c.status === 'pass'), 'no candidate passed');

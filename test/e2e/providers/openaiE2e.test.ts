@@ -28,7 +28,7 @@ function fix(extra: string[] = [], json = true): Promise<CliResult> {
   // Without NODE_TEST_CONTEXT: a `node --test` started under this test runner would report to it and exit 0.
   const env: NodeJS.ProcessEnv = { ...process.env, VERIFIED_FIX_API_KEY: KEY, OPENAI_API_KEY: '' };
   delete env.NODE_TEST_CONTEXT;
-  return runCli(args, { env, timeoutMs: 120_000 });
+  return runCli(args, { env });
 }
 
 /** Until the lead wires the flags into `fix`, say so instead of failing everyone's test run. */

@@ -146,7 +146,7 @@ for (const runner of runners) {
       const before = fingerprint(dir);
       const args = ['fix', '--workspace', dir, '--file', 'src/range.js', '--lines', '1-1', '--provider', 'file', '--candidates', candidates];
       args.push('--test', 'npm test', '--json', '--parallel', '2', '--confirm-runs', '1', '--k', '1');
-      const r = await runCli(args, { env: childEnv({ VERIFIED_FIX_TMPDIR: tempRoot }), timeoutMs: 180_000 });
+      const r = await runCli(args, { env: childEnv({ VERIFIED_FIX_TMPDIR: tempRoot }) });
       assert.equal(r.exitCode, 0, r.stderr);
       const json = JSON.parse(r.stdout);
       assert.equal(json.testCommand, 'npm test');

@@ -132,7 +132,7 @@ async function fix(ws: string, project: Project, candidates: readonly string[], 
   made.push(folder);
   const args = ['fix', '--workspace', ws, '--file', project.file, '--lines', '2-3', '--provider', 'file', '--candidates', join(folder, 'candidates.json')];
   args.push(...(test === undefined ? [] : ['--test', test]), '--parallel', '2', '--confirm-runs', '1', '--k', '1', '--timeout', '30', '--strength', 'off', '--json', ...extra);
-  const r = await runCli(args, { env, timeoutMs: 120_000 });
+  const r = await runCli(args, { env });
   assert.ok(r.exitCode === 0 || r.exitCode === 1, `exit ${r.exitCode}\n${r.stderr}`);
   return { ...(JSON.parse(r.stdout) as FixJson), stderr: r.stderr };
 }

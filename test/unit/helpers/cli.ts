@@ -12,10 +12,11 @@ export interface CliResult {
 
 export function runCli(args: readonly string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<CliResult> {
   return new Promise((resolve) => {
+    // The limit only ends a hung CLI: generous, since a loaded runner takes minutes for what takes seconds idle.
     execFile(
       process.execPath,
       [cliPath, ...args],
-      { cwd: options.cwd, env: options.env ?? process.env, timeout: options.timeoutMs ?? 120_000, maxBuffer: 64 * 1024 * 1024 },
+      { cwd: options.cwd, env: options.env ?? process.env, timeout: options.timeoutMs ?? 600_000, maxBuffer: 64 * 1024 * 1024 },
       (error, stdout, stderr) => {
         const code = error && typeof (error as { code?: unknown }).code === 'number' ? (error as { code: number }).code : error ? 99 : 0;
         resolve({ exitCode: code, stdout, stderr });
