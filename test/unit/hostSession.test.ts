@@ -26,6 +26,15 @@ describe('loadSession', () => {
     assert.deepEqual(loadSession(JSON.parse(JSON.stringify(tasks))), { tasks });
   });
 
+  it('keeps why a request stopped early with its kind, and recovers the kind of sessions saved with the message only', () => {
+    const stopped = task('a', [], { stoppedEarly: { kind: 'totalTimeout', message: 'total timeout (600 s)' } });
+    assert.deepEqual(loadSession(JSON.parse(JSON.stringify([stopped]))).tasks[0].stoppedEarly, { kind: 'totalTimeout', message: 'total timeout (600 s)' });
+    const legacy = (message: string) => loadSession([{ ...task('b', []), stoppedEarly: message }]).tasks[0].stoppedEarly;
+    assert.deepEqual(legacy('total timeout (5 s)'), { kind: 'totalTimeout', message: 'total timeout (5 s)' });
+    assert.deepEqual(legacy('cancelled'), { kind: 'cancelled', message: 'cancelled' });
+    assert.deepEqual(legacy('the provider failed: HTTP 500'), { kind: 'providerError', message: 'the provider failed: HTTP 500' });
+  });
+
   const corrupt: Array<[string, unknown, RegExp]> = [
     ['a string', 'garbage', /not a list of tasks/],
     ['an object', { tasks: [] }, /not a list of tasks/],

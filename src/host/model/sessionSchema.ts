@@ -2,6 +2,7 @@
 import type { SampleRecord } from '../../core/statistics/resultsFile';
 import { isSampleOutcome } from '../../core/statistics/sessionStats';
 import type { SampleOutcome } from '../../core/statistics/sessionStats';
+import type { StoppedEarly } from '../../core/contract/fixRequest';
 
 /** A verified candidate kept with its task, so the panel can reopen it later. */
 export interface StoredCandidate {
@@ -50,7 +51,8 @@ export interface StoredTask {
   readonly verified: readonly StoredCandidate[];
   readonly baselinePassed: boolean;
   readonly lost: number;
-  readonly stoppedEarly?: string;
+  /** Why the request ended early, as the engine said it: the kind for code, the message for people. */
+  readonly stoppedEarly?: StoppedEarly;
   readonly promptTokens?: number;
   readonly completionTokens?: number;
 }
@@ -75,10 +77,24 @@ export function isStoredTask(value: unknown): value is StoredTask {
     typeof t.baselinePassed === 'boolean' && typeof t.lost === 'number';
 }
 
+const STOP_KINDS: ReadonlySet<string> = new Set<StoppedEarly['kind']>(['cancelled', 'totalTimeout', 'providerError']);
+
+/**
+ * Sessions saved before the kind was stored kept only the engine's message; those words are the engine's own
+ * (engine/openRequest.ts), so the kind is recovered from them once, here, and never read from prose again.
+ */
+function withStoppedEarlyKind(task: StoredTask): StoredTask {
+  const stopped: unknown = task.stoppedEarly;
+  if (stopped === undefined || (typeof stopped === 'object' && stopped !== null && STOP_KINDS.has((stopped as StoppedEarly).kind))) return task;
+  const message = typeof stopped === 'string' ? stopped : String((stopped as { message?: unknown }).message ?? '');
+  const kind: StoppedEarly['kind'] = message === 'cancelled' ? 'cancelled' : message.startsWith('total timeout') ? 'totalTimeout' : 'providerError';
+  return { ...task, stoppedEarly: { kind, message } };
+}
+
 /** The tasks in a saved state, or none and why, when it is not a well-formed list of tasks (never throws). */
 export function loadSession(saved: unknown): { readonly tasks: readonly StoredTask[]; readonly problem?: string } {
   if (saved === undefined) return { tasks: [] };
-  if (Array.isArray(saved) && saved.every(isStoredTask)) return { tasks: saved };
+  if (Array.isArray(saved) && saved.every(isStoredTask)) return { tasks: saved.map(withStoppedEarlyKind) };
   const bad = Array.isArray(saved) ? saved.findIndex((t) => !isStoredTask(t)) : -1;
   return {
     tasks: [],

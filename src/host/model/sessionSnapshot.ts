@@ -9,7 +9,7 @@ function outcomeOf(task: StoredTask): string {
   if (task.baselinePassed) return `baseline passed, not counted${task.verified.length > 0 ? ` (${task.verified.length} verified)` : ''}`;
   // The best fix is what a user applies: its tests' strength is the task's.
   if (task.verified.length > 0) return `${task.verified.length} verified${task.verified[0].strength?.weak ? ', weak tests' : ''}`;
-  if (task.outcomes.length === 0) return task.stoppedEarly ? `no samples (${task.stoppedEarly})` : 'no samples';
+  if (task.outcomes.length === 0) return task.stoppedEarly ? `no samples (${task.stoppedEarly.message})` : 'no samples';
   if (c > 0) return 'flaky only';
   if (task.outcomes.every((o) => o === 'timeout')) return 'timed out';
   return 'none passed';

@@ -61,7 +61,7 @@ export function taskRecord(result: FixResult, uri: string, lines: { startLine: n
     verified: verifiedCandidates(result),
     baselinePassed: result.baselinePassed,
     lost: result.lost.length,
-    ...(result.stoppedEarly ? { stoppedEarly: result.stoppedEarly.message } : {}),
+    ...(result.stoppedEarly ? { stoppedEarly: result.stoppedEarly } : {}),
     ...(promptTokens !== undefined ? { promptTokens } : {}),
     ...(completionTokens !== undefined ? { completionTokens } : {}),
   };
