@@ -152,8 +152,12 @@ function runCliWith(args: readonly string[], env: NodeJS.ProcessEnv, inherited: 
   });
 }
 
+// The engine remembers the sandbox that worked in the user's cache (sandbox/probeMemory.ts): that write is its own,
+// so it goes outside the home these tests fingerprint for a candidate's writes.
+const cacheHome = mkdtempSync(join(tmpdir(), 'vf-cache-'));
+
 function cliEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, ...SECRETS, HOME: home, VERIFIED_FIX_TMPDIR: tempRoot, SSH_AUTH_SOCK: agentSocket };
+  const env: NodeJS.ProcessEnv = { ...process.env, ...SECRETS, HOME: home, XDG_CACHE_HOME: cacheHome, VERIFIED_FIX_TMPDIR: tempRoot, SSH_AUTH_SOCK: agentSocket };
   // A `node --test` started under this test runner would report to it and exit 0.
   delete env.NODE_TEST_CONTEXT;
   return env;

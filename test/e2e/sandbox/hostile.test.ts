@@ -11,6 +11,10 @@ import { runCli } from '../../unit/helpers/cli';
 import { killMarked, newMarker, waitForNoSurvivors } from '../../unit/helpers/processes';
 import { fingerprint, makeWorkspace, remove } from '../../unit/helpers/workspace';
 
+// The engine remembers the sandbox that worked in the user's cache (sandbox/probeMemory.ts): that write is its own,
+// so it goes outside the home these tests fingerprint for a candidate's writes.
+const cacheHome = mkdtempSync(join(tmpdir(), 'vf-cache-'));
+
 interface Case {
   readonly name: string;
   /** Code run when the candidate's module loads; the candidate still returns the right answer after it. */
@@ -122,7 +126,7 @@ describe('hostile candidates', async () => {
       const r = await runCli(
         ['fix', '--workspace', ws, '--file', language.file, '--lines', `1-${lineCount}`, '--candidates', join(outside, `${language.name}.json`),
           '--test', language.test, '--timeout', '8', '--parallel', '2', '--confirm-runs', '1', '--memory-mb', '1024', '--k', '1', '--strength', 'off', '--json'],
-        { env: { ...process.env, HOME: home, VERIFIED_FIX_TMPDIR: tempRoot }, timeoutMs: 400_000 },
+        { env: { ...process.env, HOME: home, XDG_CACHE_HOME: cacheHome, VERIFIED_FIX_TMPDIR: tempRoot }, timeoutMs: 400_000 },
       );
       assert.equal(r.exitCode, 0, r.stderr);
       const json = JSON.parse(r.stdout);
