@@ -5,8 +5,11 @@ import type { CandidateResult, FixResult } from '../contract/fixRequest';
 import { isWorkspaceFile, outputLocations } from '../testResults/stackLocations';
 import { failureExcerpt } from './failureExcerpt';
 
-/** Why a group of candidates failed, most actionable first. */
-export type FailureKind = 'baselineTimeout' | 'setup' | 'timeout' | 'syntax' | 'outsideSelection' | 'inSelection';
+/**
+ * Why a group of candidates failed, most actionable first. `outsideSelection`: the failure names places in the selected
+ * file, none inside the selection (or, with per-test results, names none of it); `failed`: the output says nothing of where.
+ */
+export type FailureKind = 'baselineTimeout' | 'setup' | 'timeout' | 'syntax' | 'outsideSelection' | 'inSelection' | 'failed';
 
 /** Candidates that failed the same way. */
 export interface FailureGroup {
@@ -66,7 +69,11 @@ function kindOf(c: CandidateResult, result: FixResult, lines: [number, number]):
   if (status === 'timeout' || cause === 'timeout') return { kind: 'timeout' };
   if (SYNTAX.test(c.verdict.output) || SYNTAX.test(c.verdict.reason ?? '')) return { kind: 'syntax' };
   const where = reach(c.verdict.output, result, lines);
-  return where.inside ? { kind: 'inSelection' } : { kind: 'outsideSelection', ...(where.outside ? { reaches: where.outside } : {}) };
+  if (where.inside) return { kind: 'inSelection' };
+  if (where.outside) return { kind: 'outsideSelection', reaches: where.outside };
+  // A stack that names other files but never the selected one: the failing test does not reach the selection.
+  const elsewhere = outputLocations(c.verdict.output).some((l) => !/node_modules|^node:|internal\//.test(l.path));
+  return elsewhere && c.tests ? { kind: 'outsideSelection' } : { kind: 'failed' };
 }
 
 /** The tests a failed candidate still fails or broke, sorted (empty without per-test results). */
@@ -80,7 +87,7 @@ function failureKey(kind: FailureKind, tests: readonly string[], excerpt: readon
   return `${kind}\n${text}`;
 }
 
-const ORDER: readonly FailureKind[] = ['baselineTimeout', 'setup', 'timeout', 'syntax', 'outsideSelection', 'inSelection'];
+const ORDER: readonly FailureKind[] = ['baselineTimeout', 'setup', 'timeout', 'syntax', 'outsideSelection', 'inSelection', 'failed'];
 
 /** Groups the judged, non-duplicate, unverified candidates by identical failure, largest group first. */
 export function failureGroups(result: FixResult): FailureGroup[] {
@@ -108,21 +115,25 @@ function plural(count: number, one: string, many = `${one}s`): string {
   return `${count} ${count === 1 ? one : many}`;
 }
 
-/** What one group did, after "all 10 candidates" or "3 candidates". */
-export function groupVerb(group: FailureGroup): string {
+/** What one group did, after "all 10 candidates" or "3 candidates" (`one`: a single candidate, so a singular verb). */
+export function groupVerb(group: FailureGroup, one = group.numbers.length === 1): string {
+  const verb = (singular: string, plural: string) => (one ? singular : plural);
   switch (group.kind) {
     case 'baselineTimeout':
     case 'timeout':
       return `timed out${group.seconds ? ` (stopped at ${group.seconds.toFixed(1)} s)` : ''}`;
     case 'setup':
-      return `could not start their test run (${group.excerpt[0] ?? 'setup failed'})`;
+      return `could not start the test run (${group.excerpt[0] ?? 'setup failed'})`;
     case 'syntax':
-      return 'do not parse (a syntax error)';
+      return `${verb('does', 'do')} not parse (a syntax error)`;
     case 'outsideSelection':
-    case 'inSelection': {
-      const still = group.tests.length > 0 ? `still fail ${group.tests.slice(0, 2).map(code).join(', ')}${group.tests.length > 2 ? ` and ${group.tests.length - 2} more` : ''}` : 'fail the tests';
-      if (group.kind === 'inSelection') return still;
-      return group.reaches ? `${still}; the failure points at ${group.reaches}, outside the selection` : `${still}; the failure never points into the selection`;
+    case 'inSelection':
+    case 'failed': {
+      const still = group.tests.length > 0
+        ? `still ${verb('fails', 'fail')} ${group.tests.slice(0, 2).map(code).join(', ')}${group.tests.length > 2 ? ` and ${group.tests.length - 2} more` : ''}`
+        : `${verb('fails', 'fail')}${group.excerpt[0] ? ` with ${code(group.excerpt[0].trim())}` : ' the tests'}`;
+      if (group.kind !== 'outsideSelection') return still;
+      return group.reaches ? `${still}; the failure points at ${group.reaches}, outside the selection` : `${still}; the failure never reaches the selection`;
     }
   }
 }
@@ -135,6 +146,7 @@ function nextSteps(groups: readonly FailureGroup[], result: FixResult, names: Ad
     if (group.kind === 'timeout') steps.push(`raise ${names.testTimeout} (runs were stopped at ${(group.seconds ?? 0).toFixed(1)} s), or check for candidates that loop`);
     if (group.kind === 'outsideSelection') steps.push(`${names.widen}${group.reaches ? ` to include ${group.reaches}` : ''}${names.failingTest ? `, or use ${names.failingTest}` : ''}`);
     if (group.kind === 'syntax' || group.kind === 'inSelection') steps.push(`more samples (${names.samples}) or a model provider (${names.provider})`);
+    if (group.kind === 'failed') steps.push(`more samples (${names.samples}), a model provider (${names.provider}) or ${names.widen}`);
   }
   if (result.candidates.some((c) => c.flaky)) steps.push('make the flaky tests deterministic: candidates that pass only some runs are never verified');
   return [...new Set(steps)];
@@ -162,9 +174,10 @@ export function noFixAdvice(result: FixResult, names: AdviceNames): NoFixAdvice 
   let conclusion: string;
   if (groups.length === 1) {
     const all = failed === result.samples ? `all ${plural(failed, 'candidate')}` : plural(failed, 'candidate');
-    conclusion = `${failed === 1 && failed === result.samples ? 'the only candidate' : all} ${groupVerb(groups[0])}`;
+    conclusion = `${failed === 1 && failed === result.samples ? 'the only candidate' : all} ${groupVerb(groups[0], failed === 1)}`;
   } else if (groups.length > 1) {
-    conclusion = `${plural(failed, 'candidate')} failed in ${groups.length} ways: ${groups.map((g) => `${g.numbers.length} ${groupVerb(g)}`).join('; ')}`;
+    const who = (g: FailureGroup) => (g.numbers.length === 1 ? `#${g.numbers[0]}` : `${g.numbers.length} (#${g.numbers.join(', #')})`);
+    conclusion = `${plural(failed, 'candidate')} failed in ${groups.length} ways: ${groups.map((g) => `${who(g)} ${groupVerb(g)}`).join('; ')}`;
   } else {
     conclusion = 'no candidate failed outright';
   }
@@ -184,7 +197,7 @@ export const EDITOR_NAMES: AdviceNames = {
 
 /** The CLI's names for the knobs. */
 export const CLI_NAMES: AdviceNames = {
-  testTimeout: '--test-timeout',
+  testTimeout: '--timeout',
   samples: '--samples',
   provider: '--provider openai-compatible',
   widen: 'widen --lines',
