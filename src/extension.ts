@@ -1,6 +1,7 @@
 // Entry point: wires the VS Code layer together. No logic lives here.
 import * as vscode from 'vscode';
 import { CandidateBrowser } from './host/candidateBrowser';
+import { CandidateStatus } from './host/candidateStatus';
 import { CANDIDATE_SCHEME, CandidateDocuments } from './host/candidateDocuments';
 import { CommandId, registerCommands } from './host/commands';
 import { FailureIndex, suggestForTestFailure } from './host/failureIndex';
@@ -37,12 +38,20 @@ export function activate(context: vscode.ExtensionContext): VerifiedFixApi {
   const failures = push(new FailureIndex());
   const statusBar = push(new StatusBar());
   const snapshot = () => buildSnapshot(store.all(), readSettings().settings.k);
-  const browser = push(new CandidateBrowser(log, (uri, startLine, endLine) => void vscode.commands.executeCommand(CommandId.Suggest, { uri, startLine, endLine }), ui));
+  const candidateStatus = push(new CandidateStatus());
+  const browser = push(new CandidateBrowser(log, (uri, startLine, endLine) => void vscode.commands.executeCommand(CommandId.Suggest, { uri, startLine, endLine }), ui, (summary) => candidateStatus.update(summary)));
   const view = push(new StatsView(context.extensionUri, snapshot, {
     openTask: (taskId) => vscode.commands.executeCommand(CommandId.ShowCandidates, taskId),
     protections: () => currentProtections(machineState),
   }, log));
   push(vscode.window.registerWebviewViewProvider(StatsView.viewId, view));
+  // The diff tab's title stays short; what the candidate proved is the hover on the lines it changes.
+  push(vscode.languages.registerHoverProvider({ scheme: CANDIDATE_SCHEME }, {
+    provideHover: (document, position) => {
+      const evidence = browser.evidenceAt(document.uri, position.line);
+      return evidence ? new vscode.Hover(evidence) : undefined;
+    },
+  }));
   const suggest = new SuggestCommand({
     log, runs: liveRuns, browser, store, secrets: context.secrets, context: ui, machineState,
     onProgress: (progress) => {
@@ -85,6 +94,7 @@ export function activate(context: vscode.ExtensionContext): VerifiedFixApi {
   return {
     lastResult: () => suggest.lastResult,
     statusBar: () => ({ text: statusBar.text, tooltip: statusBar.tooltip, visible: statusBar.visible }),
+    candidateStatus: () => candidateStatus.text,
     snapshot,
     sessionTasks: () => store.all(),
     panelMessages: () => view.messages,

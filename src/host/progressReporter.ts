@@ -30,6 +30,8 @@ export interface ReporterDeps {
   /** Status bar and panel. */
   readonly onProgress: (progress: RunProgress) => void;
   readonly onProtections?: (protections: Protections) => void;
+  /** Whether the list may open by itself now (host/userActivity.ts); absent: never. */
+  readonly mayOpenList?: () => boolean;
 }
 
 /**
@@ -42,6 +44,7 @@ export class ProgressReporter {
   private total: number;
   private finished = false;
   private listed = false;
+  private opened = false;
 
   constructor(
     private readonly deps: ReporterDeps,
@@ -53,6 +56,11 @@ export class ProgressReporter {
   /** Whether the verified list went up when the verdicts were in (the outcome then re-ranks it instead). */
   get alreadyListed(): boolean {
     return this.listed;
+  }
+
+  /** Whether the list was opened when the verdicts came in (only if the user had not moved on). */
+  get listOpened(): boolean {
+    return this.opened;
   }
 
   /** A line in the notification, the status bar and the panel. */
@@ -133,6 +141,7 @@ export class ProgressReporter {
     this.report(`${verified.length} verified; checking how firmly the tests pin ${verified.length === 1 ? 'it' : 'them'}…`, this.tested);
     if (this.request.run.signal.aborted || result.baselinePassed || documentChanged(this.request.documentUri, this.request.originalText)) return;
     this.listed = true;
-    this.deps.browser.present(taskOf(this.request, verified, false), true);
+    this.opened = this.deps.mayOpenList?.() ?? false;
+    this.deps.browser.present(taskOf(this.request, verified, false), this.opened);
   }
 }
