@@ -43,6 +43,7 @@ export function activate(context: vscode.ExtensionContext): VerifiedFixApi {
   const view = push(new StatsView(context.extensionUri, snapshot, {
     openTask: (taskId) => vscode.commands.executeCommand(CommandId.ShowCandidates, taskId),
     protections: () => currentProtections(machineState),
+    openSecurity: () => vscode.commands.executeCommand('markdown.showPreview', vscode.Uri.joinPath(context.extensionUri, 'docs', 'security.md')),
   }, log));
   push(vscode.window.registerWebviewViewProvider(StatsView.viewId, view));
   // The diff tab's title stays short; what the candidate proved is the hover on the lines it changes.
@@ -56,7 +57,7 @@ export function activate(context: vscode.ExtensionContext): VerifiedFixApi {
     log, runs: liveRuns, browser, store, secrets: context.secrets, context: ui, machineState,
     onProgress: (progress) => {
       statusBar.setProgress(progress);
-      view.setProgress(progress?.text);
+      view.setProgress(progress && { text: progress.text, running: { location: progress.location, tested: progress.tested, total: progress.total } });
     },
     onProtections: (protections) => view.setProtections(rememberProtections(machineState, protections)),
   });
@@ -81,7 +82,7 @@ export function activate(context: vscode.ExtensionContext): VerifiedFixApi {
     [CommandId.ShowCandidates]: (taskId) => (typeof taskId === 'string' ? reopenTask(taskId, store, liveRuns, browser, log) : browser.showPicker()),
     [CommandId.ShowPanel]: () => vscode.commands.executeCommand(`${StatsView.viewId}.focus`),
     [CommandId.ExportSession]: (to) => exportSession(store, readSettings().settings.k, log, to instanceof vscode.Uri ? to : undefined),
-    [CommandId.ResetSession]: (confirmed) => resetSession(store, log, confirmed === true),
+    [CommandId.ResetSession]: (confirmed) => resetSession(store, log, confirmed === true, readSettings().settings.k),
     [CommandId.SelectModel]: () => selectModel(log),
     [CommandId.SetApiKey]: () => setApiKey(context.secrets, log),
     [CommandId.ShowLog]: () => log.channel.show(),

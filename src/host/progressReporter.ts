@@ -18,6 +18,8 @@ export interface RunProgress {
   readonly text: string;
   readonly tested: number;
   readonly total: number;
+  /** "sum.js:7" */
+  readonly location: string;
 }
 
 /** What the reporter tells, and where. */
@@ -66,7 +68,7 @@ export class ProgressReporter {
   /** A line in the notification, the status bar and the panel. */
   report(text: string, tested = 0): void {
     this.deps.progress.report({ message: text });
-    this.deps.onProgress({ text: `${this.request.location}: ${text}`, tested, total: Math.max(tested, this.request.samples) });
+    this.deps.onProgress({ text: `${this.request.location}: ${text}`, tested, total: Math.max(tested, this.request.samples), location: this.request.location });
   }
 
   /** The engine's event callback. */
