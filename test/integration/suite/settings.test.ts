@@ -23,7 +23,7 @@ describe('Verified Fix settings', function () {
   });
 
   it('declares every setting of issues 5-7 with a description', () => {
-    const properties = vscode.extensions.getExtension('verified-fix.verified-fix')?.packageJSON.contributes.configuration.properties;
+    const properties = Object.assign({}, ...vscode.extensions.getExtension('verified-fix.verified-fix')?.packageJSON.contributes.configuration.map((c: { properties: object }) => c.properties));
     const names = [
       'testCommand', 'samples', 'k', 'testTimeoutSeconds', 'totalTimeoutSeconds', 'parallel', 'provider', 'fallbackProvider', 'baselineCheck', 'confirmRuns',
       'isolation.linkedFolders', 'isolation.excludes', 'sandbox.network', 'sandbox.memoryMB', 'endpoint', 'model', 'temperature', 'maxConcurrentRequests',
