@@ -225,7 +225,7 @@ export async function runFixCommand(argv: string[], out: (text: string) => void,
     // for either, and neither does the file.
     const counts = result.stoppedEarly?.kind !== 'cancelled' && result.stoppedEarly?.kind !== 'baselineTimeout';
     if (values.results !== undefined && values.results !== '' && counts) {
-      const taskId = requestTaskId(values.file, lines, text.slice(start, end), startedAt);
+      const taskId = requestTaskId(values.file, lines, text.slice(start, end), startedAt, String(process.pid));
       await appendResults(resolve(values.results), formatResults([{ taskId, samples: sampleRecords(result), baselinePassed: result.baselinePassed }]));
     }
     if (failure) {

@@ -149,8 +149,9 @@ export function stableTaskId(relativePath: string, lines: readonly [number, numb
  * named by its code (stableTaskId) and its start time. Asking again on the same code is another task, as the panel
  * lists it: each request is one attempt with its own n, and pass@k averages over attempts (README, "What a task is").
  */
-export function requestTaskId(relativePath: string, lines: readonly [number, number], selectedText: string, startedAt: number): string {
-  return `${stableTaskId(relativePath, lines, selectedText)}@${new Date(startedAt).toISOString()}`;
+export function requestTaskId(relativePath: string, lines: readonly [number, number], selectedText: string, startedAt: number, nonce?: string): string {
+  // `nonce` tells apart CI jobs that start in the same millisecond (the CLI passes its process id).
+  return `${stableTaskId(relativePath, lines, selectedText)}@${new Date(startedAt).toISOString()}${nonce ? `/${nonce}` : ''}`;
 }
 
 /**
