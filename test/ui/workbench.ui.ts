@@ -246,7 +246,8 @@ describe('workbench with Verified Fix installed', function () {
     await workbench.page.keyboard.press('Enter');
     // While it runs, the panel keeps the finished task and shows the running one above it.
     const panel = workbench.page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
-    await panel.locator('table.tasks tr.running', { hasText: 'words.js:7' }).first().waitFor({ timeout: 4 * uiTimeoutMs });
+    // The Quick Fix takes the enclosing function: words.js:4–9.
+    await panel.locator('table.tasks tr.running', { hasText: /words\.js:4/ }).first().waitFor({ timeout: 4 * uiTimeoutMs });
     assert.ok((await panel.locator('table.tasks tr', { hasText: 'sum.js:7' }).count()) >= 1, 'the finished task stays in the table during the run');
     await workbench.screenshot('panel-running');
     const verified = workbench.page.locator('.quick-input-list .monaco-list-row', { hasText: /passed 2\/2 runs/ }).first();
@@ -261,7 +262,7 @@ describe('workbench with Verified Fix installed', function () {
     await workbench.page.keyboard.press('Escape');
     await workbench.page.locator('.tabs-container .tab', { hasText: /^sum\.js$/ }).first().click();
     await workbench.selectLine(7);
-    await workbench.runCommand('Verified Fix: Suggest Verified Fix');
+    await workbench.contextMenu('Suggest Verified Fix');
     const panel = workbench.page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
     await panel.locator('table.tasks td.file', { hasText: /^sum\.js:7 #2$/ }).first().waitFor({ timeout: 4 * uiTimeoutMs });
     await workbench.screenshot('panel-repeated');
