@@ -99,7 +99,7 @@ export function failureGroups(result: FixResult): FailureGroup[] {
     const tests = failingTests(c);
     const excerpt = failureExcerpt(c.verdict, 5);
     const key = failureKey(kind, tests, excerpt);
-    const group = groups.get(key) ?? { kind, numbers: [], tests, excerpt: excerpt.length > 0 ? excerpt : [c.verdict.reason ?? c.verdict.status], ...(reaches ? { reaches } : {}) };
+    const group = groups.get(key) ?? { kind, numbers: [], tests, excerpt: excerpt.length > 0 ? excerpt : c.verdict.reason ? [c.verdict.reason] : [], ...(reaches ? { reaches } : {}) };
     group.numbers.push(c.index + 1);
     if (kind === 'timeout') group.seconds = Math.max(group.seconds ?? 0, c.verdict.durationMs / 1000);
     groups.set(key, group);
