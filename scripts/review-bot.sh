@@ -157,6 +157,7 @@ const best = verified[0] ?? r.candidates.find((c) => c.verified);
 if (!best) { console.error("review-bot: the CLI exited 0 but lists no verified candidate"); process.exit(2); }
 fs.writeFileSync(`${outDir}/verified-fix.diff`, best.diff);
 const fixed = best.tests?.fixed ?? [];
+const others = verified.filter((c) => c !== best);
 const runs = best.runs ?? [];
 const pct = (x) => (x === undefined ? "?" : `${(100 * x).toFixed(1)}%`);
 const fence = "`".repeat(Math.max(3, ...[...best.diff.matchAll(/`+/g)].map((m) => m[0].length + 1)));
@@ -173,6 +174,8 @@ const body = [
   `- \`${testCmd}\` passed ${runs.filter((x) => x === "pass").length} of ${runs.length} runs in a row (${runs.join(", ")}) in a sandboxed copy of the project`,
   best.tests ? `- tests: ${best.tests.passed} passing, ${best.tests.failed} failing${best.tests.broke?.length ? `; it breaks: ${best.tests.broke.join(", ")}` : ", none broken"}` : "",
   `- ${r.passed} of ${r.samples} candidates passed; pass@1 ${pct(r.passAtK?.["1"])}`,
+  others.length ? `- ${others.length === 1 ? "another verified candidate is a different program" : `${others.length} other verified candidates are different programs`} the tests also accept (${others.map((c) => "#" + (c.index + 1)).join(", ")}): the tests do not decide between them, so compare before accepting` : "- it is the only verified candidate",
+  best.strength ? (best.strength.weak ? `- strength: weak tests, ${best.strength.survivors.length} of ${best.strength.variants} variants of this fix also pass (the tests do not pin it)` : `- strength: the tests caught ${best.strength.caught} of ${best.strength.variants} variants of this fix`) : "- strength: not checked",
   "",
   "<details><summary>The diff</summary>",
   "",

@@ -9,7 +9,7 @@ import type { OptionSpec } from '../core/request/options';
 import { OPTIONS } from '../core/request/options';
 import type { OptionsReading } from '../core/request/readOptions';
 import { requestOptions } from '../core/request/requestOptions';
-import { appendResults, formatResults, sampleRecords, stableTaskId } from '../core/statistics/resultsFile';
+import { appendResults, formatResults, requestTaskId, sampleRecords } from '../core/statistics/resultsFile';
 import { weakerSandboxAdvice } from '../core/sandbox/detect';
 import { readUserText } from '../core/base/userFiles';
 import { lineRangeToOffsets } from '../core/base/textRange';
@@ -17,6 +17,7 @@ import { describeStrength, strengthKnown } from '../core/verification/strengthCh
 import type { TestStrength } from '../core/contract/strength';
 import { candidateLine, describeEvent } from '../core/engine/describeEvent';
 import { taskPassAtK } from '../core/statistics/passAtK';
+import { CLI_NAMES, noFixAdvice } from '../core/verification/noFixAdvice';
 import { fixHelp, fixUsage, readFlags } from './flags';
 import { providerFailure } from './providerFailure';
 import { createProvidersFromFlags } from './providerFromFlags';
@@ -36,10 +37,6 @@ function parseLines(text: string | undefined): [number, number] {
   const match = /^(\d+)(?:-(\d+))?$/.exec(text ?? '');
   if (!match) throw new UserError(`--lines must look like A-B (1-based, inclusive), got "${text ?? ''}"`);
   return [Number(match[1]), Number(match[2] ?? match[1])];
-}
-
-function firstLines(text: string, count: number): string {
-  return text.split('\n').filter((l) => l.trim()).slice(0, count).map((l) => `      ${l.slice(0, 200)}`).join('\n');
 }
 
 /** Surviving variants printed per verified fix (all are in `--json`). */
@@ -91,6 +88,7 @@ export function fixJson(result: FixResult, lines: [number, number], k: number): 
     passHatK: stats.passHatK,
     candidates: result.candidates.map((c) => ({
       index: c.index,
+      number: c.index + 1,
       ...(c.round !== undefined ? { round: c.round } : {}),
       status: c.verdict.status,
       ...(c.verdict.reason ? { reason: c.verdict.reason } : {}),
@@ -113,6 +111,25 @@ export function fixJson(result: FixResult, lines: [number, number], k: number): 
   };
 }
 
+/**
+ * "Nothing passed" for people: the conclusion first, then each group of identical failures once, then the same next
+ * steps the editor gives (core/verification/noFixAdvice.ts), with the CLI's flags.
+ */
+export function noFixLines(result: FixResult): string[] {
+  const advice = noFixAdvice(result, CLI_NAMES);
+  if (!advice) return [];
+  const head = result.samples === 0 ? 'No candidate was produced, so nothing was tested.' : `No passing fix found (0 of ${result.samples} passed): ${advice.conclusion}.`;
+  const out = [head];
+  for (const group of advice.groups.filter((g) => g.numbers.length > 0)) {
+    const who = group.numbers.length === 1 ? `#${group.numbers[0]}` : `#${group.numbers.join(', #')}`;
+    out.push(`  ${who}:`, ...group.excerpt.slice(0, 5).map((l) => `      ${l}`));
+  }
+  const duplicates = result.candidates.filter((c) => c.duplicateOf !== null).map((c) => `#${c.index + 1} (same as #${c.duplicateOf! + 1})`);
+  if (duplicates.length > 0) out.push(`  not run again, the same as an earlier candidate: ${duplicates.join(', ')}`);
+  if (advice.next.length > 0) out.push('', `Next: ${advice.next.join('; ')}.`);
+  return out;
+}
+
 function humanReport(result: FixResult, k: number): string {
   const out: string[] = [];
   if (result.baselinePassed) out.push('WARNING: the tests already pass on the unmodified code, so they do not catch the bug: a passing candidate proves little.', '');
@@ -130,15 +147,8 @@ function humanReport(result: FixResult, k: number): string {
       // The first surviving variants, so a reviewer sees what else the tests would accept.
       for (const survivor of c.strength?.survivors.slice(0, MAX_SURVIVORS_SHOWN) ?? []) out.push(`  also passes: ${survivor.label}`, survivor.diff);
     }
-  } else if (result.samples === 0) {
-    out.push('No candidate was produced, so nothing was tested.');
   } else {
-    out.push(`No passing fix found (0 of ${result.samples} passed).`);
-    for (const c of result.candidates) {
-      out.push(`  ${candidateLine(c)}`);
-      const failure = firstLines(c.verdict.output || c.verdict.reason || '', 5);
-      if (failure && c.duplicateOf === null) out.push(failure);
-    }
+    out.push(...noFixLines(result));
   }
   const stat = (name: string, values: Readonly<Record<string, number>>) =>
     Object.entries(values).map(([k, v]) => `${name.replace('k', k)} ${(100 * v).toFixed(1)}%`).join(', ');
@@ -149,6 +159,13 @@ function humanReport(result: FixResult, k: number): string {
   if (result.samples > 0 || result.lost.length > 0) out.push('', summary.filter(Boolean).join('; '));
   if (result.lost.length > 0) out.push(`${result.lost.length} sample(s) could not be obtained: ${[...new Set(result.lost.map((l) => l.message))].join('; ')}`);
   return out.join('\n');
+}
+
+/** The unmodified code's tests ran out of time: a setting to change (exit 2), not a finding about the candidates. */
+function baselineTimeout(result: FixResult): string | undefined {
+  if (result.stoppedEarly?.kind !== 'baselineTimeout') return undefined;
+  const advice = noFixAdvice(result, CLI_NAMES);
+  return advice ? `${advice.conclusion}; ${advice.next.join('; ')}.` : result.stoppedEarly.message;
 }
 
 export async function runFixCommand(argv: string[], out: (text: string) => void, err: (text: string) => void): Promise<number> {
@@ -187,6 +204,7 @@ export async function runFixCommand(argv: string[], out: (text: string) => void,
     if (line) err(event.type === 'started' ? `verified-fix: ${line.text}` : line.text);
     if (event.type === 'started' && protectsLess(event.protections)) err(`verified-fix: warning: this system protects less than bubblewrap would (see above); ${weakerSandboxAdvice()}`);
   };
+  const startedAt = Date.now();
   try {
     const result = await runFix(
       {
@@ -204,14 +222,17 @@ export async function runFixCommand(argv: string[], out: (text: string) => void,
       onEvent,
     );
     // Every sample lost: nothing was tested, so "no fix" would mislead; the one sentence goes to stderr.
-    const failure = providerFailure(result, values);
+    const failure = providerFailure(result, values) ?? baselineTimeout(result);
     if (values.json) out(JSON.stringify(fixJson(result, lines, values.k)));
     else if (!failure) out(humanReport(result, values.k));
     // Resolved against the caller's folder, not the workspace: it is the bot's file, not the project's. Written after
     // the report, so a results file that cannot be written still leaves the fix on stdout.
-    if (values.results !== undefined && values.results !== '') {
-      const taskId = stableTaskId(values.file, lines, text.slice(start, end));
-      await appendResults(resolve(values.results), formatResults([{ taskId, samples: sampleRecords(result) }]));
+    // A cancelled request, or one whose baseline timed out, says nothing about the candidates: the panel keeps no task
+    // for either, and neither does the file.
+    const counts = result.stoppedEarly?.kind !== 'cancelled' && result.stoppedEarly?.kind !== 'baselineTimeout';
+    if (values.results !== undefined && values.results !== '' && counts) {
+      const taskId = requestTaskId(values.file, lines, text.slice(start, end), startedAt, String(process.pid));
+      await appendResults(resolve(values.results), formatResults([{ taskId, samples: sampleRecords(result), baselinePassed: result.baselinePassed }]));
     }
     if (failure) {
       err(`verified-fix: ${failure}`);

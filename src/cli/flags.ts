@@ -101,6 +101,8 @@ export function fixHelp(): string {
   }
   out.push(
     'examples:',
+    '  # the simplest run: offline (the built-in mutation generator), the detected test command',
+    '  verified-fix fix --workspace . --file src/clamp.js --lines 7-7',
     '  # verify the replacements listed in a file (the file provider), as JSON for a bot',
     '  verified-fix fix --workspace . --file src/pricing.js --lines 5-5 \\',
     '    --candidates candidates.json --json',

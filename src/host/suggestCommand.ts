@@ -25,6 +25,7 @@ import type { SessionStore } from './sessionStore';
 import { readSettings } from './settings';
 import type { Settings } from './settings';
 import { ContextKey } from './state';
+import { UserActivity } from './userActivity';
 import type { MachineState, UiContext } from './state';
 
 /** What the flow needs from the rest of the host. */
@@ -141,11 +142,13 @@ export class SuggestCommand {
     const startedAt = Date.now();
     log.logger.info(`request ${run.id}: ${location}, ${settings.samples} samples, provider ${provider.name}`);
     let reporter: ProgressReporter | undefined;
+    // From here on, a user who types, clicks or switches editors has moved on: the list then waits to be asked for.
+    const activity = new UserActivity(document);
     const result = await this.trackFailure(run, vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: `Verified Fix: ${location}`, cancellable: true },
       (progress, token) => {
         token.onCancellationRequested(() => run.cancel());
-        reporter = new ProgressReporter({ ...this.deps, progress }, request);
+        reporter = new ProgressReporter({ ...this.deps, progress, mayOpenList: () => activity.idle }, request);
         const starting = settings.baselineCheck ? 'baseline…' : 'generating candidates…';
         reporter.report(prepared.implicit ? `${prepared.implicit} ${starting[0].toUpperCase()}${starting.slice(1)}` : starting);
         return run.track(runFix({
@@ -162,10 +165,14 @@ export class SuggestCommand {
           logger: log.logger,
         }, reporter.onEvent));
       },
-    ));
+    )).finally(() => activity.dispose());
     this.lastResult = result;
-    if (result.stoppedEarly?.kind !== 'cancelled') await this.deps.store.add(taskRecord(result, document.uri.toString(), target, startedAt));
-    const outcome = outcomeOf(result, { location, alreadyListed: reporter?.alreadyListed ?? false, documentChanged: documentChanged(document.uri, result.originalText) });
+    const idle = activity.idle;
+    // Neither a cancel nor a baseline that ran out of time says anything about the candidates (the CLI keeps neither).
+    if (result.stoppedEarly?.kind !== 'cancelled' && result.stoppedEarly?.kind !== 'baselineTimeout') await this.deps.store.add(taskRecord(result, document.uri.toString(), target, startedAt));
+    const outcome = outcomeOf(result, {
+      location, alreadyListed: reporter?.alreadyListed ?? false, listOpened: reporter?.listOpened ?? false, idle, documentChanged: documentChanged(document.uri, result.originalText),
+    });
     // Only now do the previous request's candidates go (unless this one listed its own early): a request that failed leaves them browsable.
     presentOutcome(outcome, taskOf({ ...request, originalText: result.originalText }, verifiedCandidates(result), result.baselinePassed), result, location, this.deps);
     return result;

@@ -102,7 +102,7 @@ describe('what the panel says about its numbers', () => {
     assert.equal(h.explainPassAtK, 'pass@2: the chance that at least one of 2 candidates is verified, estimated over 2 tasks of this session');
     assert.match(h.explainPassHatK, /^pass\^2: the chance that all 2 candidates are verified, estimated over 2 tasks of this session/);
     assert.equal(h.showIntervals, false);
-    assert.equal(h.passAtKInterval, 'interval from 5 tasks (2 so far)');
+    assert.equal(h.passAtKInterval, '95% interval shown from 5 tasks');
     assert.doesNotMatch(statusTooltip(few), /CI/);
     const five = buildSnapshot(['a', 'b', 'c', 'd', 'e'].map((id, i) => task(id, i % 2 ? ['pass', 'fail'] : ['fail', 'fail'])), 2);
     assert.equal(five.headline[1].showIntervals, true);
@@ -161,9 +161,13 @@ describe('the run report', () => {
       verified: [], samples: 2, passed: 0, lost: [], durationMs: 10, originalText: 'a\n', start: 0, end: 1,
     } satisfies FixResult;
     const report = formatRunReport(result, 'sum.js:1');
-    assert.match(report, /## Candidate 1: fail, 1\.2 s/);
-    assert.match(report, /## Candidate 2: timeout/);
-    assert.match(report, /not ok 1 - boom/);
+    // The conclusion first, each failure once with its candidates, then every candidate's verdict.
+    assert.match(report, /\*\*2 candidates failed in 2 ways: #2 timed out \(stopped at 1\.2 s\); #1 fails with `not ok 1 - boom`\.\*\*/);
+    assert.match(report, /Next: raise verifiedFix\.testTimeoutSeconds/);
+    assert.match(report, /### Candidate 1: fail, 1\.2 s/);
+    assert.match(report, /### Candidate 2: timeout/);
+    assert.doesNotMatch(report.slice(report.indexOf('## Each candidate')), /not ok 1 - boom/, 'each failure is quoted once, in its group');
+    assert.doesNotMatch(report, /```diff/, 'diffs in plain blocks: the preview colours + lines light green on pale green');
     assert.match(report, /0 of 2 samples passed/);
   });
 });

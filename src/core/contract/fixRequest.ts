@@ -212,9 +212,12 @@ export type FixEvent =
   | { readonly type: 'strength'; readonly index: number; readonly strength: TestStrength }
   | { readonly type: 'done'; readonly result: FixResult };
 
-/** Why a request ended before every candidate was judged; `message` is for people, `kind` for code. */
+/**
+ * Why a request ended before every candidate was judged; `message` is for people, `kind` for code. `baselineTimeout`:
+ * the unmodified code's tests ran out of the per-run test time, so every candidate would too and none can be judged.
+ */
 export interface StoppedEarly {
-  readonly kind: 'cancelled' | 'totalTimeout' | 'providerError';
+  readonly kind: 'cancelled' | 'totalTimeout' | 'providerError' | 'baselineTimeout';
   readonly message: string;
 }
 

@@ -36,6 +36,10 @@ export async function runFix(request: FixRequest, onEvent: (event: FixEvent) => 
   const limit = pLimit(Math.max(1, request.parallel));
   const requiredRuns = announce(request, opened, plan, executor, onEvent);
   const baseline = startBaseline({ run: request.baselineCheck, executor, plan, prepared, slot: limit, logger, onEvent });
+  // Tests that cannot finish on the unmodified code cannot finish on a candidate either: spending n runs says nothing.
+  void baseline.verdict.then((verdict) => {
+    if (verdict?.status === 'timeout' && !verdict.cancelled) lifetime.stop('baselineTimeout', `the tests on the unmodified code timed out after ${(verdict.durationMs / 1000).toFixed(1)} s`);
+  }, () => undefined);
   // Staged candidates need the failing tests before they start; others run alongside the baseline.
   const readyToVerify: Promise<unknown> = plan.fullCommand && plan.staged ? baseline.reference : Promise.resolve();
   const verifier = new Verifier({

@@ -77,7 +77,7 @@ export function isStoredTask(value: unknown): value is StoredTask {
     typeof t.baselinePassed === 'boolean' && typeof t.lost === 'number';
 }
 
-const STOP_KINDS: ReadonlySet<string> = new Set<StoppedEarly['kind']>(['cancelled', 'totalTimeout', 'providerError']);
+const STOP_KINDS: ReadonlySet<string> = new Set<StoppedEarly['kind']>(['cancelled', 'totalTimeout', 'providerError', 'baselineTimeout']);
 
 /**
  * Sessions saved before the kind was stored kept only the engine's message; those words are the engine's own

@@ -1,9 +1,8 @@
 // Turns a finished request into the task the session keeps: first-run outcomes, verified candidates, usage.
 import { createHash } from 'node:crypto';
 import type { CandidateResult, FixResult } from '../../core/contract/fixRequest';
-import { sampleRecords } from '../../core/statistics/resultsFile';
+import { requestTaskId, sampleRecords } from '../../core/statistics/resultsFile';
 import type { StoredCandidate, StoredTask } from './sessionSchema';
-import { lineLabel } from './labels';
 
 /** SHA-256 of a document's text: how a reopened task knows its file is unchanged. */
 export function textHash(text: string): string {
@@ -45,7 +44,8 @@ export function taskRecord(result: FixResult, uri: string, lines: { startLine: n
   const promptTokens = total(result, (c) => c.usage?.promptTokens);
   const completionTokens = total(result, (c) => c.usage?.completionTokens);
   return {
-    id: `${result.relativePath}:${lineLabel(lines.startLine, lines.endLine)}@${startedAt.toString(36)}`,
+    // The same rule as the CLI's --results: one task per request, named by its code and start (resultsFile.ts).
+    id: requestTaskId(result.relativePath, [lines.startLine, lines.endLine], result.originalText.slice(result.start, result.end), startedAt),
     uri,
     file: result.relativePath,
     startLine: lines.startLine,

@@ -81,6 +81,9 @@ describe('scripts/review-bot.sh', () => {
     assert.match(review, /```suggestion\n {2}return people\[0\]\.name\.toUpperCase\(\);\n```/);
     assert.match(review, /fixes the failing test: `test\/names\.test\.js > first name in capitals`/);
     assert.match(review, /passed 2 of 2 runs/);
+    // What a reviewer needs most: whether the tests also accept a different program, and how firmly they pin this one.
+    assert.match(review, /^- (it is the only verified candidate|another verified candidate is a different program the tests also accept|\d+ other verified candidates are different programs the tests also accept)/m);
+    assert.match(review, /^- strength: (the tests caught \d+ of \d+ variants|weak tests, \d+ of \d+ variants of this fix also pass)/m);
     assert.match(review, /<!-- verified-fix: file=src\/names\.js lines=3-3 -->/);
     assert.equal(git(repo, 'status', '--porcelain'), '', 'the working tree is unchanged');
     assert.equal(readFileSync(join(repo, 'src', 'names.js'), 'utf8'), source(1));
