@@ -14,7 +14,14 @@ import { vitestAdapter } from '../testResults/vitest';
 import { ASSIGNMENT, hookOf, readPackage, scriptCall, scriptsOf } from './scriptChain';
 
 /** A runner this tool reads, with `base` to hand to its adapter's `command`; or one sentence saying why not. */
-export type ResolvedRunner = { readonly adapter: RunnerAdapter; readonly base: string } | { readonly unsupported: string };
+export type ResolvedRunner =
+  | {
+      readonly adapter: RunnerAdapter;
+      readonly base: string;
+      /** Why the engine cannot run only some of the tests (the command selects its own): per-test results, no staging. */
+      readonly noSelection?: string;
+    }
+  | { readonly unsupported: string };
 
 // Scripts calling scripts: deeper than this is a loop or not worth following.
 const MAX_DEPTH = 4;
@@ -37,8 +44,6 @@ const REFUSED: Record<string, Array<[flags: string[], why: string]>> = {
   ],
   mocha: [
     [['--watch', '-w'], 'waits for changes instead of finishing'],
-    [['--reporter', '-R', '--reporter-option', '--reporter-options', '-O'], 'chooses its own reporter'],
-    [['--grep', '-g', '--fgrep', '-f', '--invert', '-i'], 'selects its own tests'],
   ],
   pytest: [
     [['--lf', '--last-failed', '--ff', '--failed-first', '--sw', '--stepwise', '--nf', '--new-first'], 'depends on the cache of earlier runs'],
@@ -48,6 +53,13 @@ const REFUSED: Record<string, Array<[flags: string[], why: string]>> = {
   go: [[['-run', '--run', '-list', '--list'], 'selects its own tests']],
   cargo: [[['-q', '--quiet', '--format', '--list'], 'changes the lines that name each test']],
 };
+
+/**
+ * Options that keep the engine from selecting tests, though the report can still be had: each full run is judged
+ * test by test, but no candidate runs the failing tests alone first. Mocha's report comes through a hook, so its own
+ * reporter options are no conflict at all.
+ */
+const OWN_SELECTION: Record<string, string[]> = { mocha: ['--grep', '-g', '--fgrep', '-f', '--invert', '-i'] };
 
 /** The runner a program is, with the invocation words to keep (a local binary of a script gets its path). */
 function identify(workspace: string, words: readonly ShellWord[], fromScript: boolean): { adapter: RunnerAdapter; invocation: string[]; args: ShellWord[] } | { unsupported: string } {
@@ -108,14 +120,16 @@ function resolve(workspace: string, command: string, what: string, depth: number
     const hook = hookOf(scripts, call.script);
     if (hook) return { unsupported: `the "${hook}" script runs with "${call.script}", and running the tests alone would skip it` };
     const inner = resolve(workspace, [text, ...raw(call.extra)].join(' '), `the "${call.script}" script`, depth + 1);
-    return 'unsupported' in inner || env.length === 0 ? inner : { adapter: inner.adapter, base: `${raw(env).join(' ')} ${inner.base}` };
+    return 'unsupported' in inner || env.length === 0 ? inner : { ...inner, base: `${raw(env).join(' ')} ${inner.base}` };
   }
   const found = identify(workspace, words, depth > 0);
   if ('unsupported' in found) return found;
   for (const [flags, why] of REFUSED[found.adapter.name] ?? []) {
     if (hasFlag(found.args, ...flags)) return { unsupported: `${what} ${why} (${flags.find((flag) => hasFlag(found.args, flag))})` };
   }
-  return { adapter: found.adapter, base: [...raw(env), ...found.invocation, ...raw(found.args)].join(' ') };
+  const base = [...raw(env), ...found.invocation, ...raw(found.args)].join(' ');
+  const own = (OWN_SELECTION[found.adapter.name] ?? []).find((flag) => hasFlag(found.args, flag));
+  return own ? { adapter: found.adapter, base, noSelection: `${what} selects its own tests (${own})` } : { adapter: found.adapter, base };
 }
 
 /**

@@ -4,6 +4,7 @@ import { commandToRun } from './packageScript';
 import { resolveRunner } from './runner';
 import type { ResolvedRunner } from './runner';
 import { reporterCommand } from '../testResults/reporterCommand';
+import type { ReporterRun } from '../testResults/reporterCommand';
 
 /** Everything about the test command that the runs of one request share. */
 export interface TestPlan {
@@ -16,7 +17,7 @@ export interface TestPlan {
   /** The runner behind the command, or why per-test results cannot be had; absent when no baseline is run. */
   readonly runner?: ResolvedRunner;
   /** The whole suite with the runner's reporter on, given the report's path; absent without per-test results. */
-  readonly fullCommand?: (reportPath: string) => string;
+  readonly fullCommand?: ReporterRun;
   /** Whether a candidate first runs only the baseline's failing tests (needs `fullCommand`). */
   readonly staged: boolean;
   /** Lines for the log saying how the command runs and why. */
@@ -42,6 +43,9 @@ export function planTests({ workspace, testCommand, env, usesHostTools, baseline
   const log = [toRun.log];
   const runner = baselineCheck ? resolveRunner(workspace, testCommand) : undefined;
   if (runner && 'unsupported' in runner) log.push(`per-test results: not available for \`${testCommand}\` (${runner.unsupported}); each candidate runs the whole command`);
+  const noSelection = runner && 'adapter' in runner ? runner.noSelection : undefined;
+  if (noSelection && staged) log.push(`staged verification: off, since ${noSelection}; each candidate runs the whole command, judged test by test`);
   const fullCommand = runner && 'adapter' in runner ? reporterCommand(runner.adapter, runner.base) : undefined;
-  return { testCommand, runCommand: toRun.command, env: toRun.env, ...(runner ? { runner } : {}), ...(fullCommand ? { fullCommand } : {}), staged, log };
+  const plan = { testCommand, runCommand: toRun.command, env: toRun.env, ...(runner ? { runner } : {}), ...(fullCommand ? { fullCommand } : {}) };
+  return { ...plan, staged: staged && !noSelection, log };
 }

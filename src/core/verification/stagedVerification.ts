@@ -52,7 +52,12 @@ function problemOf(diff: BaselineDiff, plan: PerTestPlan, stage: Stage): string 
   const unfixed = [...diff.stillFailing, ...diff.missing];
   if (unfixed.length > 0) return `still failing: ${listIds(unfixed)}`;
   if (stage === 'failing-tests') return undefined;
-  if (diff.broke.length > 0) return `broke: ${listIds(diff.broke)}`;
+  // A test the baseline never reported was not reached there (`--bail`, `-x`, a file that did not load): failing now,
+  // it was not broken by the candidate, only never seen passing.
+  const seen = new Set(plan.baseline.map((test) => test.id));
+  const broke = diff.broke.filter((id) => seen.has(id));
+  if (broke.length > 0) return `broke: ${listIds(broke)}`;
+  if (diff.broke.length > 0) return `fails: ${listIds(diff.broke)} (the unmodified code's run stopped before reaching it)`;
   if (diff.vanished.length > 0) return `tests that passed on the unmodified code did not run: ${listIds(diff.vanished)}`;
   if (diff.ranCount < plan.baselineRan) return `fewer tests ran than on the unmodified code (${diff.ranCount} of ${plan.baselineRan})`;
   return undefined;
@@ -60,7 +65,8 @@ function problemOf(diff: BaselineDiff, plan: PerTestPlan, stage: Stage): string 
 
 /**
  * Judges a run by its per-test results against the baseline: a pass needs exit 0 and every baseline failure reported
- * passed (not skipped, not missing); a full run also needs no test broken and no fewer tests run.
+ * passed (not skipped, not missing); a full run also needs no test broken and no fewer tests run. Where the baseline
+ * stopped early (`--bail`), "no fewer tests" counts the tests it ran: a fix runs more, since it gets past the failure.
  */
 export function judgeRun(run: ExecutedRun, plan: PerTestPlan, stage: Stage): { verdict: Verdict; tests: TestEvidence } {
   const results = plan.adapter.parse(run.report ?? '', run.cwd ?? '');

@@ -12,6 +12,7 @@ import type { ResolvedRunner } from '../testCommand/runner';
 import { parseTestSummary, testsRun } from '../testResults/summary';
 import type { TestSummary } from '../testResults/summary';
 import { reporterCommand } from '../testResults/reporterCommand';
+import type { ReporterRun } from '../testResults/reporterCommand';
 
 /** What candidates are judged against once the baseline has run. */
 export interface Reference {
@@ -80,7 +81,7 @@ export interface VerifierOptions {
   /** Settles when the baseline has run (at once, empty, without a baseline). */
   readonly reference: Promise<Reference>;
   /** The full command with the runner's reporter, when the runner is one this tool reads. */
-  readonly fullCommand: ((reportPath: string) => string) | undefined;
+  readonly fullCommand: ReporterRun | undefined;
   readonly staged: boolean;
   readonly requiredRuns: number;
   readonly languageId: string;
@@ -144,7 +145,7 @@ export class Verifier {
   /** One full run of the command, judged by the per-test plan or, without one, by the test summary. */
   private async runFull(fileText: string, label: string, alone: boolean, timeoutMs?: number): Promise<{ verdict: Verdict; tests?: TestEvidence }> {
     const { fullCommand } = this.options;
-    const options = { alone, ...(fullCommand ? { command: fullCommand } : {}), ...(timeoutMs ? { timeoutMs } : {}) };
+    const options = { alone, ...fullCommand, ...(timeoutMs ? { timeoutMs } : {}) };
     const run = await this.options.slot(() => this.options.executor.run(fileText, label, options));
     if (run.verdict.cancelled) return run;
     const { plan, summary } = await this.options.reference;
@@ -158,7 +159,7 @@ export class Verifier {
     const { plan } = await this.options.reference;
     const command = plan && this.options.staged && plan.failing.length > 0 ? reporterCommand(plan.adapter, plan.base, plan.failing) : undefined;
     if (!plan || !command) return undefined;
-    const run = await this.options.slot(() => this.options.executor.run(fileText, label, { command, ...(timeoutMs ? { timeoutMs } : {}) }));
+    const run = await this.options.slot(() => this.options.executor.run(fileText, label, { ...command, ...(timeoutMs ? { timeoutMs } : {}) }));
     return run.verdict.cancelled ? { verdict: run.verdict, tests: emptyEvidence } : judgeRun(run, plan, 'failing-tests');
   }
 }
