@@ -15,6 +15,7 @@ import { readUserText } from '../core/base/userFiles';
 import { lineRangeToOffsets } from '../core/base/textRange';
 import { describeStrength } from '../core/verification/strengthCheck';
 import { provenByTests } from '../core/verification/evidence';
+import { failureExcerpt as sharedExcerpt } from '../core/testResults/failureExcerpt';
 import { fixHelp, fixUsage, readFlags } from './flags';
 import { providerFailure } from './providerFailure';
 import { createProvidersFromFlags } from './providerFromFlags';
@@ -59,8 +60,7 @@ const FAILURE_EXCERPT_CHARS = 2000;
 
 /** The first lines of a failure (its reason first), as a bot would quote them. */
 function failureExcerpt(verdict: CandidateResult['verdict']): string {
-  const output = verdict.output.trim();
-  const text = [verdict.reason, output].filter(Boolean).join('\n');
+  const text = [verdict.reason, ...sharedExcerpt(verdict, 30)].filter(Boolean).join('\n');
   return text.length > FAILURE_EXCERPT_CHARS ? `${text.slice(0, FAILURE_EXCERPT_CHARS)}…` : text;
 }
 
@@ -124,7 +124,7 @@ function humanReport(result: FixResult): string {
     out.push(`No passing fix found (0 of ${result.samples} passed).`);
     for (const c of result.candidates) {
       out.push(`  ${statusLine(c)}`);
-      const failure = firstLines(c.verdict.output || c.verdict.reason || '', 5);
+      const failure = c.verdict.output || c.verdict.failures ? firstLines(sharedExcerpt(c.verdict, 5).join('\n'), 5) : firstLines(c.verdict.reason ?? '', 5);
       if (failure && c.duplicateOf === null) out.push(failure);
     }
   }

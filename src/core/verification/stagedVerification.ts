@@ -39,6 +39,8 @@ export function planFromBaseline(adapter: RunnerAdapter, base: string, run: Exec
 }
 
 const MAX_LISTED = 3;
+/** Failing tests whose messages a verdict keeps for its excerpt. */
+const MAX_FAILURES_KEPT = 5;
 
 /** "a, b, c and 4 more" */
 export function listIds(ids: readonly string[]): string {
@@ -72,7 +74,8 @@ export function judgeRun(run: ExecutedRun, plan: PerTestPlan, stage: Stage): { v
   const results = plan.adapter.parse(run.report ?? '', run.cwd ?? '');
   const diff = diffAgainstBaseline(plan.baseline, results);
   const tests: TestEvidence = { fixed: diff.fixed, broke: diff.broke, stillFailing: [...diff.stillFailing, ...diff.missing], passed: diff.passed, failed: diff.failed };
-  const { verdict } = run;
+  const failed = results.filter((test) => test.outcome === 'failed').slice(0, MAX_FAILURES_KEPT);
+  const verdict = failed.length > 0 ? { ...run.verdict, failures: failed.map(({ id, message }) => (message ? { id, message } : { id })) } : run.verdict;
   if (verdict.status !== 'pass' && verdict.status !== 'fail') return { verdict, tests };
   const problem = problemOf(diff, plan, stage);
   if (problem) return { verdict: { ...verdict, status: 'fail', reason: problem, cause: 'testsFailed' }, tests };
