@@ -18,6 +18,7 @@ import type { TestStrength } from '../core/contract/strength';
 import { candidateLine, describeEvent } from '../core/engine/describeEvent';
 import { taskPassAtK } from '../core/statistics/passAtK';
 import { CLI_NAMES, noFixAdvice } from '../core/verification/noFixAdvice';
+import { failureExcerpt as sharedExcerpt } from '../core/testResults/failureExcerpt';
 import { fixHelp, fixUsage, readFlags } from './flags';
 import { providerFailure } from './providerFailure';
 import { createProvidersFromFlags } from './providerFromFlags';
@@ -47,8 +48,7 @@ const FAILURE_EXCERPT_CHARS = 2000;
 
 /** The first lines of a failure (its reason first), as a bot would quote them. */
 function failureExcerpt(verdict: CandidateResult['verdict']): string {
-  const output = verdict.output.trim();
-  const text = [verdict.reason, output].filter(Boolean).join('\n');
+  const text = [verdict.reason, ...sharedExcerpt(verdict, 30)].filter(Boolean).join('\n');
   return text.length > FAILURE_EXCERPT_CHARS ? `${text.slice(0, FAILURE_EXCERPT_CHARS)}…` : text;
 }
 

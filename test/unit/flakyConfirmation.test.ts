@@ -61,7 +61,7 @@ function fakeExecutor(script: { candidate: (n: number) => string[] | 'timeout'; 
 async function verify(script: Parameters<typeof fakeExecutor>[0], requiredRuns = 2) {
   const { executor, calls } = fakeExecutor(script);
   const verifier = new Verifier({
-    executor, reference, fullCommand: () => 'all', staged: true, requiredRuns, languageId: 'javascript', signal: new AbortController().signal,
+    executor, reference, fullCommand: { command: () => 'all' }, staged: true, requiredRuns, languageId: 'javascript', signal: new AbortController().signal,
     slot: (run) => run(), testTimeoutMs: TEST_TIMEOUT_MS, originalText: ORIGINAL,
   });
   const outcome = await verifier.verify(0, 'x', 'y', CANDIDATE);

@@ -48,6 +48,9 @@ const rows: Array<[command: string, scripts: Scripts, bins: readonly string[], e
   ['npx vitest run', undefined, [], { runner: 'vitest', base: 'npx vitest run' }],
   ['npx vitest', undefined, [], { runner: 'vitest', base: 'npx vitest run' }],
   ['npx mocha', undefined, [], { runner: 'mocha', base: 'npx mocha' }],
+  // a reporter of the user's own is no conflict for mocha: its report comes through a hook
+  ['npm test', { test: 'mocha --reporter spec --bail --check-leaks test/ test/acceptance/' }, js, { runner: 'mocha', base: './node_modules/.bin/mocha --reporter spec --bail --check-leaks test/ test/acceptance/' }],
+  ['npm test', { test: 'mocha -R dot -O foo=bar' }, js, { runner: 'mocha', base: './node_modules/.bin/mocha -R dot -O foo=bar' }],
   ['pytest', undefined, [], { runner: 'pytest', base: 'pytest' }],
   ['python -m pytest tests', undefined, [], { runner: 'pytest', base: 'python -m pytest tests' }],
   ['python3 -m pytest -q', undefined, [], { runner: 'pytest', base: 'python3 -m pytest -q' }],
@@ -72,7 +75,6 @@ const rows: Array<[command: string, scripts: Scripts, bins: readonly string[], e
   ['npm run lint', { test: 'node --test' }, [], /no "lint" script/],
   ['npm test', { test: 'NODE_OPTIONS=$NODE_OPTIONS jest' }, js, /expands variables/],
   ['npm test', { test: 'node --test --test-reporter=tap' }, [], /chooses its own reporters/],
-  ['npm test', { test: 'mocha --reporter dot' }, js, /chooses its own reporter/],
   ['npm test', { test: 'jest -t add' }, js, /selects its own tests/],
   ['npm test', { test: 'npm test' }, [], /calls scripts more than \d+ deep/],
   ['npm install', { test: 'node --test' }, [], /^npm install does not run a package\.json script/],
@@ -90,6 +92,12 @@ const rows: Array<[command: string, scripts: Scripts, bins: readonly string[], e
 ];
 
 describe('resolveRunner', () => {
+  it("mocha's own --grep keeps per-test results and says why nothing is selected", () => {
+    const resolved = resolveRunner(workspace({ test: 'mocha --grep fast' }, js), 'npm test');
+    assert.ok('adapter' in resolved && resolved.adapter.name === 'mocha');
+    assert.equal(resolved.noSelection, 'the "test" script selects its own tests (--grep)');
+  });
+
   for (const [command, scripts, bins, expected] of rows) {
     const label = `${JSON.stringify(command)}${scripts ? ` with ${JSON.stringify(scripts)}` : ''}`;
     it(`${label} → ${expected instanceof RegExp ? `refused ${expected}` : `${expected.runner}: ${expected.base}`}`, () => {

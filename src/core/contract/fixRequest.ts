@@ -130,6 +130,11 @@ export interface Verdict {
   /** The last bytes of each stream on its own (capped). */
   readonly stdout: string;
   readonly stderr: string;
+  /**
+   * With per-test results: the tests that failed in this run (the first few) with their runner's message, so a
+   * failure excerpt can name them rather than dig through the output.
+   */
+  readonly failures?: ReadonlyArray<{ readonly id: string; readonly message?: string }>;
 }
 
 /** What a run showed test by test, against the unmodified code's run. Ids as the runner's adapter forms them. */

@@ -4,7 +4,7 @@ import { UserError } from '../base/errors';
 import type { CandidateResult, FixEvent, Verdict } from '../contract/fixRequest';
 import type { Logger } from '../base/logger';
 import type { CandidateProvider, FailedAttempt, RepairContext } from '../contract/provider';
-import { boundMessage } from '../testResults/reportText';
+import { failureExcerpt as sharedExcerpt } from '../testResults/failureExcerpt';
 
 /** Failed candidates a repair round passes on, newest first (the prompt shows fewer when they do not fit its budget). */
 const MAX_ATTEMPTS = 12;
@@ -12,12 +12,9 @@ const MAX_ATTEMPTS = 12;
 const FAILURE_LINES = 6;
 const FAILURE_LINE_CHARS = 200;
 
-/** Where a run's output starts telling what went wrong: an assertion, an error, a failed test. */
-const FAILURE_START = /error|assert|expect|fail|✖|✗|traceback|panic|not ok/i;
-
 /**
  * The first lines of a candidate's failure: its reason (with per-test results, the tests that still failed: staged
- * verification's first stage), then its output from the first line that looks like a failure.
+ * verification's first stage), then the shared excerpt (the failing tests' messages, or the runner's failure section).
  */
 export function failureExcerpt(candidate: CandidateResult): string[] {
   // A flaky candidate passed its first run: its failing run is the one that says what is wrong.
@@ -25,12 +22,8 @@ export function failureExcerpt(candidate: CandidateResult): string[] {
   const exit = run.exitCode !== null ? ` (exit ${run.exitCode})` : '';
   const head = run.reason ?? (run.status === 'fail' ? `the tests failed${exit}` : `the test run ended with: ${run.status}${exit}`);
   const flaky = candidate.flaky ? [`flaky: passed ${candidate.runs.filter((r) => r.status === 'pass').length} of ${candidate.runs.length} runs`] : [];
-  const all = run.output.split(/\r?\n/);
-  const from = Math.max(0, all.findIndex((line) => FAILURE_START.test(line)));
-  // Without colours and runner-internal stack frames, which are noise to a model.
-  const output = (boundMessage(all.slice(from).join('\n')) ?? '').split('\n').filter((line) => line.trim() !== '');
   const cut = (line: string) => (line.length > FAILURE_LINE_CHARS ? `${line.slice(0, FAILURE_LINE_CHARS)}…` : line);
-  return [...flaky, head, ...output].slice(0, FAILURE_LINES).map((line) => cut(line.trimEnd()));
+  return [...flaky, head, ...sharedExcerpt(run, FAILURE_LINES)].slice(0, FAILURE_LINES).map(cut);
 }
 
 /**

@@ -54,7 +54,7 @@ async function v8Test(context: CoverageContext, id: string, label: string): Prom
   const { plan, relativePath, fileText } = context;
   const only = reporterCommand(plan.adapter, plan.base, [id]);
   if (!only) return undefined;
-  const run = await coverageRun(context, label, (report, out) => `${V8_COVERAGE_VARIABLE}=${shellQuote(out)} ${only(report)}`, {});
+  const run = await coverageRun(context, label, (report, out) => `${V8_COVERAGE_VARIABLE}=${shellQuote(out)} ${only.command(report, out)}`, { ...only.outputFiles });
   if (!run) return undefined;
   try {
     const outcomes = [...verdicts(plan.adapter.parse(run.report ?? '', run.cwd ?? '')).values()];
@@ -102,7 +102,8 @@ async function v8Spectra(context: CoverageContext): Promise<CoverageOutcome> {
 async function pytestRun(context: CoverageContext): Promise<CoverageOutcome> {
   const full = reporterCommand(context.plan.adapter, context.plan.base);
   if (!full) return { problem: 'pytest\'s command could not be built', runs: 0 };
-  const run = await coverageRun(context, 'loc', (report, out) => withPlugin(full(report), out, context.relativePath), { [`${PLUGIN_MODULE}.py`]: PLUGIN_SOURCE });
+  const files = { ...full.outputFiles, [`${PLUGIN_MODULE}.py`]: PLUGIN_SOURCE };
+  const run = await coverageRun(context, 'loc', (report, out) => withPlugin(full.command(report, out), out, context.relativePath), files);
   if (!run) return { problem: 'the coverage run did not finish', runs: 1 };
   try {
     const spectra = [...pytestSpectra(await readPytestReports(run.outputDir)).values()];

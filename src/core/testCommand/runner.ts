@@ -14,7 +14,14 @@ import { walkScripts } from './scriptChain';
 import type { ChainWalk } from './scriptChain';
 
 /** A runner this tool reads, with `base` to hand to its adapter's `command`; or one sentence saying why not. */
-export type ResolvedRunner = { readonly adapter: RunnerAdapter; readonly base: string } | { readonly unsupported: string };
+export type ResolvedRunner =
+  | {
+      readonly adapter: RunnerAdapter;
+      readonly base: string;
+      /** Why the engine cannot run only some of the tests (the command selects its own): per-test results, no staging. */
+      readonly noSelection?: string;
+    }
+  | { readonly unsupported: string };
 
 const raw = (words: readonly ShellWord[]) => words.map((word) => word.raw);
 const hasFlag = (words: readonly ShellWord[], ...flags: string[]) =>
@@ -35,8 +42,6 @@ const REFUSED: Record<string, Array<[flags: string[], why: string]>> = {
   ],
   mocha: [
     [['--watch', '-w'], 'waits for changes instead of finishing'],
-    [['--reporter', '-R', '--reporter-option', '--reporter-options', '-O'], 'chooses its own reporter'],
-    [['--grep', '-g', '--fgrep', '-f', '--invert', '-i'], 'selects its own tests'],
   ],
   pytest: [
     [['--lf', '--last-failed', '--ff', '--failed-first', '--sw', '--stepwise', '--nf', '--new-first'], 'depends on the cache of earlier runs'],
@@ -46,6 +51,13 @@ const REFUSED: Record<string, Array<[flags: string[], why: string]>> = {
   go: [[['-run', '--run', '-list', '--list'], 'selects its own tests']],
   cargo: [[['-q', '--quiet', '--format', '--list'], 'changes the lines that name each test']],
 };
+
+/**
+ * Options that keep the engine from selecting tests, though the report can still be had: each full run is judged
+ * test by test, but no candidate runs the failing tests alone first. Mocha's report comes through a hook, so its own
+ * reporter options are no conflict at all.
+ */
+const OWN_SELECTION: Record<string, string[]> = { mocha: ['--grep', '-g', '--fgrep', '-f', '--invert', '-i'] };
 
 /** The runner a program is, with the invocation words to keep (a local binary of a script gets its path). */
 function identify(workspace: string, words: readonly ShellWord[], fromScript: boolean): { adapter: RunnerAdapter; invocation: string[]; args: ShellWord[] } | { unsupported: string } {
@@ -112,7 +124,9 @@ function resolve(workspace: string, command: string): ResolvedRunner {
   }
   // Each level's prefixes hold for what it runs: the outer ones first, as sh would set them.
   const env = walk.levels.flatMap((level) => raw(level.assignments));
-  return { adapter: found.adapter, base: [...env, ...found.invocation, ...raw(found.args)].join(' ') };
+  const base = [...env, ...found.invocation, ...raw(found.args)].join(' ');
+  const own = (OWN_SELECTION[found.adapter.name] ?? []).find((flag) => hasFlag(found.args, flag));
+  return own ? { adapter: found.adapter, base, noSelection: `${last.what} selects its own tests (${own})` } : { adapter: found.adapter, base };
 }
 
 /**

@@ -56,7 +56,7 @@ export class FlakyTests {
     const failed = new Set<string>();
     if (!command) return failed;
     for (let i = 0; i < tries && failed.size < ids.length; i++) {
-      const run: ExecutedRun = await slot(() => executor.run(originalText, `flaky${++this.runs}`, { command }));
+      const run: ExecutedRun = await slot(() => executor.run(originalText, `flaky${++this.runs}`, { ...command }));
       if (run.verdict.cancelled) break;
       for (const result of plan.adapter.parse(run.report ?? '', run.cwd ?? '')) {
         if (result.outcome === 'failed' && ids.includes(result.id)) failed.add(result.id);

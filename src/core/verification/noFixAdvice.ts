@@ -3,7 +3,7 @@
 // The editor's message, its Details and the CLI's exit-1 output all say this, each with its own names for the knobs.
 import type { CandidateResult, FixResult } from '../contract/fixRequest';
 import { isWorkspaceFile, outputLocations } from '../testResults/stackLocations';
-import { failureExcerpt } from './failureExcerpt';
+import { failureExcerpt } from '../testResults/failureExcerpt';
 
 /**
  * Why a group of candidates failed, most actionable first. `outsideSelection`: the failure names places in the selected

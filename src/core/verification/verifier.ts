@@ -8,11 +8,14 @@ import { judgeRun, listIds, planFromBaseline } from './stagedVerification';
 import type { PerTestPlan } from './stagedVerification';
 import { FlakyTests, flakyNote } from './flakyTests';
 import { errorVerdict } from '../execution/executor';
-import type { ExecutedRun, TestExecutor } from '../execution/executor';
+import type { ExecutedRun, RunOptions, TestExecutor } from '../execution/executor';
+import { limitFromBaseline, runLimit, seconds, timeoutReason } from './timeLimits';
+import type { BaselineLimit } from './timeLimits';
 import type { ResolvedRunner } from '../testCommand/runner';
 import { parseTestSummary, testsRun } from '../testResults/summary';
 import type { TestSummary } from '../testResults/summary';
 import { reporterCommand } from '../testResults/reporterCommand';
+import type { ReporterRun } from '../testResults/reporterCommand';
 
 /** What candidates are judged against once the baseline has run. */
 export interface Reference {
@@ -20,6 +23,8 @@ export interface Reference {
   readonly plan?: PerTestPlan;
   /** The baseline's printed test summary, when there was one (the only judge without a plan, a witness with one). */
   readonly summary?: TestSummary;
+  /** The time limit the baseline's duration sets for candidates' runs, when it ran its tests to the end. */
+  readonly limit?: BaselineLimit;
 }
 
 const NO_SUMMARY = 'the run printed no test summary, though the unmodified code\'s run did: the tests did not run to the end';
@@ -59,19 +64,26 @@ function crossCheck(verdict: Verdict, tests: TestEvidence, reference: TestSummar
 /** The reference from the baseline's run; says once in the log when candidates fall back to the whole command. */
 export function referenceFrom(run: ExecutedRun, runner: ResolvedRunner | undefined, testCommand: string, logger: Logger): Reference {
   const summary = parseTestSummary(run.verdict.output);
+  const ranToEnd = (plan: boolean) => (run.verdict.status === 'pass' || run.verdict.status === 'fail') && (plan || summary !== undefined);
+  const limitOf = (plan: boolean) => {
+    const limit = limitFromBaseline(run.verdict.durationMs, ranToEnd(plan));
+    if (limit) logger.info(`time limit: each candidate's run gets ${seconds(limit.ms)} (${limit.basis}), at most the test timeout`);
+    else logger.info('time limit: the test timeout (the unmodified code\'s run did not run its tests to the end, so its time says nothing)');
+    return limit ? { limit } : {};
+  };
   if (runner && 'adapter' in runner) {
     const planned = planFromBaseline(runner.adapter, runner.base, run);
     if ('plan' in planned) {
       const { failing, baselineRan } = planned.plan;
       logger.info(`per-test results (${runner.adapter.name}): ${failing.length} of ${baselineRan} tests fail on the unmodified code${failing.length ? `: ${listIds(failing)}` : ''}`);
-      return { plan: planned.plan, ...(summary ? { summary } : {}) };
+      return { plan: planned.plan, ...(summary ? { summary } : {}), ...limitOf(true) };
     }
     logger.warn(`per-test results: ${planned.problem}; each candidate runs the whole command`);
   }
   if (!summary) {
     logger.warn(`the output of "${testCommand}" has no test summary this tool can read: a pass is judged by its exit code alone, so a candidate that exits 0 before the tests run would pass`);
   }
-  return summary ? { summary } : {};
+  return summary ? { summary, ...limitOf(false) } : { ...limitOf(false) };
 }
 
 const emptyEvidence: TestEvidence = { fixed: [], broke: [], stillFailing: [], passed: 0, failed: 0 };
@@ -81,7 +93,7 @@ export interface VerifierOptions {
   /** Settles when the baseline has run (at once, empty, without a baseline). */
   readonly reference: Promise<Reference>;
   /** The full command with the runner's reporter, when the runner is one this tool reads. */
-  readonly fullCommand: ((reportPath: string) => string) | undefined;
+  readonly fullCommand: ReporterRun | undefined;
   readonly staged: boolean;
   readonly requiredRuns: number;
   readonly languageId: string;
@@ -91,7 +103,10 @@ export interface VerifierOptions {
    * short first run does not wait behind another's full suite, and its confirmation can run beside its first full run.
    */
   readonly slot: <T>(run: () => Promise<T>) => Promise<T>;
-  /** The request's per-run limit: a confirmation that timed out gets a multiple of it. Absent: no such retry. */
+  /**
+   * The request's per-run limit: the upper bound of every limit (a baseline limit above it does not apply), and what
+   * a confirmation that timed out gets a multiple of. Absent: no such retry.
+   */
   readonly testTimeoutMs?: number;
   /** The unmodified file text: tests a candidate broke are re-run on it to tell flaky tests. Absent: never. */
   readonly originalText?: string;
@@ -110,8 +125,20 @@ const CONFIRM_RETRY_SLOWDOWN = 2;
 /** Verifies candidates of one request; `verify` resolves with the runs, or undefined when a cancel left none. */
 export class Verifier {
   private flaky: FlakyTests | undefined;
+  /** The reference once the baseline is in: runs that start before it (unstaged ones) get the test timeout. */
+  private settled?: Reference;
 
-  constructor(private readonly options: VerifierOptions) {}
+  constructor(private readonly options: VerifierOptions) {
+    void options.reference.then((reference) => (this.settled = reference));
+  }
+
+  /** Runs `label` under the limit the baseline sets (or `ownMs`, when shorter); a timeout's reason says which. */
+  private async limitedRun(fileText: string, label: string, options: RunOptions, ownMs?: number): Promise<ExecutedRun> {
+    const { ms, basis } = runLimit(this.settled?.limit, this.options.testTimeoutMs, ownMs);
+    const run = await this.options.slot(() => this.options.executor.run(fileText, label, { ...options, ...(ms !== undefined ? { timeoutMs: ms } : {}) }));
+    if (run.verdict.status !== 'timeout' || basis === undefined || ms === undefined) return run;
+    return { ...run, verdict: { ...run.verdict, reason: timeoutReason(ms, basis) } };
+  }
 
   async verify(index: number, selection: string, replacement: string, fileText: string): Promise<{ runs: Verdict[]; evidence: Evidence } | undefined> {
     const { executor, requiredRuns, signal } = this.options;
@@ -225,9 +252,7 @@ export class Verifier {
 
   /** One full run of the command, judged by the per-test plan or, without one, by the test summary. */
   private async runFull(fileText: string, label: string, alone: boolean, timeoutMs?: number): Promise<{ verdict: Verdict; tests?: TestEvidence }> {
-    const { fullCommand } = this.options;
-    const options = { alone, ...(fullCommand ? { command: fullCommand } : {}), ...(timeoutMs ? { timeoutMs } : {}) };
-    const run = await this.options.slot(() => this.options.executor.run(fileText, label, options));
+    const run = await this.limitedRun(fileText, label, { alone, ...this.options.fullCommand }, timeoutMs || undefined);
     if (run.verdict.cancelled) return run;
     const { plan, summary } = await this.options.reference;
     if (!plan) return { verdict: run.verdict.status === 'pass' ? judgePass(run.verdict, summary) : run.verdict };
@@ -240,7 +265,7 @@ export class Verifier {
     const { plan } = await this.options.reference;
     const command = plan && this.options.staged && plan.failing.length > 0 ? reporterCommand(plan.adapter, plan.base, plan.failing) : undefined;
     if (!plan || !command) return undefined;
-    const run = await this.options.slot(() => this.options.executor.run(fileText, label, { command, ...(timeoutMs ? { timeoutMs } : {}) }));
+    const run = await this.limitedRun(fileText, label, { ...command }, timeoutMs || undefined);
     return run.verdict.cancelled ? { verdict: run.verdict, tests: emptyEvidence } : judgeRun(run, plan, 'failing-tests');
   }
 }

@@ -1,6 +1,6 @@
 // The report behind "No passing fix found … Details": a conclusion, the candidates grouped by identical failure, next steps.
 import type { CandidateResult, FixResult } from '../../core/contract/fixRequest';
-import { failureExcerpt } from '../../core/verification/failureExcerpt';
+import { failureExcerpt } from '../../core/testResults/failureExcerpt';
 import { EDITOR_NAMES, groupVerb, noFixAdvice } from '../../core/verification/noFixAdvice';
 
 export { failureExcerpt };
