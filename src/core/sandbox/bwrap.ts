@@ -25,6 +25,9 @@ function bwrapArgs(userNamespace: boolean, spec: RunSpec, command: readonly stri
   args.push('--bind', spec.copyDir, spec.copyDir);
   for (const path of spec.writablePaths) args.push('--bind', path, path);
   for (const path of spec.readOnlyInCopy) args.push('--ro-bind', path, path);
+  // The temp root's empty folder holds only this run's tree: read-only, so nothing (a conftest.py, a .mocharc) can be
+  // planted above the copy for its runner to find.
+  for (const folder of spec.hiddenFolders) args.push('--remount-ro', folder);
   if (!spec.allowNetwork) args.push('--unshare-net');
   args.push('--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try', '--die-with-parent', '--new-session', '--chdir', spec.copyDir, '--', ...command);
   return args;

@@ -1,10 +1,11 @@
-// util-linux unshare: PID and mount namespaces, the workspace, home and tests read-only, capabilities dropped.
+// util-linux unshare: PID and mount namespaces, everything but the run's tree read-only, a private /tmp, capabilities dropped.
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { hiddenPaths } from '../security/hiddenPaths';
 import { SANDBOX_SETUP_EXIT, SANDBOX_SETUP_MARKER } from './backend';
 import type { PreparedRun, RunSpec, SandboxBackend } from './backend';
 import { shellQuote as quote } from '../testResults/shell';
+import { sealParents } from './sealedParents';
 import { innerCommand, localEnvironment, prepareLocal } from './localRun';
 import type { LocalTools } from './localRun';
 import type { Protections } from '../contract/protections';
@@ -30,6 +31,7 @@ function setupScript(setpriv: boolean, spec: RunSpec): string {
   const hidden = hiddenPaths(spec.hostEnv, spec.allowNetwork);
   for (const folder of hidden.folders) lines.push(`mount -t tmpfs -o size=1m,mode=0755 verified-fix ${quote(folder)} || fail 'cannot hide ${folder.replace(/'/g, '')}'`);
   for (const file of hidden.files) lines.push(`mount --bind /dev/null ${quote(file)} || fail 'cannot hide ${file.replace(/'/g, '')}'`);
+  lines.push(...sealParents(spec, (what) => `fail ${quote(what)}`));
   lines.push(setpriv ? 'exec setpriv --bounding-set=-all --inh-caps=-all --ambient-caps=-all --no-new-privs -- "$@"' : 'exec "$@"');
   return lines.join('\n');
 }

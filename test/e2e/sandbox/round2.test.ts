@@ -1,0 +1,143 @@
+// Round-2 attacks through the real CLI, in every mode that claims to protect against them (as root and as uid 65534
+// where the machine allows): poisoned parents, secrets the name list misses, a relative PATH, sabotaged reused copies.
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { sandboxOfKind } from '../../../src/core/sandbox/detect';
+import type { CliResult } from '../../unit/helpers/cli';
+import { cliPath, repoRoot } from '../../unit/helpers/paths';
+import { killMarked, newMarker } from '../../unit/helpers/processes';
+import { makeWorkspace, remove } from '../../unit/helpers/workspace';
+import type { BackendChoice } from '../../../src/core/contract/choices';
+
+const marker = newMarker();
+const isRoot = process.getuid?.() === 0;
+const outside = mkdtempSync(join(tmpdir(), 'vf-round2-'));
+chmodSync(outside, 0o755);
+after(() => {
+  killMarked(marker);
+  remove(outside);
+});
+
+/** uid 65534 where this process is root and setpriv exists; the user the CLI runs as in the second pass. */
+const NOBODY = isRoot && existsSync('/usr/bin/setpriv') ? 65534 : undefined;
+
+function runCliAs(args: readonly string[], env: NodeJS.ProcessEnv, uid?: number, timeoutMs = 300_000): Promise<CliResult> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [cliPath, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'], ...(uid !== undefined ? { uid, gid: uid } : {}) });
+    let stdout = '';
+    let stderr = '';
+    child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ exitCode: code ?? 99, stdout, stderr });
+    });
+  });
+}
+
+/** A folder owned by `uid` (so the CLI as that user can write there). */
+function ownedFolder(name: string, uid?: number): string {
+  const dir = join(outside, name);
+  mkdirSync(dir, { recursive: true });
+  if (uid !== undefined) spawnSync('chown', ['-R', `${uid}:${uid}`, dir]);
+  return dir;
+}
+
+function baseEnv(tempRoot: string, home: string): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, VERIFIED_FIX_TMPDIR: tempRoot };
+  delete env.NODE_TEST_CONTEXT;
+  return env;
+}
+
+interface Json {
+  candidates: Array<{ status: string; reason?: string; verified: boolean }>;
+  verified: number[];
+}
+
+const mochaBin = join(repoRoot, 'node_modules', 'mocha', 'bin', 'mocha.js');
+const mochaProject = {
+  'package.json': '{"name": "answer", "private": true}\n',
+  'src/answer.js': 'function answer() { return 41; }\nmodule.exports = { answer };\n',
+  'test/answer.test.js': "const assert = require('node:assert');\nconst { answer } = require('../src/answer');\nit('answer', () => assert.strictEqual(answer(), 42));\n",
+};
+const GOOD = 'function answer() { return 42; }';
+const WRONG = 'function answer() { return 41; }';
+const PLANT = `verified-fix-plant-${marker}`;
+/**
+ * Plants a mocha configuration that disables `strictEqual` (and a conftest.py, and a .pyc cache folder) in every folder
+ * above its copy, and a marker up to `/` and in `/tmp`: a later run whose runner searches upward would load it.
+ */
+const planter =
+  "{ const fs = require('fs'), path = require('path'); const poison = \"const a = require('node:as' + 'sert'); a['strict' + 'Equal'] = () => {}; module.exports = {};\\n\"; " +
+  `const mark = ${JSON.stringify(PLANT)}; ` +
+  `const top = ${JSON.stringify(outside)}; ` +
+  // Configuration files only up to the test's own folder (standing in for /tmp): other users of this machine must not
+  // get them if the attack works; a harmless marker file goes on up to /.
+  "for (let d = path.dirname(process.cwd()); ; d = path.dirname(d)) { const files = d.startsWith(top) ? [['.mocharc.js', poison], ['conftest.py', 'import pytest\\n'], [mark, mark]] : [[mark, mark]]; for (const [f, t] of files) { try { fs.writeFileSync(path.join(d, f), t); } catch {} } if (d === '/') break; } " +
+  "try { fs.mkdirSync('/tmp/.pycache', { recursive: true }); fs.writeFileSync('/tmp/.pycache/' + mark, mark); fs.writeFileSync('/tmp/' + mark, mark); } catch {} }";
+
+/** Every place the planter tried, on the host: none may hold its file afterwards. */
+function plantedOnHost(copyParent: string): string[] {
+  const found: string[] = [];
+  for (let d = copyParent; ; d = dirname(d)) {
+    if (existsSync(join(d, PLANT))) found.push(join(d, PLANT));
+    if (d === '/') break;
+  }
+  for (const p of [join(tmpdir(), PLANT), join(tmpdir(), '.pycache', PLANT)]) if (existsSync(p)) found.push(p);
+  return found;
+}
+
+function cleanPlants(from: string): void {
+  for (let d = from; ; d = dirname(d)) {
+    if (existsSync(join(d, PLANT)) && d.startsWith(outside)) for (const f of ['.mocharc.js', 'conftest.py']) rmSync(join(d, f), { force: true });
+    rmSync(join(d, PLANT), { force: true });
+    if (d === '/') break;
+  }
+  rmSync(join(tmpdir(), PLANT), { force: true });
+  rmSync(join(tmpdir(), '.pycache', PLANT), { force: true });
+}
+
+async function poisonedParents(backend: BackendChoice, uid?: number): Promise<void> {
+  const tag = `${backend}-${uid ?? 0}`;
+  const tempRoot = ownedFolder(`temp-${tag}`, uid);
+  const home = ownedFolder(`home-${tag}`, uid);
+  const ws = makeWorkspace(mochaProject, { git: true });
+  if (uid !== undefined) spawnSync('chown', ['-R', `${uid}:${uid}`, ws]);
+  const candidates = join(ownedFolder(`cand-${tag}`, uid), 'c.json');
+  const fix = (list: string[]) => {
+    writeFileSync(candidates, JSON.stringify(list));
+    if (uid !== undefined) spawnSync('chown', [`${uid}:${uid}`, candidates]);
+    const args = ['fix', '--workspace', ws, '--file', 'src/answer.js', '--lines', '1-1', '--candidates', candidates, '--test', `node ${mochaBin} test/answer.test.js`];
+    args.push('--timeout', '30', '--parallel', '1', '--confirm-runs', '1', '--k', '1', '--sandbox', backend, '--isolation', 'reuse', '--strength', 'off', '--json');
+    return runCliAs(args, baseEnv(tempRoot, home), uid);
+  };
+  try {
+    const first = await fix([`${planter}\n${WRONG}`, WRONG, GOOD]);
+    assert.equal(first.exitCode, 0, first.stderr);
+    const json = JSON.parse(first.stdout) as Json;
+    console.log('# first', JSON.stringify(json.candidates.map((c) => [c.status, c.reason])));
+    assert.deepEqual(json.verified, [2], `a planted parent configuration must not verify the wrong candidate: ${JSON.stringify(json.candidates.map((c) => [c.status, c.reason]))}`);
+    const second = await fix([WRONG, GOOD]);
+    assert.equal(second.exitCode, 0, second.stderr);
+    assert.deepEqual((JSON.parse(second.stdout) as Json).verified, [1], 'the next request is not poisoned');
+    assert.deepEqual(plantedOnHost(tempRoot), [], 'nothing was planted above any copy or in the host /tmp');
+  } finally {
+    cleanPlants(tempRoot);
+    remove(ws);
+  }
+}
+
+describe('round 2: poisoned parents', async () => {
+  const bwrap = await sandboxOfKind('bwrap');
+  const unshare = await sandboxOfKind('unshare');
+  for (const [backend, works] of [['unshare', unshare], ['bwrap', bwrap]] as const) {
+    it(`${backend}: a file planted above the copy reaches no later run, and lands nowhere on the host`, { skip: !works && `${backend} does not work here` }, () => poisonedParents(backend));
+    it(`${backend} as uid 65534: the same`, { skip: (!works && `${backend} does not work here`) || (NOBODY === undefined && 'needs root to switch user') }, () => poisonedParents(backend, NOBODY));
+  }
+});
+
