@@ -1,5 +1,5 @@
 // bubblewrap: each run an unprivileged user with no capabilities, in its own namespaces, seeing only its copy writable.
-import { hiddenPaths } from '../security/hiddenPaths';
+import { hiddenPaths, splitByKind } from '../security/hiddenPaths';
 import type { OverlayMount, PreparedRun, RunSpec, SandboxBackend } from './backend';
 import { innerCommand, localEnvironment, prepareLocal } from './localRun';
 import type { LocalTools } from './localRun';
@@ -28,6 +28,9 @@ function bwrapArgs(userNamespace: boolean, spec: RunSpec, command: readonly stri
   // The temp root's empty folder holds only this run's tree: read-only, so nothing (a conftest.py, a .mocharc) can be
   // planted above the copy for its runner to find.
   for (const folder of spec.hiddenFolders) args.push('--remount-ro', folder);
+  const inTree = splitByKind(spec.hiddenInTree ?? []);
+  for (const folder of inTree.folders) args.push('--tmpfs', folder);
+  for (const file of inTree.files) args.push('--ro-bind', '/dev/null', file);
   if (!spec.allowNetwork) args.push('--unshare-net');
   args.push('--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try', '--die-with-parent', '--new-session', '--chdir', spec.copyDir, '--', ...command);
   return args;

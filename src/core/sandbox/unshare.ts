@@ -1,7 +1,7 @@
 // util-linux unshare: PID and mount namespaces, everything but the run's tree read-only, a private /tmp, capabilities dropped.
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { hiddenPaths } from '../security/hiddenPaths';
+import { hiddenPaths, splitByKind } from '../security/hiddenPaths';
 import { SANDBOX_SETUP_EXIT, SANDBOX_SETUP_MARKER } from './backend';
 import type { PreparedRun, RunSpec, SandboxBackend } from './backend';
 import { shellQuote as quote } from '../testResults/shell';
@@ -28,6 +28,9 @@ function setupScript(setpriv: boolean, spec: RunSpec): string {
     lines.push(`mount -t overlay verified-fix -o ${quote(`lowerdir=${lower},upperdir=${upper},workdir=${work}`)} ${quote(lower)} || fail 'cannot mount the overlay'`);
   }
   spec.readOnlyInCopy.forEach(makeReadOnly);
+  const inTree = splitByKind(spec.hiddenInTree ?? []);
+  for (const folder of inTree.folders) lines.push(`mount -t tmpfs -o size=1m,mode=0755 verified-fix ${quote(folder)} || fail 'cannot hide ${folder.replace(/'/g, '')}'`);
+  for (const file of inTree.files) lines.push(`mount --bind /dev/null ${quote(file)} || fail 'cannot hide ${file.replace(/'/g, '')}'`);
   const hidden = hiddenPaths(spec.hostEnv, spec.allowNetwork);
   for (const folder of hidden.folders) lines.push(`mount -t tmpfs -o size=1m,mode=0755 verified-fix ${quote(folder)} || fail 'cannot hide ${folder.replace(/'/g, '')}'`);
   for (const file of hidden.files) lines.push(`mount --bind /dev/null ${quote(file)} || fail 'cannot hide ${file.replace(/'/g, '')}'`);

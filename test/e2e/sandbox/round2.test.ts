@@ -141,3 +141,74 @@ describe('round 2: poisoned parents', async () => {
   }
 });
 
+
+const SECRET = `s3cr3t${marker}`;
+/** Secrets under names no name list catches, and values that carry a credential whatever the name. */
+const unusualVariables: Record<string, string> = {
+  SQLALCHEMY_DATABASE_URI: `postgresql://app:${SECRET}@db.internal/app`,
+  PIP_INDEX_URL: `https://ci:${SECRET}@pypi.internal/simple`,
+  HTTPS_PROXY: `http://proxyuser:${SECRET}@proxy.internal:3128`,
+  RAILS_MASTER_KEY: `a1b2c3d4e5f6${SECRET}`,
+  GITHUB_PAT: `pat${SECRET}0123456789`,
+  DEPLOY_KEY: `dk${SECRET}0123456789`,
+  CONNECTION_STRING: `DefaultEndpointsProtocol=https;AccountName=x;AccountKey=${SECRET}==`,
+  GIT_CONFIG_VALUE_0: `AUTHORIZATION: basic ${SECRET}`,
+  SOME_TOOL_SETTING: `-----BEGIN OPENSSH PRIVATE KEY-----\n${SECRET}\n-----END OPENSSH PRIVATE KEY-----`,
+};
+/** Credential files under home (relative) and one named by KUBECONFIG outside it. */
+const homeFiles = ['.pgpass', '.my.cnf', '.vault-token', '.bash_history', '.gitconfig', '.config/github-copilot/hosts.json', '.cache/huggingface/token', '.claude.json'];
+
+/** A candidate that is right only if it cannot see the secret (in `variable`, or in one of `files`). */
+function blindCandidate(variable: string | undefined, files: readonly string[]): string {
+  return (
+    // The secret is put together at run time: the candidate's own text is in the output.
+    `const SAW = (() => { const fs = require('fs'); const m = ['s3cr3t', ${JSON.stringify(marker)}].join(''); ` +
+    `if (${JSON.stringify(variable ?? '')} && (process.env[${JSON.stringify(variable ?? '')}] || '').includes(m)) return true; ` +
+    `for (const p of ${JSON.stringify(files)}) { try { if (fs.readFileSync(p, 'utf8').includes(m)) return true; } catch {} } return false; })();\n` +
+    'function answer() { return SAW ? 41 : 42; }'
+  );
+}
+
+async function secretsOutOfReach(backend: BackendChoice, uid?: number): Promise<void> {
+  const tag = `secrets-${backend}-${uid ?? 0}`;
+  const tempRoot = ownedFolder(`temp-${tag}`, uid);
+  const home = ownedFolder(`home-${tag}`, uid);
+  for (const rel of homeFiles) {
+    mkdirSync(dirname(join(home, rel)), { recursive: true });
+    writeFileSync(join(home, rel), `token=${SECRET}\n`);
+  }
+  const kubeconfig = join(ownedFolder(`kube-${tag}`, uid), 'config');
+  writeFileSync(kubeconfig, `token: ${SECRET}\n`);
+  const ws = makeWorkspace({ ...mochaProject, '.gitignore': '.env\n', '.env': `API=${SECRET}\n` }, { git: true });
+  spawnSync('git', ['config', 'http.https://github.com/.extraheader', `AUTHORIZATION: basic ${SECRET}`], { cwd: ws });
+  if (uid !== undefined) spawnSync('chown', ['-R', `${uid}:${uid}`, ws, home, tempRoot]);
+  const fileTargets = backend === 'process-group' ? [] : [...homeFiles.map((rel) => join(home, rel)), kubeconfig, join(ws, '.env'), join(ws, '.git', 'config')];
+  const cases: Array<[string, string]> = [
+    ...Object.keys(unusualVariables).map((name): [string, string] => [name, blindCandidate(name, [])]),
+    ...fileTargets.map((path): [string, string] => [path, blindCandidate(undefined, [path])]),
+  ];
+  const candidates = join(ownedFolder(`cand-${tag}`, uid), 'c.json');
+  writeFileSync(candidates, JSON.stringify(cases.map(([, code]) => code)));
+  if (uid !== undefined) spawnSync('chown', [`${uid}:${uid}`, candidates]);
+  const args = ['fix', '--workspace', ws, '--file', 'src/answer.js', '--lines', '1-1', '--candidates', candidates, '--test', `node ${mochaBin} test/answer.test.js`];
+  args.push('--timeout', '30', '--parallel', '2', '--confirm-runs', '1', '--k', '1', '--sandbox', backend, '--strength', 'off', '--json');
+  try {
+    const r = await runCliAs(args, { ...baseEnv(tempRoot, home), ...unusualVariables, KUBECONFIG: kubeconfig }, uid);
+    assert.equal(r.exitCode, 0, r.stderr);
+    const json = JSON.parse(r.stdout) as Json;
+    const seen = cases.filter((_, i) => !json.candidates[i].verified).map(([what], i) => `${what}: ${json.candidates[i]?.status} ${json.candidates[i]?.reason ?? ''}`);
+    assert.deepEqual(seen, [], 'a test run saw these secrets');
+    assert.ok(!`${r.stdout}${r.stderr}`.includes(SECRET), 'no secret value reaches the output or the log');
+  } finally {
+    remove(ws);
+  }
+}
+
+describe('round 2: secrets the name list misses', async () => {
+  const bwrap = await sandboxOfKind('bwrap');
+  const unshare = await sandboxOfKind('unshare');
+  for (const [backend, works] of [['bwrap', bwrap], ['unshare', unshare], ['process-group', true]] as const) {
+    it(`${backend}: no unusual variable, credential file, .env or .git/config token reaches a run`, { skip: !works && `${backend} does not work here` }, () => secretsOutOfReach(backend));
+  }
+  it('bwrap as uid 65534: the same', { skip: (!bwrap && 'bwrap does not work here') || (NOBODY === undefined && 'needs root to switch user') }, () => secretsOutOfReach('bwrap', NOBODY));
+});
