@@ -1,4 +1,5 @@
 // bubblewrap: each run an unprivileged user with no capabilities, in its own namespaces, seeing only its copy writable.
+import { SYSTEM_PATH, toolPath } from '../base/toolPath';
 import { hiddenPaths, splitByKind } from '../security/hiddenPaths';
 import type { OverlayMount, PreparedRun, RunSpec, SandboxBackend } from './backend';
 import { innerCommand, localEnvironment, prepareLocal } from './localRun';
@@ -43,7 +44,7 @@ function bwrapArgs(userNamespace: boolean, spec: RunSpec, command: readonly stri
 export function overlayWrapper(overlay: OverlayMount): string[] {
   const user = isRoot() ? [] : ['--user', '--map-root-user'];
   const mount = 'mount -t overlay verified-fix -o "lowerdir=$1,upperdir=$2,workdir=$3" "$1" || exit 125; shift 3; exec "$@"';
-  return ['unshare', ...user, '--mount', '--propagation', 'private', '--', '/bin/sh', '-c', mount, 'overlay-mount', overlay.lower, overlay.upper, overlay.work];
+  return [toolPath('unshare'), ...user, '--mount', '--propagation', 'private', '--', '/bin/sh', '-c', `PATH=${SYSTEM_PATH} ${mount}`, 'overlay-mount', overlay.lower, overlay.upper, overlay.work];
 }
 
 /**
@@ -66,7 +67,7 @@ export function bwrapBackend(tools: LocalTools, userNamespace: boolean): Sandbox
     }),
     prepare: (spec: RunSpec): Promise<PreparedRun> =>
       prepareLocal(tools, spec, {
-        argv: [...(spec.overlay ? overlayWrapper(spec.overlay) : []), 'bwrap', ...bwrapArgs(userNamespace, spec, innerCommand(tools, spec))],
+        argv: [...(spec.overlay ? overlayWrapper(spec.overlay) : []), toolPath('bwrap'), ...bwrapArgs(userNamespace, spec, innerCommand(tools, spec))],
         env: localEnvironment(spec.env, true),
         namespaced: true,
       }),

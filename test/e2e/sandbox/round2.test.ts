@@ -2,7 +2,7 @@
 // where the machine allows): poisoned parents, secrets the name list misses, a relative PATH, sabotaged reused copies.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -211,4 +211,43 @@ describe('round 2: secrets the name list misses', async () => {
     it(`${backend}: no unusual variable, credential file, .env or .git/config token reaches a run`, { skip: !works && `${backend} does not work here` }, () => secretsOutOfReach(backend));
   }
   it('bwrap as uid 65534: the same', { skip: (!bwrap && 'bwrap does not work here') || (NOBODY === undefined && 'needs root to switch user') }, () => secretsOutOfReach('bwrap', NOBODY));
+});
+
+/** Tools the engine starts, planted in the workspace's ./node_modules/.bin (a relative PATH entry) to run unsandboxed. */
+const PLANTED_TOOLS = ['bwrap', 'unshare', 'setpriv', 'prlimit', 'git', 'mount', 'mkdir', 'sed', 'chattr', 'podman', 'docker', 'tar', 'kill', 'sleep'];
+
+async function relativePathTools(backend: BackendChoice): Promise<void> {
+  const tripwire = join(outside, `tripwire-${backend}`);
+  const files: Record<string, string> = { ...mochaProject };
+  for (const tool of PLANTED_TOOLS) files[`node_modules/.bin/${tool}`] = `#!/bin/sh\necho ${tool} >> ${tripwire}\nexec /usr/bin/${tool} "$@"\n`;
+  const ws = makeWorkspace(files, { git: true });
+  for (const tool of PLANTED_TOOLS) chmodSync(join(ws, 'node_modules/.bin', tool), 0o755);
+  const candidates = join(outside, `tools-${backend}.json`);
+  writeFileSync(candidates, JSON.stringify([GOOD]));
+  const args = ['fix', '--workspace', ws, '--file', 'src/answer.js', '--lines', '1-1', '--candidates', candidates, '--test', `node ${mochaBin} test/answer.test.js`];
+  args.push('--timeout', '30', '--confirm-runs', '1', '--k', '1', '--sandbox', backend, '--strength', 'off', '--json');
+  const env = { ...baseEnv(ownedFolder(`temp-tools-${backend}`), ownedFolder(`home-tools-${backend}`)), PATH: `./node_modules/.bin:${process.env.PATH ?? ''}` };
+  const r = await new Promise<CliResult>((resolve) => {
+    const child = spawn(process.execPath, [cliPath, ...args], { cwd: ws, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.on('close', (code) => resolve({ exitCode: code ?? 99, stdout, stderr }));
+  });
+  try {
+    assert.equal(r.exitCode, 0, r.stderr);
+    assert.deepEqual((JSON.parse(r.stdout) as Json).verified, [0], r.stderr);
+    assert.ok(!existsSync(tripwire), `the repository's own tools ran outside the sandbox: ${existsSync(tripwire) ? readFileSync(tripwire, 'utf8') : ''}`);
+  } finally {
+    remove(ws, tripwire);
+  }
+}
+
+describe('round 2: a relative PATH entry', async () => {
+  const bwrap = await sandboxOfKind('bwrap');
+  const unshare = await sandboxOfKind('unshare');
+  for (const [backend, works] of [['bwrap', bwrap], ['unshare', unshare], ['process-group', true]] as const) {
+    it(`${backend}: ./node_modules/.bin supplies none of the tools the engine starts`, { skip: !works && `${backend} does not work here` }, () => relativePathTools(backend));
+  }
 });
