@@ -32,6 +32,8 @@ export interface IsolationOptions {
    * otherwise. The product's own key variables are never passed.
    */
   readonly passEnv?: readonly string[];
+  /** Test runs see the workspace's `.git` and its untracked `.env*` files (hidden by default). */
+  readonly showGitAndEnvFiles?: boolean;
   /** The containment to use; `auto` (the default) takes the strongest local one that works here. */
   readonly backend?: BackendChoice;
   /** How each run gets its own tree; `auto` (the default): an overlay where the sandbox can mount one, else reused copies. */

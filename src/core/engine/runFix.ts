@@ -73,7 +73,7 @@ export async function runFix(request: FixRequest, onEvent: (event: FixEvent) => 
 }
 
 /** Tells the front end and the log how the request will run; returns the runs a pass needs. */
-function announce(request: FixRequest, { prepared, logger, dropped }: OpenedRequest, plan: TestPlan, executor: TestExecutor, onEvent: (event: FixEvent) => void): number {
+function announce(request: FixRequest, { prepared, logger, dropped, notAllowed }: OpenedRequest, plan: TestPlan, executor: TestExecutor, onEvent: (event: FixEvent) => void): number {
   const { testCommand } = plan;
   onEvent({ type: 'started', testCommand, protections: executor.protections });
   for (const message of prepared.warnings) {
@@ -85,6 +85,7 @@ function announce(request: FixRequest, { prepared, logger, dropped }: OpenedRequ
   if (dropped.length > 0) {
     logger.info(`test runs do not get these variables (pass one with the verifiedFix.sandbox.passEnv setting or --pass-env): ${dropped.join(', ')}`);
   }
+  if (notAllowed.length > 0) logger.info(`test runs get only toolchain variables; not passed (--pass-env or verifiedFix.sandbox.passEnv passes one): ${notAllowed.join(', ')}`);
   // Where runs can reach each other's copies, a pass counts only once it repeats with no other run active.
   const requiredRuns = Math.max(request.confirmRuns, executor.runsCanInterfere ? 2 : 1);
   if (requiredRuns > request.confirmRuns) logger.info('this sandbox cannot keep runs apart: a passing candidate is run once more with no other run active before it is verified');

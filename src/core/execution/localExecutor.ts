@@ -14,6 +14,7 @@ import type { SandboxBackend } from '../sandbox/backend';
 import type { Redactor } from '../security/secrets';
 import { createRequestFolder, removeReporting, tempRootPath } from '../isolation/tempRoot';
 import { readOnlyTestPaths } from '../security/testFiles';
+import { workspaceSecrets } from '../security/hiddenPaths';
 import { cancelledVerdict, errorVerdict } from './executor';
 import type { ExecutedRun, RunOptions, TestExecutor } from './executor';
 import { runTestCommand } from '../sandbox/runCommand';
@@ -56,6 +57,8 @@ export class LocalExecutor implements TestExecutor {
   /** The original workspace (copies link into it) and the targets of dependency folders that are links elsewhere. */
   private readonly readOnlyPaths: string[] = [];
   private trees?: RunTrees;
+  /** The workspace's `.git` and untracked `.env*`, hidden from every run unless the user shows them. */
+  private hiddenInTree: readonly string[] = [];
 
   constructor(private readonly options: LocalExecutorOptions) {
     this.readOnlyInTree = readOnlyTestPaths(options.listing.files, options.relativePath);
@@ -92,6 +95,10 @@ export class LocalExecutor implements TestExecutor {
       const entries = await readdir(join(request.workspace, folder), { withFileTypes: true }).catch(() => []);
       await addIfOutside(join(request.workspace, folder), false);
       await Promise.all(entries.filter((e) => e.isSymbolicLink()).map((e) => addIfOutside(join(request.workspace, folder, e.name), true)));
+    }
+    if (!request.isolation.showGitAndEnvFiles) {
+      const names = await readdir(request.workspace).catch(() => [] as string[]);
+      this.hiddenInTree = workspaceSecrets(workspace, names, new Set(listing.files));
     }
     const all = [...outside].sort();
     this.readOnlyPaths.push(...all.filter((path) => !all.some((other) => other !== path && path.startsWith(`${other}/`))));
@@ -141,6 +148,7 @@ export class LocalExecutor implements TestExecutor {
         readOnlyInCopy: this.readOnlyInTree.map((rel) => join(dir, rel)),
         hiddenFolders: [tempRootPath()],
         writablePaths: [reportDir, outputDir].filter((dir) => dir !== undefined),
+        hiddenInTree: this.hiddenInTree,
         // Up to twice the request's limit: the retry of a confirmation that timed out.
         timeoutMs: Math.min(timeoutMs ?? request.testTimeoutMs, 2 * request.testTimeoutMs),
         signal,

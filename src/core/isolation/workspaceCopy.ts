@@ -1,4 +1,5 @@
 // Isolated copies of a workspace: the files git sees (or a .gitignore-aware walk), dependency folders linked.
+import { toolPath } from '../base/toolPath';
 import { execFile } from 'node:child_process';
 import { constants } from 'node:fs';
 import { copyFile, lstat, mkdir, mkdtemp, open, readdir, readFile, readlink, realpath, rm, symlink, cp } from 'node:fs/promises';
@@ -28,7 +29,7 @@ const GIT_SAFE_CONFIG = ['-c', 'core.fsmonitor=false', '-c', 'core.hooksPath=/de
 function git(cwd: string, args: string[]): Promise<string | undefined> {
   return new Promise((resolve) => {
     const env = { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0' };
-    execFile('git', [...GIT_SAFE_CONFIG, ...args], { cwd, env, maxBuffer: 256 * 1024 * 1024, encoding: 'utf8' }, (error, stdout) => resolve(error ? undefined : stdout));
+    execFile(toolPath('git'), [...GIT_SAFE_CONFIG, ...args], { cwd, env, maxBuffer: 256 * 1024 * 1024, encoding: 'utf8' }, (error, stdout) => resolve(error ? undefined : stdout));
   });
 }
 

@@ -74,7 +74,7 @@ export const OPTIONS = [
   { name: 'testTimeoutMs', setting: 'testTimeoutSeconds', flag: 'timeout', kind: 'seconds', unit: 's', default: 60, min: 1, max: MAX_SECONDS, group: 'testing', description: 'time limit of one test run; a longer run is a timeout' },
   { name: 'totalTimeoutMs', setting: 'totalTimeoutSeconds', flag: 'total-timeout', kind: 'seconds', unit: 's', default: 600, min: 1, max: MAX_SECONDS, group: 'testing', description: 'time limit of the whole request; it then ends with what was tested' },
   { name: 'parallel', setting: 'parallel', flag: 'parallel', kind: 'integer', default: 0, min: 0, max: 256, group: 'testing', description: 'test runs at once; 0: the number of CPUs' },
-  { name: 'baselineCheck', setting: 'baselineCheck', flag: 'no-baseline', kind: 'boolean', default: true, group: 'testing', description: 'the baseline check: the tests also run on the unmodified code' },
+  { name: 'baselineCheck', setting: 'baselineCheck', flag: 'no-baseline', kind: 'boolean', default: true, machine: true, group: 'testing', description: 'the baseline check: the tests also run on the unmodified code' },
   { name: 'confirmRuns', setting: 'confirmRuns', flag: 'confirm-runs', kind: 'integer', default: 2, min: 1, max: 10, group: 'testing', description: 'passing runs in a row a candidate needs to count as verified' },
   { name: 'stagedVerification', setting: 'stagedVerification', flag: 'no-staged', kind: 'boolean', default: true, group: 'testing', description: 'staged verification: the failing tests first, the full command only for survivors' },
   { name: 'faultLocalisation', setting: 'faultLocalisation', flag: 'no-fault-localisation', kind: 'boolean', default: true, group: 'testing', description: 'fault localisation: the failing tests\' coverage and stack frames rank the lines of the selection, so the mutation provider edits the likeliest first' },
@@ -87,6 +87,7 @@ export const OPTIONS = [
   { name: 'allowNetwork', setting: 'sandbox.network', flag: 'allow-network', kind: 'boolean', default: false, group: 'sandbox', description: 'allow network access in test runs (loopback works either way)' },
   { name: 'memoryMB', setting: 'sandbox.memoryMB', flag: 'memory-mb', kind: 'integer', unit: 'MiB', default: 4096, min: 0, max: 1_048_576, group: 'sandbox', description: 'memory cap per test run; 0: none' },
   { name: 'passEnv', setting: 'sandbox.passEnv', flag: 'pass-env', kind: 'list', default: [], machine: true, group: 'sandbox', description: 'secret-looking environment variables the tests still get' },
+  { name: 'showGitAndEnvFiles', setting: 'sandbox.showGitAndEnvFiles', flag: 'show-git', kind: 'boolean', default: false, machine: true, group: 'sandbox', description: 'test runs see the workspace\'s .git folder and its untracked .env* files (hidden by default: CI checkouts keep a token in .git/config)' },
   { name: 'backend', setting: 'sandbox.backend', flag: 'sandbox', kind: 'enum', values: BACKEND_CHOICES, default: 'auto', machine: true, group: 'sandbox', description: 'how test runs are contained; auto: the strongest local one that works here' },
   // Machine scope for the engine and its arguments too: a cloned repository must not switch a rootless podman to a
   // rootful docker, or add --privileged.

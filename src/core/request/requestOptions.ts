@@ -42,6 +42,7 @@ export function requestOptions(values: OptionValues, cpuCount: number): RequestO
       allowNetwork: values.allowNetwork,
       memoryMB: values.memoryMB,
       passEnv: values.passEnv,
+      showGitAndEnvFiles: values.showGitAndEnvFiles,
       backend: values.backend,
       mode: values.isolationMode,
       ...(containerSettings ? { container: containerSettings } : {}),
