@@ -1,21 +1,12 @@
 // resolvePackageScript: table-driven resolution and fallbacks (test/e2e/testCommand/packageScript.test.ts runs the results against npm).
 import assert from 'node:assert/strict';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { resolvePackageScript } from '../../src/core/testCommand/packageScript';
 import type { ScriptResolution } from '../../src/core/testCommand/packageScript';
-import { makeWorkspace, remove } from './helpers/workspace';
+import { packageJsonText, workspaceMaker } from './helpers/workspace';
 
-const cleanup: string[] = [];
-after(() => remove(...cleanup));
-
-function workspace(files: Record<string, string>): string {
-  const dir = makeWorkspace(files);
-  cleanup.push(dir);
-  return dir;
-}
-
-const pkg = (scripts: Record<string, string>, extra: Record<string, unknown> = {}) =>
-  JSON.stringify({ name: 'demo', version: '1.0.0', scripts, ...extra });
+const workspace = workspaceMaker();
+const pkg = packageJsonText;
 const SETUP_END = 'INIT_CWD="$PWD"; ';
 /** The part of a resolved command after the environment it sets up: what the script runs. */
 const scriptPart = (command: string) => command.slice(command.indexOf(SETUP_END) + SETUP_END.length);

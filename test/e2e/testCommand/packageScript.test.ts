@@ -7,19 +7,12 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { resolvePackageScript } from '../../../src/core/testCommand/packageScript';
 import type { ScriptResolution } from '../../../src/core/testCommand/packageScript';
-import { makeWorkspace, remove } from '../../unit/helpers/workspace';
+import { packageJsonText, remove, workspaceMaker } from '../../unit/helpers/workspace';
 
-const cleanup: string[] = [];
-after(() => remove(...cleanup));
-
-function workspace(files: Record<string, string>): string {
-  const dir = makeWorkspace(files);
-  cleanup.push(dir);
-  return dir;
-}
-
-const pkg = (scripts: Record<string, string>, extra: Record<string, unknown> = {}) =>
-  JSON.stringify({ name: 'demo', version: '1.0.0', scripts, ...extra });
+const workspace = workspaceMaker();
+const copies: string[] = [];
+after(() => remove(...copies));
+const pkg = packageJsonText;
 type Resolved = Extract<ScriptResolution, { kind: 'resolved' }>;
 function resolved(dir: string, command: string): Resolved {
   const resolution = resolvePackageScript(dir, command, '/opt/node');
@@ -76,7 +69,7 @@ function installTool(dir: string): void {
 /** A copy of `dir` somewhere else, as the engine makes it: files copied, node_modules a folder of links to the original's entries. */
 function mirror(dir: string): string {
   const copy = mkdtempSync(join(tmpdir(), 'vf-copy-'));
-  cleanup.push(copy);
+  copies.push(copy);
   cpSync(dir, copy, { recursive: true, filter: (source) => source !== join(dir, 'node_modules') });
   if (existsSync(join(dir, 'node_modules'))) {
     mkdirSync(join(copy, 'node_modules'));

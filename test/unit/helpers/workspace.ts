@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { after } from 'node:test';
 
 /** Writes `files` (relative path → content) into a new temp folder; `git: true` makes it a committed repo. */
 export function makeWorkspace(files: Record<string, string>, options: { git?: boolean } = {}): string {
@@ -45,3 +46,18 @@ export function makeTempRoot(): string {
 export function remove(...paths: string[]): void {
   for (const p of paths) rmSync(p, { recursive: true, force: true });
 }
+
+/** A `makeWorkspace` for one test file: every workspace it makes is removed once that file's tests end. */
+export function workspaceMaker(): (files: Record<string, string>) => string {
+  const made: string[] = [];
+  after(() => remove(...made));
+  return (files) => {
+    const dir = makeWorkspace(files);
+    made.push(dir);
+    return dir;
+  };
+}
+
+/** A package.json of a package named `demo` with these scripts (and any other fields). */
+export const packageJsonText = (scripts: Record<string, string>, extra: Record<string, unknown> = {}) =>
+  JSON.stringify({ name: 'demo', version: '1.0.0', scripts, ...extra });
