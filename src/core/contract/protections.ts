@@ -25,8 +25,8 @@ export function protectsLess(protections: Protections): boolean {
 /** One plain sentence for the log and the UI. */
 export function describeProtections(p: Protections): string {
   const files = {
-    all: 'files outside the copy read-only, credentials hidden',
-    partly: 'the workspace, home and tests read-only, credentials hidden; other files outside the copy are NOT protected on this system: install bubblewrap',
+    all: 'files outside the copy read-only, a private /tmp, credentials, .git and .env hidden',
+    partly: 'every mount read-only except the run\'s tree, a private /tmp, credentials, .git and .env hidden; root stays uid 0 without capabilities (bubblewrap runs tests as an unprivileged user: install it)',
     none: 'files outside the copy are NOT protected on this system: install bubblewrap',
   }[p.files];
   const processes = p.processes === 'all' ? 'every process ends with its run' : 'process-group kill only';
