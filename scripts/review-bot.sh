@@ -32,7 +32,7 @@ while [ $# -gt 0 ]; do
     --base) base="${2:?--base needs a ref}"; shift 2 ;;
     --head) head="${2:?--head needs a ref}"; shift 2 ;;
     --test) test_cmd="${2:?--test needs a command}"; shift 2 ;;
-    -h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) die "unknown argument '$1' (--base REF, --head REF, --test CMD)" ;;
   esac
 done
@@ -74,7 +74,10 @@ fi
 # 1. The tests, as they are.
 say "running: $test_cmd"
 set +e
-sh -c "$test_cmd" > "$tmp/test-output.txt" 2>&1
+# The pull request's own code runs here: it must not reach the CI's step files (GITHUB_OUTPUT could say found=true,
+# GITHUB_ENV could set BASH_ENV for the next step, which holds the token) nor the bot's output folder.
+env -u GITHUB_OUTPUT -u GITHUB_ENV -u GITHUB_PATH -u GITHUB_STEP_SUMMARY -u GITHUB_STATE -u VERIFIED_FIX_OUT -u VERIFIED_FIX_RESULTS \
+  sh -c "$test_cmd" > "$tmp/test-output.txt" 2>&1
 test_exit=$?
 set -e
 if [ "$test_exit" -eq 0 ]; then
@@ -122,7 +125,7 @@ if (pick) process.stdout.write(pick);
 ' "$ws" "$tmp/test-output.txt")"
 if [ -z "$frame" ]; then
   say "the tests fail, but no stack frame points into a source file of the project (only tests, dependencies or"
-  say "runtime internals); the output is in the CI log above this line"
+  say "runtime internals); the last 40 lines of their output follow"
   tail -n 40 "$tmp/test-output.txt" >&2
   exit 1
 fi

@@ -30,8 +30,8 @@ export function describeProtections(p: Protections): string {
 /** Each protection on its own, named: the sandbox, files, processes, network, memory (the panel's lines). */
 export function protectionParts(p: Protections): { readonly label: string; readonly text: string }[] {
   const files = {
-    all: 'files outside the copy read-only, credentials hidden',
-    partly: 'the workspace, home and tests read-only, credentials hidden; other files outside the copy are NOT protected on this system: install bubblewrap',
+    all: 'files outside the copy read-only, a private /tmp, credentials, .git and .env hidden',
+    partly: 'every mount read-only except the run\'s tree, a private /tmp, credentials, .git and .env hidden; root stays uid 0 without capabilities (bubblewrap runs tests as an unprivileged user: install it)',
     none: 'files outside the copy are NOT protected on this system: install bubblewrap',
   }[p.files];
   const processes = p.processes === 'all' ? 'every process ends with its run' : 'process-group kill only';

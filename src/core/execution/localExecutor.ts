@@ -30,6 +30,25 @@ async function readReport(path: string): Promise<string | undefined> {
   }
 }
 
+/** The promise's value, or undefined as soon as `signal` aborts (the promise is left to settle on its own). */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | undefined> {
+  if (signal.aborted) return Promise.resolve(undefined);
+  return new Promise<T | undefined>((resolve, reject) => {
+    const onAbort = () => resolve(undefined);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+  });
+}
+
 /** What the executor needs of a request, fixed for all its runs. */
 export interface LocalExecutorOptions {
   readonly request: FixRequest;
@@ -124,7 +143,14 @@ export class LocalExecutor implements TestExecutor {
     let outputDir: string | undefined;
     let trusted = false;
     try {
-      tree = await trees.acquire(label, fileText);
+      const acquired = trees.acquire(label, fileText);
+      // The total timeout covers preparing the tree too (a copy being made, a write that would wait).
+      const ready = await untilAborted(acquired, signal);
+      if (!ready) {
+        void acquired.then((late) => trees.release(late, true), () => undefined);
+        return { verdict: cancelledVerdict() };
+      }
+      tree = ready;
       const { dir } = tree;
       let reportPath: string | undefined;
       if (command) {

@@ -1,11 +1,11 @@
 // Isolated copies of a workspace: the files git sees (or a .gitignore-aware walk), dependency folders linked.
-import { toolPath } from '../base/toolPath';
 import { execFile } from 'node:child_process';
 import { constants } from 'node:fs';
 import { copyFile, lstat, mkdir, mkdtemp, open, readdir, readFile, readlink, realpath, rm, symlink, cp } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative } from 'node:path';
 import ignore from 'ignore';
 import pLimit from 'p-limit';
+import { toolPath } from '../base/toolPath';
 
 /** What is copied and linked for every candidate of one request; listed once per request. */
 export interface WorkspaceListing {
@@ -183,7 +183,15 @@ export async function writeIntoCopy(copyDir: string, rel: string, text: string):
   const full = pathInCopy(copyDir, rel);
   const folder = dirname(full);
   if ((await realpath(folder)) !== join(await realpath(copyDir), relative(copyDir, folder))) throw new Error(`the folder of ${rel} is a link in the copy; refusing to write through it`);
-  const handle = await open(full, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW, 0o644);
+  // A reused copy's last run may have turned the target into a FIFO (an open for writing would wait for a reader
+  // forever), a folder or a device: anything but a regular file is removed first.
+  const existing = await lstat(full).catch(() => undefined);
+  if (existing && !existing.isFile()) await rm(full, { recursive: true, force: true });
+  const handle = await open(full, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW | constants.O_NONBLOCK, 0o644);
+  if (!(await handle.stat()).isFile()) {
+    await handle.close();
+    throw new Error(`${rel} in the copy is not a regular file; refusing to write to it`);
+  }
   try {
     await handle.writeFile(text);
   } finally {

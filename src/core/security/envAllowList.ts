@@ -7,7 +7,7 @@ const ALLOWED_NAMES = new Set([
   'CI', 'FORCE_COLOR', 'NO_COLOR', 'DEBIAN_FRONTEND', 'EDITOR', 'PAGER',
   'XDG_CONFIG_HOME', 'XDG_DATA_HOME', 'XDG_CACHE_HOME', 'XDG_STATE_HOME', 'XDG_DATA_DIRS', 'XDG_CONFIG_DIRS',
   'LD_LIBRARY_PATH', 'PKG_CONFIG_PATH', 'CC', 'CXX', 'CFLAGS', 'CXXFLAGS', 'CPPFLAGS', 'LDFLAGS', 'MAKEFLAGS',
-  'SSL_CERT_FILE', 'SSL_CERT_DIR', 'REQUESTS_CA_BUNDLE', 'CURL_CA_BUNDLE',
+  'SSL_CERT_FILE', 'SSL_CERT_DIR', 'REQUESTS_CA_BUNDLE', 'CURL_CA_BUNDLE', 'GIT_SSL_CAINFO', 'NIX_SSL_CERT_FILE', 'OLDPWD',
   'VIRTUAL_ENV', 'JAVA_HOME', 'JAVA_TOOL_OPTIONS', 'MAVEN_OPTS', 'GRADLE_USER_HOME', 'GRADLE_OPTS',
   'GOPATH', 'GOROOT', 'GOCACHE', 'GOMODCACHE', 'GOFLAGS', 'GOOS', 'GOARCH', 'GOTOOLCHAIN', 'GO111MODULE', 'CGO_ENABLED',
   'CARGO_HOME', 'RUSTUP_HOME', 'RUSTUP_TOOLCHAIN', 'RUST_BACKTRACE', 'RUSTFLAGS', 'CARGO_TARGET_DIR',
@@ -16,7 +16,7 @@ const ALLOWED_NAMES = new Set([
 ]);
 
 /** Families of toolchain variables, by prefix. */
-const ALLOWED_PREFIXES: readonly string[] = ['LC_', 'NODE_', 'npm_config_', 'npm_package_', 'npm_lifecycle_', 'NVM_', 'PYTHON', 'PYTEST_', 'PYENV_', 'CONDA_', 'PIPX_', 'POETRY_', 'JEST_', 'VITEST', 'MOCHA_'];
+const ALLOWED_PREFIXES: readonly string[] = ['LC_', 'NODE_', 'npm_config_', 'npm_package_', 'npm_lifecycle_', 'NVM_', 'PYTHON', 'PYTEST_', 'PYENV_', 'CONDA_', 'PIP_', 'PIPX_', 'POETRY_', 'UV_', 'JEST_', 'VITEST', 'MOCHA_'];
 
 /** npm settings that hold registry credentials (`_auth`, `_authToken`, `//host/:_password`). */
 const NPM_AUTH = /^npm_config_(.*(_auth|authtoken|_password|username|certfile|keyfile|email)|\/\/)/i;

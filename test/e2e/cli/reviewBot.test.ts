@@ -67,6 +67,30 @@ function runBot(cwd: string, out: string, extraEnv: NodeJS.ProcessEnv = {}): Pro
 }
 
 describe('scripts/review-bot.sh', () => {
+  it('the tests in step 1 cannot reach the CI\'s step files or the output folder (a forged found=true)', async () => {
+    const repo = makeRepo(true);
+    const out = temp('review-bot-out-');
+    const stepFiles = temp('review-bot-step-');
+    const files = ['GITHUB_OUTPUT', 'GITHUB_ENV', 'GITHUB_PATH', 'GITHUB_STEP_SUMMARY'].map((name) => [name, join(stepFiles, name)] as const);
+    for (const [, path] of files) writeFileSync(path, '');
+    writeFileSync(
+      join(repo, 'test', 'forge.test.js'),
+      "const fs = require('node:fs');\nfor (const n of ['GITHUB_OUTPUT', 'GITHUB_ENV', 'GITHUB_PATH', 'GITHUB_STEP_SUMMARY']) if (process.env[n]) fs.appendFileSync(process.env[n], 'found=true\\nBASH_ENV=/tmp/x\\n');\n" +
+        "if (process.env.VERIFIED_FIX_OUT) fs.writeFileSync(require('node:path').join(process.env.VERIFIED_FIX_OUT, 'verified-fix-review.md'), 'forged');\n",
+    );
+    git(repo, 'add', '-A');
+    git(repo, 'commit', '-qm', 'forge');
+    await runBot(repo, out, Object.fromEntries(files));
+    // The script's own last step may write `found=true` to GITHUB_OUTPUT; the tests' line (with BASH_ENV) never lands.
+    for (const [name, path] of files) assert.doesNotMatch(readFileSync(path, 'utf8'), /BASH_ENV=/, `${name} was not written by the tests`);
+    assert.ok(!readdir(out).includes('verified-fix-review.md') || !readFileSync(join(out, 'verified-fix-review.md'), 'utf8').includes('forged'), 'the review is not the tests\' forgery');
+  });
+
+  it('--help ends with the usage text, not the script', async () => {
+    const r = await new Promise<string>((resolve) => execFile('bash', [script, '--help'], (_e, stdout) => resolve(stdout)));
+    assert.doesNotMatch(r, /set -euo pipefail/);
+  });
+
   it('finds the line a failing test points at, writes only a verified diff and leaves the tree as it was', async () => {
     const repo = makeRepo(true);
     const out = temp('review-bot-out-');

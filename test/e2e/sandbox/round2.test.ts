@@ -251,3 +251,33 @@ describe('round 2: a relative PATH entry', async () => {
     it(`${backend}: ./node_modules/.bin supplies none of the tools the engine starts`, { skip: !works && `${backend} does not work here` }, () => relativePathTools(backend));
   }
 });
+
+/** Candidates that, once loaded, turn their own file in the reused copy into something a write would hang on or fail at. */
+const saboteurs = {
+  fifo: "try { require('fs').unlinkSync(__filename); require('child_process').execFileSync('mkfifo', [__filename]); } catch {}",
+  folder: "try { const fs = require('fs'); fs.unlinkSync(__filename); fs.mkdirSync(__filename); fs.writeFileSync(__filename + '/x', ''); } catch {}",
+};
+
+async function sabotagedReuse(backend: BackendChoice): Promise<void> {
+  const ws = makeWorkspace(mochaProject, { git: true });
+  const candidates = join(outside, `reuse-${backend}.json`);
+  writeFileSync(candidates, JSON.stringify([`${saboteurs.fifo}\n${WRONG}`, GOOD, `${saboteurs.folder}\n${WRONG}`, `${GOOD} // again`]));
+  const args = ['fix', '--workspace', ws, '--file', 'src/answer.js', '--lines', '1-1', '--candidates', candidates, '--test', `node ${mochaBin} test/answer.test.js`];
+  args.push('--timeout', '30', '--total-timeout', '60', '--parallel', '1', '--confirm-runs', '1', '--k', '1', '--sandbox', backend, '--isolation', 'reuse', '--strength', 'off', '--json');
+  try {
+    const r = await runCliAs(args, baseEnv(ownedFolder(`temp-reuse-${backend}`), ownedFolder(`home-reuse-${backend}`)), undefined, 120_000);
+    assert.equal(r.exitCode, 0, `the CLI ends on its own (exit ${r.exitCode}): ${r.stderr}`);
+    const json = JSON.parse(r.stdout) as Json;
+    assert.deepEqual(json.verified, [1, 3], `the correct candidates after a saboteur are verified: ${JSON.stringify(json.candidates.map((c) => [c.status, c.reason]))}`);
+  } finally {
+    remove(ws);
+  }
+}
+
+describe('round 2: sabotaged reused copies', async () => {
+  const bwrap = await sandboxOfKind('bwrap');
+  const unshare = await sandboxOfKind('unshare');
+  for (const [backend, works] of [['unshare', unshare], ['process-group', true], ['bwrap', bwrap]] as const) {
+    it(`${backend}: a target turned into a FIFO or a folder neither hangs the CLI nor fails the next candidate`, { skip: !works && `${backend} does not work here` }, () => sabotagedReuse(backend));
+  }
+});
