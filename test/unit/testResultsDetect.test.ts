@@ -153,6 +153,8 @@ describe('resolveRunner', () => {
       pytest: 'tests/test_a.py::test_t',
       go: 'example.com/m > TestT',
       cargo: 'm (src/lib.rs) > tests::t',
+      tape: 'test/a.js > t',
+      tap: 'test/a.js > t',
     };
     for (const [command, scripts, bins, expected] of rows) {
       if (expected instanceof RegExp) continue;

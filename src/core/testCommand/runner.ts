@@ -8,6 +8,7 @@ import { ownJestProcessor } from './jestConfig';
 import { mochaAdapter } from '../testResults/mocha';
 import { nodeAdapter } from '../testResults/node';
 import { pytestAdapter } from '../testResults/pytest';
+import { tapeAdapter } from '../testResults/tape';
 import type { ShellWord } from '../testResults/shell';
 import type { RunnerAdapter } from '../testResults/types';
 import { vitestAdapter, vitestConfigAdapter } from '../testResults/vitest';
@@ -103,6 +104,7 @@ function identify(workspace: string, words: readonly ShellWord[], fromScript: bo
     // Plain `vitest` watches when it thinks a person is at a terminal; `run` makes it finish either way.
     return { adapter, invocation: [...invocation, 'run'], args };
   }
+  if (name === 'tape') return local('tape') ? { adapter: tapeAdapter, invocation, args } : notInstalled('tape');
   if (name === 'pytest' || name === 'py.test') return { adapter: pytestAdapter, invocation, args };
   if (/^python(?:\d+(?:\.\d+)?)?$/.test(name) && sub === '-m' && args[1]?.value === 'pytest') {
     return { adapter: pytestAdapter, invocation: [...invocation, '-m', 'pytest'], args: args.slice(2) };
