@@ -8,6 +8,7 @@ import { ownJestProcessor } from './jestConfig';
 import { mochaAdapter } from '../testResults/mocha';
 import { nodeAdapter } from '../testResults/node';
 import { pytestAdapter } from '../testResults/pytest';
+import { tapAdapter } from '../testResults/tap';
 import { tapeAdapter } from '../testResults/tape';
 import type { ShellWord } from '../testResults/shell';
 import type { RunnerAdapter } from '../testResults/types';
@@ -50,6 +51,10 @@ const REFUSED: Record<string, Array<[flags: string[], why: string]>> = {
   ],
   go: [[['-run', '--run', '-list', '--list'], 'selects its own tests']],
   cargo: [[['-q', '--quiet', '--format', '--list'], 'changes the lines that name each test']],
+  tap: [
+    [['-w', '--watch'], 'waits for changes instead of finishing'],
+    [['-o', '--output-file', '-d', '--output-dir'], 'writes its own report'],
+  ],
 };
 
 /**
@@ -104,6 +109,7 @@ function identify(workspace: string, words: readonly ShellWord[], fromScript: bo
     // Plain `vitest` watches when it thinks a person is at a terminal; `run` makes it finish either way.
     return { adapter, invocation: [...invocation, 'run'], args };
   }
+  if (name === 'tap') return local('tap') ? { adapter: tapAdapter, invocation, args } : notInstalled('tap');
   if (name === 'tape') return local('tape') ? { adapter: tapeAdapter, invocation, args } : notInstalled('tape');
   if (name === 'pytest' || name === 'py.test') return { adapter: pytestAdapter, invocation, args };
   if (/^python(?:\d+(?:\.\d+)?)?$/.test(name) && sub === '-m' && args[1]?.value === 'pytest') {
