@@ -10,8 +10,8 @@ export const JEST_REPORT_VARIABLE = 'VERIFIED_FIX_JEST_REPORT';
  * The processor. Jest calls it once, in its main process, with the aggregated results of every project, after the
  * reporters ran and before `--json` would print; it returns them as it got them. It writes them in `--json`'s shape
  * (parseJestJson reads both). Why not a reporter or `--json`: `--reporters` on the command line replaces the ones
- * in the user's config, and `--json` moves what the tests print from stdout to stderr. Jest 16 to 30 take
- * `--testResultsProcessor` on the command line; it replaces one the config names, which runner.ts checks for.
+ * in the user's config, and `--json` moves what the tests print from stdout to stderr. Jest takes
+ * `--testResultsProcessor` on the command line (checked on 29); it replaces one the config names, which runner.ts checks for.
  */
 export const JEST_PROCESSOR_SOURCE = `'use strict';
 // Verified Fix: records jest's per-test results for the engine. Written by the engine; not part of the project.

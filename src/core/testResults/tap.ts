@@ -65,7 +65,7 @@ export function parseTopLevelTap(report: string): TestResult[] {
 }
 
 /**
- * Command: `base --output-file=REPORT` (node-tap 12 to 16: the raw TAP to a file, the user's reporter on stdout
+ * Command: `base --output-file=REPORT` (node-tap, checked on 16: the raw TAP to a file, the user's reporter on stdout
  * unchanged). `only` (ids are test files) runs those files in place of the command's own. Coverage (nyc) stays as
  * the user set it.
  */
