@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the test runners the e2e tests run for real but the project does not depend on (several mocha majors,
-# tape) into a cache folder, one folder per release; a release already there costs nothing. Never fails the build:
-# the tests that need a missing runner skip and say so.
+# tape, node-tap; jest 29 and vitest 3 are the project's own devDependencies) into a cache folder, one folder per
+# release; a release already there costs nothing. Never fails the build: the tests that need a missing runner skip
+# and say so.
 set -uo pipefail
 
 cache="${VERIFIED_FIX_CACHE:-$HOME/.cache/verified-fix}/runners"
@@ -16,6 +17,7 @@ runners=(
   "mocha-10 mocha@10"
   "mocha-11 mocha@11"
   "tape-5 tape@5"
+  "tap-16 tap@16"
 )
 for entry in "${runners[@]}"; do
   folder="${entry%% *}"

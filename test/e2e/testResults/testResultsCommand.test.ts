@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { cargoAdapter } from '../../../src/core/testResults/cargo';
 import { goAdapter } from '../../../src/core/testResults/go';
-import { jestAdapter } from '../../../src/core/testResults/jest';
+import { jestAdapter, jestJsonAdapter } from '../../../src/core/testResults/jest';
 import { mochaAdapter } from '../../../src/core/testResults/mocha';
 import { nodeAdapter } from '../../../src/core/testResults/node';
 import { pytestAdapter } from '../../../src/core/testResults/pytest';
@@ -100,8 +100,9 @@ describe('commands', () => {
     });
   }
 
-  it('jest, vitest, mocha: report paths', () => {
-    assert.equal(option(argvOf(jestAdapter.command(fake, REPORT) ?? ''), '--outputFile'), REPORT);
+  it('jest, vitest: report paths (jest through its results processor)', () => {
+    assert.equal(option(argvOf(jestAdapter.command(fake, REPORT, undefined, OUT) ?? ''), '--testResultsProcessor'), `${OUT}/verified-fix-jest-processor.cjs`);
+    assert.equal(option(argvOf(jestJsonAdapter.command(fake, REPORT) ?? ''), '--outputFile'), REPORT);
     assert.equal(option(argvOf(vitestAdapter.command(fake, REPORT) ?? ''), '--outputFile'), REPORT);
   });
 
@@ -130,8 +131,8 @@ describe('commands', () => {
 
   it('pytest: node ids as arguments, exactly as given', () => {
     const id = `tests/test_names.py::test_odd[${ODD}]`;
-    const argv = argvOf(pytestAdapter.command(`${fake} -q`, REPORT, [id, 'tests/test_a.py::T::t']) ?? '');
-    assert.deepEqual(argv, ['-q', '-p', 'no:cacheprovider', '-o', 'junit_family=xunit1', `--junitxml=${REPORT}`, id, 'tests/test_a.py::T::t']);
+    const argv = argvOf(pytestAdapter.command(`${fake} -q`, REPORT, [id, 'tests/test_a.py::T::t'], OUT) ?? '');
+    assert.deepEqual(argv, ['-q', '-p', 'no:cacheprovider', '-p', 'verified_fix_pytest_report', id, 'tests/test_a.py::T::t']);
   });
 
   it('go: -json (and -run) right after `go test`, packages instead of ./..., stdout to the report', () => {

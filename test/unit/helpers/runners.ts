@@ -1,4 +1,4 @@
-// Where scripts/install-test-runners.sh put the runners the project does not depend on (mocha 1 to 11, tape).
+// Where scripts/install-test-runners.sh put the runners the project does not depend on (mocha 1 to 11, tape, tap).
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
