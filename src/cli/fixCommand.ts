@@ -104,6 +104,7 @@ export function fixJson(result: FixResult, lines: [number, number], k: number): 
       ...(c.tests ? { tests: { fixed: c.tests.fixed, broke: c.tests.broke, passed: c.tests.passed, failed: c.tests.failed } } : {}),
       ...(c.verdict.status !== 'pass' ? { failure: failureExcerpt(c.verdict) } : {}),
       ...(c.strength ? { strength: strengthJson(c.strength) } : {}),
+      ...(c.reviewRequired ? { reviewRequired: c.reviewRequired } : {}),
     })),
     verified: result.verified,
     ...(result.stoppedEarly ? { stoppedEarly: result.stoppedEarly.message } : {}),
@@ -142,6 +143,7 @@ function humanReport(result: FixResult, k: number): string {
     for (const index of result.verified) {
       const c = result.candidates[result.candidates.findIndex((x) => x.index === index)];
       out.push(`candidate ${candidateLine(c)}${c.label ? ` — ${c.label}` : ''}`);
+      if (c.reviewRequired) out.push(`  REVIEW REQUIRED (not ranked by strength): ${c.reviewRequired}`);
       if (c.strength) out.push(`  ${describeStrength(c.strength)}`);
       out.push(c.diff);
       // The first surviving variants, so a reviewer sees what else the tests would accept.
