@@ -73,6 +73,10 @@ export async function runFix(request: FixRequest, onEvent: (event: FixEvent) => 
 }
 
 /** Tells the front end and the log how the request will run; returns the runs a pass needs. */
+/** Said at the start of a request without the baseline check, as for a command that prints no summary. */
+export const NO_BASELINE =
+  'the baseline check is off (--no-baseline / verifiedFix.baselineCheck): nothing says how many tests the unmodified code runs, so a pass is judged by its exit code and its own summary alone (a run whose summary shows no test still fails); a candidate that exits 0 before most tests would pass';
+
 function announce(request: FixRequest, { prepared, logger, dropped, notAllowed }: OpenedRequest, plan: TestPlan, executor: TestExecutor, onEvent: (event: FixEvent) => void): number {
   const { testCommand } = plan;
   onEvent({ type: 'started', testCommand, protections: executor.protections });
@@ -82,6 +86,10 @@ function announce(request: FixRequest, { prepared, logger, dropped, notAllowed }
   }
   logger.info(`test command: ${testCommand}; isolation: ${executor.isolation}`);
   for (const line of plan.log) logger.info(line);
+  if (!request.baselineCheck) {
+    logger.warn(NO_BASELINE);
+    onEvent({ type: 'warning', message: NO_BASELINE });
+  }
   if (dropped.length > 0) {
     logger.info(`test runs do not get these variables (pass one with the verifiedFix.sandbox.passEnv setting or --pass-env): ${dropped.join(', ')}`);
   }
