@@ -37,3 +37,10 @@ describe('outboundText', () => {
     assert.equal(safeNames(['a', 'b', 'c', 'd', 'e', 'f', 'g'], 5), 'a, b, c, d, e and 2 more');
   });
 });
+
+describe('showControls', () => {
+  it('shows a candidate\'s escapes and carriage returns instead of letting them act on the terminal', async () => {
+    const { showControls } = await import('../../src/core/base/ansi');
+    assert.equal(showControls('a\u001b]52;c;ZXZpbA==\u0007b\r+ pass\u001b[1A\u001b[2K\tc\n\u007f\u009b'), 'a^[]52;c;ZXZpbA==^Gb^M+ pass^[[1A^[[2K\tc\n^?\\u009b');
+  });
+});

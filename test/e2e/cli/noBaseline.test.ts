@@ -25,3 +25,14 @@ describe('--no-baseline', () => {
     assert.match(r.stderr, /the baseline check is off .*a pass is judged by its exit code and its own summary alone/, r.stderr);
   });
 });
+
+describe('the human report', () => {
+  it('prints a candidate\'s terminal escapes and carriage returns visibly (no clipboard write, no overprinted line)', async () => {
+    const file = join(tempRoot, 'escapes.json');
+    writeFileSync(file, JSON.stringify(["  return 2; /* \u001b]52;c;ZXZpbA==\u0007\r\u001b[1A\u001b[2K+ verified */"]));
+    const r = await runCli(['fix', '--workspace', ws, '--file', 'src/n.js', '--lines', '2-2', '--candidates', file], { env });
+    assert.equal(r.exitCode, 0, r.stderr);
+    assert.ok(!/[\u001b\r\u0007]/.test(r.stdout), JSON.stringify(r.stdout));
+    assert.match(r.stdout, /\^\[\]52;c;ZXZpbA==\^G\^M\^\[\[1A/);
+  });
+});
