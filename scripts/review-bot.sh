@@ -49,7 +49,18 @@ out="$(cd "$out" && pwd)"
 rm -f "$out/verified-fix.diff" "$out/verified-fix-review.md"
 
 tmp="$(mktemp -d "${TMPDIR:-/tmp}/review-bot.XXXXXX")"
-trap 'rm -rf "$tmp"' EXIT
+# found/file/line are written once, here, as the script ends (whatever it ends with): a line the tests appended
+# to GITHUB_OUTPUT earlier (its folder is guessable) is overridden, since the last value of a name wins.
+found=false
+file=""
+line=""
+finish() {
+  if [ -n "${GITHUB_OUTPUT:-}" ]; then
+    { echo "file=$file"; echo "line=$line"; echo "found=$found"; } >> "$GITHUB_OUTPUT" || true
+  fi
+  rm -rf "$tmp"
+}
+trap finish EXIT
 
 # The workspace: the working tree, or the HEAD_REF commit exported beside it (dependencies linked, not copied).
 ws="$root"
@@ -76,9 +87,16 @@ say "running: $test_cmd"
 set +e
 # The pull request's own code runs here: it must not reach the CI's step files (GITHUB_OUTPUT could say found=true,
 # GITHUB_ENV could set BASH_ENV for the next step, which holds the token) nor the bot's output folder.
+# It runs in a process group of its own, killed when it ends: a process it leaves behind cannot rewrite the
+# outputs later (one that starts a session of its own can; docs/security.md).
+group=()
+if command -v setsid >/dev/null; then group=(setsid -w); fi
 env -u GITHUB_OUTPUT -u GITHUB_ENV -u GITHUB_PATH -u GITHUB_STEP_SUMMARY -u GITHUB_STATE -u VERIFIED_FIX_OUT -u VERIFIED_FIX_RESULTS \
-  sh -c "$test_cmd" > "$tmp/test-output.txt" 2>&1
+  "${group[@]}" sh -c "$test_cmd" > "$tmp/test-output.txt" 2>&1 &
+tests_pid=$!
+wait "$tests_pid"
 test_exit=$?
+kill -KILL -- "-$tests_pid" 2>/dev/null || true
 set -e
 if [ "$test_exit" -eq 0 ]; then
   say "no failing test: '$test_cmd' passes, nothing to fix"
@@ -150,7 +168,10 @@ case "$fix_exit" in
   *) die "verified-fix failed (exit $fix_exit); its message is above" ;;
 esac
 
-# 4. The best verified candidate: its diff, and a review body saying what was proven.
+# 4. The best verified candidate: its diff, and a review body saying what was proven. Written to a private folder
+# made only now (after the tests ran), then copied to the output folder by this script.
+private="$(mktemp -d "${TMPDIR:-/tmp}/review-bot-out.XXXXXX")"
+chmod 700 "$private"
 node -e '
 const fs = require("fs");
 const [jsonFile, outDir, file, line, testCmd, provider] = process.argv.slice(1);
@@ -164,20 +185,31 @@ const others = verified.filter((c) => c !== best);
 const runs = best.runs ?? [];
 const pct = (x) => (x === undefined ? "?" : `${(100 * x).toFixed(1)}%`);
 const fence = "`".repeat(Math.max(3, ...[...best.diff.matchAll(/`+/g)].map((m) => m[0].length + 1)));
+// Names the pull request chose (test names, the file) go into the body: newlines and control characters become
+// spaces, a name with a long base64/hex run (an encoded secret) is not quoted, and each sits in a code span whose
+// fence is longer than any backtick run in it (as the diff fence is), so it cannot end the span, start a block,
+// open an HTML comment or add a suggestion. In HTML (the marker comment) it is HTML-escaped.
+const encoded = (t) => /[0-9a-fA-F]{24,}/.test(t) || [...t.matchAll(/[A-Za-z0-9+/_=-]{16,}/g)].some(([run]) =>
+  (/[A-Za-z0-9]=$/.test(run) && /[0-9A-Z]/.test(run) && run.replace(/[/=]/g, "").length >= 16) ||
+  run.split("/").some((p) => p.length >= 16 && /[0-9]/.test(p) && /[a-z]/.test(p) && /[A-Z]/.test(p)));
+const flat = (t) => { const f = String(t).replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, " ").replace(/\s+/g, " ").trim(); return f.length > 120 ? f.slice(0, 120) + "…" : f; };
+const name = (t) => { const f = flat(t); if (encoded(f)) return "(a name with a long base64/hex run)"; const tick = "`".repeat(Math.max(1, ...[...f.matchAll(/`+/g)].map((m) => m[0].length + 1))); const pad = /^`|`$/.test(f) ? " " : ""; return tick + pad + f + pad + tick; };
+const html = (t) => flat(t).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 const body = [
-  `<!-- verified-fix: file=${file} lines=${line}-${line} -->`,
-  `**Verified fix** for \`${file}\` line ${line}, found by \`verified-fix\` (provider \`${provider}\`).`,
+  `<!-- verified-fix: file=${html(file)} lines=${line}-${line} -->`,
+  `**Verified fix** for ${name(file)} line ${line}, found by \`verified-fix\` (provider ${name(provider)}).`,
   "",
   fence + "suggestion",
   best.replacement,
   fence,
   "",
   "What was proven:",
-  fixed.length ? `- it fixes ${fixed.length === 1 ? "the failing test" : `${fixed.length} failing tests`}: ${fixed.map((t) => "`" + t + "`").join(", ")}` : "- the failing tests pass with it",
-  `- \`${testCmd}\` passed ${runs.filter((x) => x === "pass").length} of ${runs.length} runs in a row (${runs.join(", ")}) in a sandboxed copy of the project`,
-  best.tests ? `- tests: ${best.tests.passed} passing, ${best.tests.failed} failing${best.tests.broke?.length ? `; it breaks: ${best.tests.broke.join(", ")}` : ", none broken"}` : "",
+  fixed.length ? `- it fixes ${fixed.length === 1 ? "the failing test" : `${fixed.length} failing tests`}: ${fixed.slice(0, 10).map(name).join(", ")}${fixed.length > 10 ? ` and ${fixed.length - 10} more` : ""}` : "- the failing tests pass with it",
+  `- ${name(testCmd)} passed ${runs.filter((x) => x === "pass").length} of ${runs.length} runs in a row (${runs.join(", ")}) in a sandboxed copy of the project`,
+  best.tests ? `- tests: ${best.tests.passed} passing, ${best.tests.failed} failing${best.tests.broke?.length ? `; it breaks: ${best.tests.broke.slice(0, 10).map(name).join(", ")}` : ", none broken"}` : "",
   `- ${r.passed} of ${r.samples} candidates passed; pass@1 ${pct(r.passAtK?.["1"])}`,
   others.length ? `- ${others.length === 1 ? "another verified candidate is a different program" : `${others.length} other verified candidates are different programs`} the tests also accept (${others.map((c) => "#" + (c.index + 1)).join(", ")}): the tests do not decide between them, so compare before accepting` : "- it is the only verified candidate",
+  best.reviewRequired ? `- **review required**: ${flat(best.reviewRequired)}; its strength was not checked` : "",
   best.strength ? (best.strength.weak ? `- strength: weak tests, ${best.strength.survivors.length} of ${best.strength.variants} variants of this fix also pass (the tests do not pin it)` : `- strength: the tests caught ${best.strength.caught} of ${best.strength.variants} variants of this fix`) : "- strength: not checked",
   "",
   "<details><summary>The diff</summary>",
@@ -190,10 +222,11 @@ const body = [
   "",
 ].filter((l, i, a) => l !== "" || a[i - 1] !== "").join("\n");
 fs.writeFileSync(`${outDir}/verified-fix-review.md`, body);
-' "$tmp/fix.json" "$out" "$file" "$line" "$test_cmd" "$provider"
+' "$tmp/fix.json" "$private" "$file" "$line" "$test_cmd" "$provider" || { rm -rf "$private"; die "could not write the review"; }
 
-if [ -n "${GITHUB_OUTPUT:-}" ]; then
-  { echo "file=$file"; echo "line=$line"; echo "found=true"; } >> "$GITHUB_OUTPUT"
-fi
+rm -f "$out/verified-fix.diff" "$out/verified-fix-review.md"
+cp "$private/verified-fix.diff" "$private/verified-fix-review.md" "$out/"
+rm -rf "$private"
+found=true
 say "a verified fix: $out/verified-fix.diff, $out/verified-fix-review.md"
 exit 0

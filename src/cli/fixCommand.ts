@@ -2,6 +2,7 @@
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { runFix } from '../core/engine/runFix';
+import { showControls } from '../core/base/ansi';
 import { UserError } from '../core/base/errors';
 import type { CandidateResult, FixEvent, FixResult } from '../core/contract/fixRequest';
 import type { Logger } from '../core/base/logger';
@@ -104,6 +105,7 @@ export function fixJson(result: FixResult, lines: [number, number], k: number): 
       ...(c.tests ? { tests: { fixed: c.tests.fixed, broke: c.tests.broke, passed: c.tests.passed, failed: c.tests.failed } } : {}),
       ...(c.verdict.status !== 'pass' ? { failure: failureExcerpt(c.verdict) } : {}),
       ...(c.strength ? { strength: strengthJson(c.strength) } : {}),
+      ...(c.reviewRequired ? { reviewRequired: c.reviewRequired } : {}),
     })),
     verified: result.verified,
     ...(result.stoppedEarly ? { stoppedEarly: result.stoppedEarly.message } : {}),
@@ -142,6 +144,7 @@ function humanReport(result: FixResult, k: number): string {
     for (const index of result.verified) {
       const c = result.candidates[result.candidates.findIndex((x) => x.index === index)];
       out.push(`candidate ${candidateLine(c)}${c.label ? ` — ${c.label}` : ''}`);
+      if (c.reviewRequired) out.push(`  REVIEW REQUIRED (not ranked by strength): ${c.reviewRequired}`);
       if (c.strength) out.push(`  ${describeStrength(c.strength)}`);
       out.push(c.diff);
       // The first surviving variants, so a reviewer sees what else the tests would accept.
@@ -224,7 +227,8 @@ export async function runFixCommand(argv: string[], out: (text: string) => void,
     // Every sample lost: nothing was tested, so "no fix" would mislead; the one sentence goes to stderr.
     const failure = providerFailure(result, values) ?? baselineTimeout(result);
     if (values.json) out(JSON.stringify(fixJson(result, lines, values.k)));
-    else if (!failure) out(humanReport(result, values.k));
+    // Candidates' text and output reach a terminal here: no escape sequence or carriage return of theirs acts on it.
+    else if (!failure) out(showControls(humanReport(result, values.k)));
     // Resolved against the caller's folder, not the workspace: it is the bot's file, not the project's. Written after
     // the report, so a results file that cannot be written still leaves the fix on stdout.
     // A cancelled request, or one whose baseline timed out, says nothing about the candidates: the panel keeps no task

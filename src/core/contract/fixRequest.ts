@@ -184,6 +184,12 @@ export interface CandidateResult {
   /** For a verified candidate once the strength check has run on it. */
   readonly strength?: TestStrength;
   /**
+   * For a verified candidate that could steer the strength check (it reads its own source, changes code outside
+   * the selected function's body, or fails once a comment is added to its file): why it needs a careful review. It
+   * gets no strength and is ranked after every other verified candidate.
+   */
+  readonly reviewRequired?: string;
+  /**
    * Runs that are no evidence against the candidate, each re-run: a confirmation that timed out (re-run with a longer
    * limit), or one whose only failures are tests that also fail on the unmodified code (flaky). Absent: none.
    */

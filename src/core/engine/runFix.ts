@@ -13,7 +13,7 @@ import { prepareExecution, prepareExecutor } from '../execution/prepareExecution
 import { planTests } from '../testCommand/testPlan';
 import type { TestPlan } from '../testCommand/testPlan';
 import type { PerTestPlan } from '../verification/stagedVerification';
-import { checkStrength, rankByStrength } from '../verification/strengthCheck';
+import { checkStrength, rankByStrength, staticReviewReason } from '../verification/strengthCheck';
 import { Verifier } from '../verification/verifier';
 import type { TestStrength } from '../contract/strength';
 
@@ -56,7 +56,7 @@ export async function runFix(request: FixRequest, onEvent: (event: FixEvent) => 
     providerError = error;
     lifetime.stop('providerError', `the provider failed: ${(error as Error).message}`);
   }
-  const facts: Facts = { request, opened, plan, pool, verifier, lost: generation.lost, lifetime, started, baseline: null, strengths: new Map() };
+  const facts: Facts = { request, opened, plan, pool, verifier, lost: generation.lost, lifetime, started, baseline: null, strengths: new Map(), reviewRequired: new Map() };
   try {
     [facts.baseline] = await Promise.all([baseline.verdict, generation.settled()]);
     facts.perTest = (await baseline.reference).plan;
@@ -73,6 +73,10 @@ export async function runFix(request: FixRequest, onEvent: (event: FixEvent) => 
 }
 
 /** Tells the front end and the log how the request will run; returns the runs a pass needs. */
+/** Said at the start of a request without the baseline check, as for a command that prints no summary. */
+export const NO_BASELINE =
+  'the baseline check is off (--no-baseline / verifiedFix.baselineCheck): nothing says how many tests the unmodified code runs, so a pass is judged by its exit code and its own summary alone (a run whose summary shows no test still fails); a candidate that exits 0 before most tests would pass';
+
 function announce(request: FixRequest, { prepared, logger, dropped, notAllowed }: OpenedRequest, plan: TestPlan, executor: TestExecutor, onEvent: (event: FixEvent) => void): number {
   const { testCommand } = plan;
   onEvent({ type: 'started', testCommand, protections: executor.protections });
@@ -82,6 +86,10 @@ function announce(request: FixRequest, { prepared, logger, dropped, notAllowed }
   }
   logger.info(`test command: ${testCommand}; isolation: ${executor.isolation}`);
   for (const line of plan.log) logger.info(line);
+  if (!request.baselineCheck) {
+    logger.warn(NO_BASELINE);
+    onEvent({ type: 'warning', message: NO_BASELINE });
+  }
   if (dropped.length > 0) {
     logger.info(`test runs do not get these variables (pass one with the verifiedFix.sandbox.passEnv setting or --pass-env): ${dropped.join(', ')}`);
   }
@@ -106,6 +114,8 @@ interface Facts {
   baseline: Verdict | null;
   perTest?: PerTestPlan;
   readonly strengths: Map<number, TestStrength>;
+  /** Verified candidates that could steer the strength check, and why (strengthSteering, the control run). */
+  readonly reviewRequired: Map<number, string>;
 }
 
 /** Once every verdict is in: how firmly the tests pin each verified fix, unless it is off or nothing was verified. */
@@ -117,19 +127,41 @@ async function checkStrengthIfDue(facts: Facts, onEvent: (event: FixEvent) => vo
   // A stop from here on ends only the check: every verdict is in, so the request did not stop early.
   const before = lifetime.stoppedEarly;
   const { languageId, relativePath, text: originalText, start, end } = opened.prepared;
-  await checkStrength({ level, verifier, languageId, relativePath, originalText, start, end, candidates: pool.candidates, ranking: pool.ranking() }, (index, strength) => {
+  const check = { level, verifier, languageId, relativePath, originalText, start, end, candidates: pool.candidates, ranking: pool.ranking() };
+  const reviewRequired = (index: number, reason: string) => {
+    facts.reviewRequired.set(index, reason);
+    const message = `candidate #${index + 1}: review required, not ranked by strength: ${reason}`;
+    opened.logger.warn(message);
+    onEvent({ type: 'warning', message });
+  };
+  await checkStrength(check, (index, strength) => {
     strengths.set(index, strength);
     onEvent({ type: 'strength', index, strength });
-  });
+  }, reviewRequired);
   if (lifetime.stoppedEarly !== before) {
     opened.logger.info(`the strength check was stopped (${lifetime.stoppedEarly?.message}); the verified fixes it did not finish have no strength`);
     lifetime.restore(before);
   }
 }
 
-function resultOf({ opened, plan, pool, verifier, lost, lifetime, started, baseline, perTest, strengths }: Facts): FixResult {
+/** Why each verified candidate needs review: the strength check's findings, else the static ones (strength off). */
+function reviewReasons({ opened, pool, reviewRequired }: Facts): Map<number, string> {
+  const { languageId, text: originalText, start, end } = opened.prepared;
+  const reasons = new Map(reviewRequired);
+  for (const c of pool.candidates) {
+    if (!c.verified || reasons.has(c.index)) continue;
+    const reason = staticReviewReason({ languageId, originalText, start, end }, c);
+    if (reason) reasons.set(c.index, reason);
+  }
+  return reasons;
+}
+
+function resultOf(facts: Facts): FixResult {
+  const { opened, plan, pool, verifier, lost, lifetime, started, baseline, perTest, strengths } = facts;
   const { relativePath, text: originalText, start, end } = opened.prepared;
   const stoppedEarly = lifetime.stoppedEarly;
+  const review = reviewReasons(facts);
+  const sizes = new Map(pool.candidates.map((c) => [c.index, c]));
   return {
     relativePath,
     testCommand: plan.testCommand,
@@ -138,8 +170,12 @@ function resultOf({ opened, plan, pool, verifier, lost, lifetime, started, basel
     perTest: perTest !== undefined,
     failingTests: perTest?.failing ?? [],
     ...(verifier.flakyTestsFound().length > 0 ? { flakyTests: verifier.flakyTestsFound() } : {}),
-    candidates: pool.candidates.map((c) => (strengths.has(c.index) ? { ...c, strength: strengths.get(c.index) } : c)),
-    verified: rankByStrength(pool.ranking(), strengths),
+    candidates: pool.candidates.map((c) => ({
+      ...c,
+      ...(strengths.has(c.index) ? { strength: strengths.get(c.index) } : {}),
+      ...(review.has(c.index) ? { reviewRequired: review.get(c.index) } : {}),
+    })),
+    verified: rankByStrength(pool.ranking(), strengths, sizes, new Set(review.keys())),
     ...pool.statistics(),
     lost,
     ...(stoppedEarly ? { stoppedEarly } : {}),

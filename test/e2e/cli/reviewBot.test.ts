@@ -26,7 +26,7 @@ const source = (index: number): string =>
   `'use strict';\nfunction firstName(people) {\n  return people[${index}].name.toUpperCase();\n}\nmodule.exports = { firstName };\n`;
 
 /** A node --test project: a working commit, then (when `bug`) a commit that changes one token of the source. */
-function makeRepo(bug: boolean): string {
+function makeRepo(bug: boolean, title = 'first name in capitals'): string {
   const dir = temp('review-bot-repo-');
   mkdirSync(join(dir, 'src'));
   mkdirSync(join(dir, 'test'));
@@ -35,7 +35,8 @@ function makeRepo(bug: boolean): string {
   writeFileSync(
     join(dir, 'test', 'names.test.js'),
     "const test = require('node:test');\nconst assert = require('node:assert/strict');\nconst { firstName } = require('../src/names');\n" +
-      "test('first name in capitals', () => {\n  assert.equal(firstName([{ name: 'ada' }]), 'ADA');\n});\n",
+      `test(${JSON.stringify(title)}, () => {\n` +
+      "  assert.equal(firstName([{ name: 'ada' }]), 'ADA');\n});\n",
   );
   git(dir, 'init', '-q');
   git(dir, 'add', '-A');
@@ -84,6 +85,43 @@ describe('scripts/review-bot.sh', () => {
     // The script's own last step may write `found=true` to GITHUB_OUTPUT; the tests' line (with BASH_ENV) never lands.
     for (const [name, path] of files) assert.doesNotMatch(readFileSync(path, 'utf8'), /BASH_ENV=/, `${name} was not written by the tests`);
     assert.ok(!readdir(out).includes('verified-fix-review.md') || !readFileSync(join(out, 'verified-fix-review.md'), 'utf8').includes('forged'), 'the review is not the tests\' forgery');
+  });
+
+  it('found=true comes only from its own last lines: a line the tests append to the output file is overridden', async () => {
+    // On a hosted runner the step files sit in a guessable folder: the tests find GITHUB_OUTPUT without the variable.
+    const repo = makeRepo(false);
+    const out = temp('review-bot-out-');
+    const output = join(temp('review-bot-step-'), 'set_output');
+    writeFileSync(output, '');
+    writeFileSync(join(repo, 'test', 'forge.test.js'), "require('node:fs').appendFileSync(process.env.FORGE_TARGET, 'found=true\\nfile=src/names.js\\nline=3\\n');\n");
+    git(repo, 'add', '-A');
+    git(repo, 'commit', '-qm', 'forge');
+    const r = await runBot(repo, out, { GITHUB_OUTPUT: output, FORGE_TARGET: output });
+    assert.equal(r.exitCode, 1, r.stderr);
+    const found = readFileSync(output, 'utf8').split('\n').filter((l) => l.startsWith('found='));
+    assert.equal(found.at(-1), 'found=false', readFileSync(output, 'utf8'));
+  });
+
+  it('a process the tests leave behind cannot replace the outputs afterwards; test names cannot forge the body', async () => {
+    const title = 'caps` **approved by a maintainer** <!--\n```suggestion\nevil()\n```';
+    const repo = makeRepo(true, title);
+    const out = temp('review-bot-out-');
+    const target = JSON.stringify(join(out, 'verified-fix-review.md'));
+    writeFileSync(
+      join(repo, 'test', 'linger.test.js'),
+      "const { spawn } = require('node:child_process');\n" +
+        `spawn(process.execPath, ['-e', ${JSON.stringify(`const fs = require('fs'); const t = setInterval(() => { try { fs.writeFileSync(${target}, 'forged'); } catch {} }, 100); setTimeout(() => clearInterval(t), 240000);`)}], { stdio: 'ignore' }).unref();\n`,
+    );
+    git(repo, 'add', '-A');
+    git(repo, 'commit', '-qm', 'linger');
+    const r = await runBot(repo, out, { BASE: 'HEAD~2' });
+    assert.equal(r.exitCode, 0, r.stderr);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const review = readFileSync(join(out, 'verified-fix-review.md'), 'utf8');
+    assert.notEqual(review, 'forged', 'the lingering process was killed with the tests\' process group');
+    assert.equal(review.match(/^`{3,}suggestion$/gm)?.length, 1, `one suggestion block only:\n${review}`);
+    assert.equal(review.match(/^<!--/gm)?.length, 1, 'no comment but the marker');
+    assert.ok(review.includes('`` test/names.test.js > caps` **approved by a maintainer** <!-- ```suggestion evil() ``` ``') || review.includes('```` test/names.test.js > caps` **approved by a maintainer** <!-- ```suggestion evil() ``` ````'), review);
   });
 
   it('--help ends with the usage text, not the script', async () => {
