@@ -9,6 +9,7 @@ import type { Tool } from './toolchain';
 import type { ResolvedRunner } from './runner';
 import { reporterCommand } from '../testResults/reporterCommand';
 import type { ReporterRun } from '../testResults/reporterCommand';
+import { describeNarrowing } from '../testResults/selection';
 
 /** Everything about the test command that the runs of one request share. */
 export interface TestPlan {
@@ -58,6 +59,7 @@ export function planTests({ workspace, testCommand, env, usesHostTools, baseline
   if (runner && 'unsupported' in runner) log.push(`per-test results: not available for \`${testCommand}\` (${runner.unsupported}); each candidate runs the whole command`);
   const noSelection = runner && 'adapter' in runner ? runner.noSelection : undefined;
   if (noSelection && staged) log.push(`staged verification: off, since ${noSelection}; each candidate runs the whole command, judged test by test`);
+  if (staged && !noSelection && runner && 'adapter' in runner) log.push(describeNarrowing(runner.adapter.name, runner.base));
   const fullCommand = runner && 'adapter' in runner ? reporterCommand(runner.adapter, runner.base) : undefined;
   const plan = { testCommand, runCommand: toRun.command, env: toRun.env, ...(runner ? { runner } : {}), ...(fullCommand ? { fullCommand } : {}) };
   return { ...plan, staged: staged && !noSelection, log };

@@ -14,7 +14,7 @@ import type { BaselineLimit } from './timeLimits';
 import type { ResolvedRunner } from '../testCommand/runner';
 import { parseTestSummary, testsRun } from '../testResults/summary';
 import type { TestSummary } from '../testResults/summary';
-import { reporterCommand } from '../testResults/reporterCommand';
+import { selectionCommand } from '../testResults/selection';
 import type { ReporterRun } from '../testResults/reporterCommand';
 
 /** What candidates are judged against once the baseline has run. */
@@ -263,7 +263,7 @@ export class Verifier {
   /** Stage 1: only the tests that failed on the baseline; undefined when there is nothing to select. */
   private async runFailingTests(fileText: string, label: string, timeoutMs?: number): Promise<{ verdict: Verdict; tests: TestEvidence } | undefined> {
     const { plan } = await this.options.reference;
-    const command = plan && this.options.staged && plan.failing.length > 0 ? reporterCommand(plan.adapter, plan.base, plan.failing) : undefined;
+    const command = plan && this.options.staged && plan.failing.length > 0 ? selectionCommand(plan.adapter, plan.base, plan.failing) : undefined;
     if (!plan || !command) return undefined;
     const run = await this.limitedRun(fileText, label, { ...command }, timeoutMs || undefined);
     return run.verdict.cancelled ? { verdict: run.verdict, tests: emptyEvidence } : judgeRun(run, plan, 'failing-tests');
