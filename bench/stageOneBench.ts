@@ -79,7 +79,9 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 /** Prints, per runner, the full run, the old failing-tests run (every file started) and the new one (the failing file only). */
 export async function benchStageOne(): Promise<void> {
   console.log(`stage 1 by file: ${FILES} test files, the command names their folder, one test fails (median of 3 runs each)`);
-  for (const runner of RUNNERS) {
+  // STAGE1_RUNNERS=vitest,pytest measures only those (a loaded machine takes minutes per runner).
+  const only = process.env.STAGE1_RUNNERS?.split(',');
+  for (const runner of RUNNERS.filter((r) => !only || only.includes(r.adapter.name))) {
     const scratch = mkdtempSync(join(tmpdir(), 'vf-stage1-bench-'));
     try {
       const dir = join(scratch, 'project');
