@@ -20,6 +20,7 @@ import { candidateLine, describeEvent } from '../core/engine/describeEvent';
 import { taskPassAtK } from '../core/statistics/passAtK';
 import { CLI_NAMES, noFixAdvice } from '../core/verification/noFixAdvice';
 import { failureExcerpt as sharedExcerpt } from '../core/testResults/failureExcerpt';
+import { FULL_RUN_NOT_REACHED } from '../core/verification/evidence';
 import { fixHelp, fixUsage, readFlags } from './flags';
 import { providerFailure } from './providerFailure';
 import { createProvidersFromFlags } from './providerFromFlags';
@@ -102,6 +103,7 @@ export function fixJson(result: FixResult, lines: [number, number], k: number): 
       replacement: c.replacement,
       diff: c.diff,
       ...(c.stage ? { stage: c.stage } : {}),
+      ...(c.confirmedOn ? { confirmedOn: c.confirmedOn } : {}),
       ...(c.tests ? { tests: { fixed: c.tests.fixed, broke: c.tests.broke, passed: c.tests.passed, failed: c.tests.failed } } : {}),
       ...(c.verdict.status !== 'pass' ? { failure: failureExcerpt(c.verdict) } : {}),
       ...(c.strength ? { strength: strengthJson(c.strength) } : {}),
@@ -109,6 +111,8 @@ export function fixJson(result: FixResult, lines: [number, number], k: number): 
     })),
     verified: result.verified,
     ...(result.stoppedEarly ? { stoppedEarly: result.stoppedEarly.message } : {}),
+    ...(result.strengthCutShort ? { strengthCutShort: result.strengthCutShort } : {}),
+    ...(result.passedFailingTestsOnly ? { passedFailingTestsOnly: result.passedFailingTestsOnly.map((c) => ({ ...c, number: c.index + 1, note: FULL_RUN_NOT_REACHED })) } : {}),
     durationMs: result.durationMs,
   };
 }
@@ -136,6 +140,8 @@ function humanReport(result: FixResult, k: number): string {
   const out: string[] = [];
   if (result.baselinePassed) out.push('WARNING: the tests already pass on the unmodified code, so they do not catch the bug: a passing candidate proves little.', '');
   if (result.stoppedEarly) out.push(`Stopped early (${result.stoppedEarly.message}); reporting what finished.`, '');
+  // The likeliest fixes when the clock ran out: shown, though not verified, so the user knows where to look.
+  for (const c of result.passedFailingTestsOnly ?? []) out.push(`candidate #${c.index + 1}${c.label ? ` — ${c.label}` : ''}: ${FULL_RUN_NOT_REACHED} (not verified)`, c.diff, '');
   // Named so a failure they caused is not read as the candidate's; every candidate still ran the whole suite.
   if (result.flakyTests?.length) out.push(`Flaky tests (passed on the baseline, failed on a re-run of the unmodified code): ${result.flakyTests.join(', ')}. Candidates that failed only on these were re-run on the whole suite.`, '');
   if (result.verified.length > 0) {
@@ -146,6 +152,7 @@ function humanReport(result: FixResult, k: number): string {
       out.push(`candidate ${candidateLine(c)}${c.label ? ` — ${c.label}` : ''}`);
       if (c.reviewRequired) out.push(`  REVIEW REQUIRED (not ranked by strength): ${c.reviewRequired}`);
       if (c.strength) out.push(`  ${describeStrength(c.strength)}`);
+      else if (result.strengthCutShort?.unchecked.includes(index)) out.push(`  strength: cut short (${result.strengthCutShort.message})`);
       out.push(c.diff);
       // The first surviving variants, so a reviewer sees what else the tests would accept.
       for (const survivor of c.strength?.survivors.slice(0, MAX_SURVIVORS_SHOWN) ?? []) out.push(`  also passes: ${survivor.label}`, survivor.diff);

@@ -194,6 +194,11 @@ export interface CandidateResult {
    * limit), or one whose only failures are tests that also fail on the unmodified code (flaky). Absent: none.
    */
   readonly setAside?: readonly SetAsideRun[];
+  /**
+   * The tests its confirmation runs repeated (the baseline's failing tests it fixed) when they did not run the whole
+   * command: the first full run showed nothing else broke. Absent: every run was a full one.
+   */
+  readonly confirmedOn?: readonly string[];
 }
 
 /** One of a candidate's runs that says nothing about it, and why. */
@@ -204,7 +209,7 @@ export interface SetAsideRun {
 }
 
 /** What a candidate's runs proved besides their verdicts: the stage they reached, the per-test comparison, the runs set aside. */
-export type Evidence = Pick<CandidateResult, 'stage' | 'tests' | 'setAside'>;
+export type Evidence = Pick<CandidateResult, 'stage' | 'tests' | 'setAside' | 'confirmedOn'>;
 
 export type FixEvent =
   | { readonly type: 'started'; readonly testCommand: string; readonly protections: Protections }
@@ -232,6 +237,16 @@ export type FixEvent =
 export interface StoppedEarly {
   readonly kind: 'cancelled' | 'totalTimeout' | 'providerError' | 'baselineTimeout';
   readonly message: string;
+}
+
+/** A candidate that passed the failing tests, stopped before its full run gave a verdict. */
+export interface UnfinishedCandidate {
+  readonly index: number;
+  readonly label?: string;
+  readonly replacement: string;
+  readonly diff: string;
+  /** The baseline's failing tests it turned green. */
+  readonly fixed: readonly string[];
 }
 
 export interface FixResult {
@@ -263,6 +278,16 @@ export interface FixResult {
   readonly lost: readonly LostSample[];
   /** Why the request ended early, if it did. */
   readonly stoppedEarly?: StoppedEarly;
+  /**
+   * Candidates that passed the baseline's failing tests when a stop (the total timeout, a cancel) ended their full
+   * run: not verified, not in `candidates` or the statistics, but the likeliest fixes to look at. Absent when none.
+   */
+  readonly passedFailingTestsOnly?: readonly UnfinishedCandidate[];
+  /**
+   * Why the strength check stopped before every verified fix had its strength (the total timeout, a cancel), and
+   * which fixes it left without one. The verdicts stand; absent when the check finished or did not run.
+   */
+  readonly strengthCutShort?: { readonly message: string; readonly unchecked: readonly number[] };
   readonly durationMs: number;
   /** The file text the candidates were applied to (unsaved text when given). */
   readonly originalText: string;

@@ -1,15 +1,15 @@
 // Orchestrates one request as named phases: open, plan the tests, prepare the executor, baseline and generation at
 // once (each candidate verified in its own copy, verdicts streamed), the strength check, and the result.
-import pLimit from 'p-limit';
 import { startBaseline } from './baseline';
 import { CandidatePool } from './candidatePool';
 import { Generation } from './generation';
 import { Lifetime, openRequest } from './openRequest';
 import type { OpenedRequest } from './openRequest';
-import type { FixEvent, FixRequest, FixResult, Verdict } from '../contract/fixRequest';
+import type { FixEvent, FixRequest, FixResult, UnfinishedCandidate, Verdict } from '../contract/fixRequest';
 import type { LostSample } from '../contract/provider';
 import type { TestExecutor } from '../execution/executor';
 import { prepareExecution, prepareExecutor } from '../execution/prepareExecution';
+import { RunQueue } from '../execution/runQueue';
 import { planTests } from '../testCommand/testPlan';
 import type { TestPlan } from '../testCommand/testPlan';
 import type { PerTestPlan } from '../verification/stagedVerification';
@@ -33,9 +33,9 @@ export async function runFix(request: FixRequest, onEvent: (event: FixEvent) => 
     request, relativePath: prepared.relativePath, testCommand: plan.runCommand, backend, listing, env: plan.env, redactor: opened.redactor, signal: lifetime.signal, logger,
   });
   lifetime.start();
-  const limit = pLimit(Math.max(1, request.parallel));
+  const queue = new RunQueue(Math.max(1, request.parallel));
   const requiredRuns = announce(request, opened, plan, executor, onEvent);
-  const baseline = startBaseline({ run: request.baselineCheck, executor, plan, prepared, slot: limit, logger, onEvent });
+  const baseline = startBaseline({ run: request.baselineCheck, executor, plan, prepared, slot: queue.slot, logger, onEvent });
   // Tests that cannot finish on the unmodified code cannot finish on a candidate either: spending n runs says nothing.
   void baseline.verdict.then((verdict) => {
     if (verdict?.status === 'timeout' && !verdict.cancelled) lifetime.stop('baselineTimeout', `the tests on the unmodified code timed out after ${(verdict.durationMs / 1000).toFixed(1)} s`);
@@ -43,7 +43,7 @@ export async function runFix(request: FixRequest, onEvent: (event: FixEvent) => 
   // Staged candidates need the failing tests before they start; others run alongside the baseline.
   const readyToVerify: Promise<unknown> = plan.fullCommand && plan.staged ? baseline.reference : Promise.resolve();
   const verifier = new Verifier({
-    executor, reference: baseline.reference, fullCommand: plan.fullCommand, staged: plan.staged, requiredRuns, languageId: prepared.languageId, signal: lifetime.signal, slot: limit,
+    executor, reference: baseline.reference, fullCommand: plan.fullCommand, staged: plan.staged, requiredRuns, languageId: prepared.languageId, signal: lifetime.signal, slot: queue.slot,
     testTimeoutMs: request.testTimeoutMs, originalText: prepared.text,
   });
   const pool = new CandidatePool({ relativePath: prepared.relativePath, originalText: prepared.text, start: prepared.start, end: prepared.end, requiredRuns });
@@ -56,14 +56,16 @@ export async function runFix(request: FixRequest, onEvent: (event: FixEvent) => 
     providerError = error;
     lifetime.stop('providerError', `the provider failed: ${(error as Error).message}`);
   }
-  const facts: Facts = { request, opened, plan, pool, verifier, lost: generation.lost, lifetime, started, baseline: null, strengths: new Map(), reviewRequired: new Map() };
+  const facts: Facts = {
+    request, opened, plan, pool, verifier, lost: generation.lost, unfinished: generation.unfinished, lifetime, started, baseline: null, strengths: new Map(), reviewRequired: new Map(),
+  };
   try {
     [facts.baseline] = await Promise.all([baseline.verdict, generation.settled()]);
     facts.perTest = (await baseline.reference).plan;
     if (!providerError) await checkStrengthIfDue(facts, onEvent);
   } finally {
     lifetime.close();
-    limit.clearQueue();
+    queue.clearQueue();
     await executor.dispose();
   }
   if (providerError) throw providerError;
@@ -109,6 +111,7 @@ interface Facts {
   /** Knows the tests it found flaky on the unmodified code while judging candidates. */
   readonly verifier: Verifier;
   readonly lost: readonly LostSample[];
+  readonly unfinished: readonly UnfinishedCandidate[];
   readonly lifetime: Lifetime;
   readonly started: number;
   baseline: Verdict | null;
@@ -116,6 +119,7 @@ interface Facts {
   readonly strengths: Map<number, TestStrength>;
   /** Verified candidates that could steer the strength check, and why (strengthSteering, the control run). */
   readonly reviewRequired: Map<number, string>;
+  strengthCutShort?: FixResult['strengthCutShort'];
 }
 
 /** Once every verdict is in: how firmly the tests pin each verified fix, unless it is off or nothing was verified. */
@@ -140,6 +144,8 @@ async function checkStrengthIfDue(facts: Facts, onEvent: (event: FixEvent) => vo
   }, reviewRequired);
   if (lifetime.stoppedEarly !== before) {
     opened.logger.info(`the strength check was stopped (${lifetime.stoppedEarly?.message}); the verified fixes it did not finish have no strength`);
+    const unchecked = pool.ranking().filter((index) => !strengths.has(index));
+    if (unchecked.length > 0) facts.strengthCutShort = { message: lifetime.stoppedEarly?.message ?? 'stopped', unchecked };
     lifetime.restore(before);
   }
 }
@@ -157,7 +163,7 @@ function reviewReasons({ opened, pool, reviewRequired }: Facts): Map<number, str
 }
 
 function resultOf(facts: Facts): FixResult {
-  const { opened, plan, pool, verifier, lost, lifetime, started, baseline, perTest, strengths } = facts;
+  const { opened, plan, pool, verifier, lost, unfinished, lifetime, started, baseline, perTest, strengths, strengthCutShort } = facts;
   const { relativePath, text: originalText, start, end } = opened.prepared;
   const stoppedEarly = lifetime.stoppedEarly;
   const review = reviewReasons(facts);
@@ -179,6 +185,8 @@ function resultOf(facts: Facts): FixResult {
     ...pool.statistics(),
     lost,
     ...(stoppedEarly ? { stoppedEarly } : {}),
+    ...(strengthCutShort ? { strengthCutShort } : {}),
+    ...(unfinished.length > 0 ? { passedFailingTestsOnly: [...unfinished].sort((a, b) => a.index - b.index) } : {}),
     durationMs: Math.round(performance.now() - started),
     originalText,
     start,

@@ -1,7 +1,7 @@
 // The request's test plan, worked out once before anything runs (SWE-bench's TestSpec): what each run starts, with
 // which environment, and which runner's report the baseline and the staged runs read.
 import { commandToRun } from './packageScript';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { resolveRunner } from './runner';
 import { toolchainLines } from './toolchain';
@@ -9,6 +9,7 @@ import type { Tool } from './toolchain';
 import type { ResolvedRunner } from './runner';
 import { reporterCommand } from '../testResults/reporterCommand';
 import type { ReporterRun } from '../testResults/reporterCommand';
+import { describeNarrowing } from '../testResults/selection';
 
 /** Everything about the test command that the runs of one request share. */
 export interface TestPlan {
@@ -47,6 +48,24 @@ function toolsOf(workspace: string, command: string): Tool[] {
   return [...(node ? (['node'] as const) : []), ...(python ? (['python'] as const) : [])];
 }
 
+const MOCHA_CONFIGS = ['.mocharc.js', '.mocharc.cjs', '.mocharc.mjs', '.mocharc.json', '.mocharc.jsonc', '.mocharc.yaml', '.mocharc.yml'];
+
+/** Mocha adds command-line files to a configured `spec` (checked with mocha 11): stage 1 then loads the spec's files too. */
+function mochaSpecNote(workspace: string, runner: string): string {
+  if (runner !== 'mocha') return '';
+  const read = (name: string) => {
+    try {
+      return readFileSync(join(workspace, name), 'utf8');
+    } catch {
+      return '';
+    }
+  };
+  const config = MOCHA_CONFIGS.find((name) => /\bspec\b/.test(read(name)));
+  const fromPackage = !config && /"mocha"\s*:\s*\{[^}]*"spec"/.test(read('package.json'));
+  const where = config ?? (fromPackage ? 'package.json' : undefined);
+  return where ? `; mocha adds them to the \`spec\` of ${where}, so the files that spec names load too` : '';
+}
+
 /** The plan for one request's test runs. */
 export function planTests({ workspace, testCommand, env, usesHostTools, baselineCheck, staged }: PlanOptions): TestPlan {
   // npm's own start-up costs every run a few hundred milliseconds: the script it runs is resolved once, here.
@@ -58,6 +77,7 @@ export function planTests({ workspace, testCommand, env, usesHostTools, baseline
   if (runner && 'unsupported' in runner) log.push(`per-test results: not available for \`${testCommand}\` (${runner.unsupported}); each candidate runs the whole command`);
   const noSelection = runner && 'adapter' in runner ? runner.noSelection : undefined;
   if (noSelection && staged) log.push(`staged verification: off, since ${noSelection}; each candidate runs the whole command, judged test by test`);
+  if (staged && !noSelection && runner && 'adapter' in runner) log.push(describeNarrowing(runner.adapter.name, runner.base) + mochaSpecNote(workspace, runner.adapter.name));
   const fullCommand = runner && 'adapter' in runner ? reporterCommand(runner.adapter, runner.base) : undefined;
   const plan = { testCommand, runCommand: toRun.command, env: toRun.env, ...(runner ? { runner } : {}), ...(fullCommand ? { fullCommand } : {}) };
   return { ...plan, staged: staged && !noSelection, log };

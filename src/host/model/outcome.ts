@@ -1,6 +1,7 @@
 // What a finished request shows: the outcome as data (which list, which message, which actions), so the rules are tested with a table.
 import type { FixResult } from '../../core/contract/fixRequest';
 import { EDITOR_NAMES, noFixAdvice } from '../../core/verification/noFixAdvice';
+import { describeUnfinished } from '../../core/verification/evidence';
 import { verifiedCandidates } from './taskRecord';
 
 /** The buttons a message can offer; the presenter gives each its behaviour. */
@@ -79,7 +80,8 @@ export function outcomeOf(result: FixResult, context: OutcomeContext): Outcome {
     return { kind: 'verified', list: listed, message: { severity: 'info', text: `${verified} verified fix(es) for ${location}.`, actions: show }, openPicker: false };
   }
   const advice = noFixAdvice(result, EDITOR_NAMES);
-  const early = result.stoppedEarly ? ` Stopped early: ${result.stoppedEarly.message}.` : '';
+  const unfinished = describeUnfinished(result.passedFailingTestsOnly);
+  const early = result.stoppedEarly ? ` Stopped early: ${result.stoppedEarly.message}${unfinished ? `; ${unfinished} (not verified)` : ''}.` : '';
   // A next step, not only a verdict, chosen by why the candidates failed (core/verification/noFixAdvice.ts).
   const next = advice && advice.next.length > 0 ? ` Next: ${advice.next.join('; ')}.` : '';
   const text = `No passing fix found (${result.passed} of ${result.samples} passed) for ${location}: ${advice?.conclusion ?? 'nothing passed'}.${early}${next} Details groups the failures.`;

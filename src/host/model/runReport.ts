@@ -8,7 +8,8 @@ export { failureExcerpt };
 function runsText(c: CandidateResult): string {
   if (c.runs.length <= 1) return '';
   const passes = c.runs.filter((r) => r.status === 'pass').length;
-  return `, ${passes}/${c.runs.length} runs passed${c.flaky ? ' (flaky)' : ''}`;
+  const what = c.confirmedOn ? `fixed tests passed ${passes}/${c.runs.length} runs` : `${passes}/${c.runs.length} runs passed`;
+  return `, ${what}${c.flaky ? ' (flaky)' : ''}`;
 }
 
 /** One candidate: its verdict and change; its failure too unless the groups above already quote it. */
