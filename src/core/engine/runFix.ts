@@ -1,5 +1,5 @@
 // Orchestrates one request as named phases: open, plan the tests, prepare the executor, baseline and generation at
-// once (each candidate verified in its own copy, verdicts streamed), the strength check, and the result.
+// once (each candidate verified in its own copy, verdicts streamed), the strength and behaviour checks, and the result.
 import pLimit from 'p-limit';
 import { startBaseline } from './baseline';
 import { CandidatePool } from './candidatePool';
@@ -16,6 +16,10 @@ import type { PerTestPlan } from '../verification/stagedVerification';
 import { checkStrength, rankByStrength } from '../verification/strengthCheck';
 import { Verifier } from '../verification/verifier';
 import type { TestStrength } from '../contract/strength';
+import type { BehaviourReport } from '../contract/behaviour';
+import { checkBehaviour } from '../behaviour/behaviourCheck';
+import { applyReplacement } from '../base/textRange';
+import { reporterCommand } from '../testResults/reporterCommand';
 
 /** Runs the request to the end (or to cancel / total timeout) and returns every finished candidate. */
 export async function runFix(request: FixRequest, onEvent: (event: FixEvent) => void = () => undefined): Promise<FixResult> {
@@ -60,7 +64,7 @@ export async function runFix(request: FixRequest, onEvent: (event: FixEvent) => 
   try {
     [facts.baseline] = await Promise.all([baseline.verdict, generation.settled()]);
     facts.perTest = (await baseline.reference).plan;
-    if (!providerError) await checkStrengthIfDue(facts, onEvent);
+    if (!providerError) await afterVerdicts(facts, executor, limit, onEvent);
   } finally {
     lifetime.close();
     limit.clearQueue();
@@ -106,28 +110,59 @@ interface Facts {
   baseline: Verdict | null;
   perTest?: PerTestPlan;
   readonly strengths: Map<number, TestStrength>;
+  behaviour?: BehaviourReport;
 }
 
-/** Once every verdict is in: how firmly the tests pin each verified fix, unless it is off or nothing was verified. */
-async function checkStrengthIfDue(facts: Facts, onEvent: (event: FixEvent) => void): Promise<void> {
-  const { request, opened, pool, verifier, lifetime, strengths } = facts;
-  const level = request.strengthCheck ?? 'quick';
-  if (level === 'off' || !pool.anyVerified || lifetime.signal.aborted) return;
+/**
+ * Once every verdict is in, the list can be shown; then the strength and behaviour checks run side by side. A stop
+ * from here on ends only the checks: every verdict is in, so the request did not stop early.
+ */
+async function afterVerdicts(facts: Facts, executor: TestExecutor, slot: <T>(run: () => Promise<T>) => Promise<T>, onEvent: (event: FixEvent) => void): Promise<void> {
+  const { request, pool, lifetime, opened } = facts;
+  const due = (request.strengthCheck ?? 'quick') !== 'off' || (request.behaviourCheck ?? 'quick') !== 'off';
+  if (!due || !pool.anyVerified || lifetime.signal.aborted) return;
   onEvent({ type: 'verdicts', result: resultOf(facts) });
-  // A stop from here on ends only the check: every verdict is in, so the request did not stop early.
   const before = lifetime.stoppedEarly;
+  await Promise.all([checkStrengthIfDue(facts, onEvent), checkBehaviourIfDue(facts, executor, slot, onEvent)]);
+  if (lifetime.stoppedEarly !== before) {
+    opened.logger.info(`the checks after the verdicts were stopped (${lifetime.stoppedEarly?.message}); the verified fixes they did not finish have no strength, and a behaviour check cut short reports nothing`);
+    lifetime.restore(before);
+  }
+}
+
+/** Where the verified fixes disagree: their function replayed on the tests' inputs and inputs near them. */
+async function checkBehaviourIfDue(facts: Facts, executor: TestExecutor, slot: <T>(run: () => Promise<T>) => Promise<T>, onEvent: (event: FixEvent) => void): Promise<void> {
+  const { request, opened, plan, pool, perTest, lifetime } = facts;
+  const level = request.behaviourCheck ?? 'quick';
+  if (level === 'off') return;
+  const { languageId, relativePath, text: originalText, start, end } = opened.prepared;
+  const fixes = pool.ranking().flatMap((index) => {
+    const candidate = pool.candidates.find((c) => c.index === index);
+    return candidate ? [{ index, fileText: applyReplacement(originalText, start, end, candidate.replacement) }] : [];
+  });
+  const failingTests = perTest && perTest.failing.length > 0 ? reporterCommand(perTest.adapter, perTest.base, perTest.failing) : undefined;
+  const report = await checkBehaviour({
+    level, executor, slot, workspace: request.workspace, languageId, relativePath, originalText, start, end, fixes, testCommand: plan.runCommand,
+    ...(failingTests ? { failingTests } : {}), signal: lifetime.signal, logger: opened.logger,
+  });
+  if (!report) return;
+  facts.behaviour = report;
+  onEvent({ type: 'behaviour', report });
+}
+
+/** How firmly the tests pin each verified fix, unless the check is off. */
+async function checkStrengthIfDue(facts: Facts, onEvent: (event: FixEvent) => void): Promise<void> {
+  const { request, opened, pool, verifier, strengths } = facts;
+  const level = request.strengthCheck ?? 'quick';
+  if (level === 'off') return;
   const { languageId, relativePath, text: originalText, start, end } = opened.prepared;
   await checkStrength({ level, verifier, languageId, relativePath, originalText, start, end, candidates: pool.candidates, ranking: pool.ranking() }, (index, strength) => {
     strengths.set(index, strength);
     onEvent({ type: 'strength', index, strength });
   });
-  if (lifetime.stoppedEarly !== before) {
-    opened.logger.info(`the strength check was stopped (${lifetime.stoppedEarly?.message}); the verified fixes it did not finish have no strength`);
-    lifetime.restore(before);
-  }
 }
 
-function resultOf({ opened, plan, pool, verifier, lost, lifetime, started, baseline, perTest, strengths }: Facts): FixResult {
+function resultOf({ opened, plan, pool, verifier, lost, lifetime, started, baseline, perTest, strengths, behaviour }: Facts): FixResult {
   const { relativePath, text: originalText, start, end } = opened.prepared;
   const stoppedEarly = lifetime.stoppedEarly;
   return {
@@ -147,5 +182,6 @@ function resultOf({ opened, plan, pool, verifier, lost, lifetime, started, basel
     originalText,
     start,
     end,
+    ...(behaviour ? { behaviour } : {}),
   };
 }
