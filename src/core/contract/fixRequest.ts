@@ -87,8 +87,9 @@ export interface FixRequest {
   readonly strengthCheck?: StrengthChoice;
   /**
    * After the last verdict, the selected function's inputs from the tests (and inputs near them) are replayed on the
-   * unmodified function and every verified fix, to say where the fixes disagree (`quick`, the default: up to 300
-   * inputs; `thorough`: up to 3000; `off`). Never counted in the statistics.
+   * unmodified function and every verified fix, to say where the fixes disagree (`quick`: up to 300 inputs;
+   * `thorough`: up to 3000; `off`, the default when absent; the front ends' default is `quick`). Never counted in the
+   * statistics.
    */
   readonly behaviourCheck?: StrengthChoice;
   readonly isolation: IsolationOptions;

@@ -119,7 +119,7 @@ interface Facts {
  */
 async function afterVerdicts(facts: Facts, executor: TestExecutor, slot: <T>(run: () => Promise<T>) => Promise<T>, onEvent: (event: FixEvent) => void): Promise<void> {
   const { request, pool, lifetime, opened } = facts;
-  const due = (request.strengthCheck ?? 'quick') !== 'off' || (request.behaviourCheck ?? 'quick') !== 'off';
+  const due = (request.strengthCheck ?? 'quick') !== 'off' || (request.behaviourCheck ?? 'off') !== 'off';
   if (!due || !pool.anyVerified || lifetime.signal.aborted) return;
   onEvent({ type: 'verdicts', result: resultOf(facts) });
   const before = lifetime.stoppedEarly;
@@ -133,7 +133,7 @@ async function afterVerdicts(facts: Facts, executor: TestExecutor, slot: <T>(run
 /** Where the verified fixes disagree: their function replayed on the tests' inputs and inputs near them. */
 async function checkBehaviourIfDue(facts: Facts, executor: TestExecutor, slot: <T>(run: () => Promise<T>) => Promise<T>, onEvent: (event: FixEvent) => void): Promise<void> {
   const { request, opened, plan, pool, perTest, lifetime } = facts;
-  const level = request.behaviourCheck ?? 'quick';
+  const level = request.behaviourCheck ?? 'off';
   if (level === 'off') return;
   const { languageId, relativePath, text: originalText, start, end } = opened.prepared;
   const fixes = pool.ranking().flatMap((index) => {
