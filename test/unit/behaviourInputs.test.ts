@@ -42,6 +42,12 @@ describe('neighbour inputs', () => {
     assert.deepEqual(generateInputs(observed, 2).map((g) => g.args), [[9, 5], [12, 5]]);
   });
 
+  it('nudges a method\'s this field by field', () => {
+    const generated = generateInputs([{ args: [], self: { values: [3, 1, 2], scale: 2 } }], 100);
+    assert.ok(generated.some((g) => JSON.stringify(g.self) === '{"values":[],"scale":2}'));
+    assert.ok(generated.some((g) => JSON.stringify(g.self) === '{"values":[3,1,2],"scale":3}'));
+  });
+
   it('a number computed as a double and the same small integer are one input', () => {
     const computed = 17 + Math.floor(0.5 + 0.5);
     assert.equal(inputKey({ args: [computed], self: undefined }), inputKey({ args: [18], self: undefined }));

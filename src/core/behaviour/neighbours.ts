@@ -79,6 +79,11 @@ function inputNeighbours(input: ReplayInput): ReplayInput[] {
   const { args } = input;
   const withArg = (i: number, value: unknown): ReplayInput => ({ ...input, args: args.map((a, j) => (j === i ? value : a)) });
   for (let i = 0; i < args.length; i++) for (const near of valueNeighbours(args[i])) out.push(withArg(i, near));
+  // A method's `this` is an input too: each of its fields nudged as an argument would be.
+  if (isPlainObject(input.self)) {
+    const self = input.self;
+    for (const key of Object.keys(self).slice(0, 8)) for (const near of valueNeighbours(self[key])) out.push({ ...input, self: { ...self, [key]: near } });
+  }
   for (let i = 0; i < args.length; i++) {
     for (let j = i + 1; j < args.length; j++) {
       if (typeOf(args[i]) === typeOf(args[j])) out.push({ ...input, args: args.map((a, k) => (k === i ? args[j] : k === j ? args[i] : a)) });
@@ -124,7 +129,7 @@ export function generateInputs(observed: readonly ReplayInput[], budget: number,
   const random = seededRandom(seed);
   for (let tries = 0; out.length < budget && observed.length > 0 && tries < budget * 4; tries++) {
     const base = observed[tries % observed.length];
-    take({ ...base, args: base.args.map((a) => randomLike(a, random)) });
+    take({ ...base, args: base.args.map((a) => randomLike(a, random)), ...(base.self !== undefined ? { self: randomLike(base.self, random) } : {}) });
   }
   return out;
 }

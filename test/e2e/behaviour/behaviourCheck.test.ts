@@ -1,11 +1,15 @@
 // The behaviour check through the built CLI, with real test runs: two verified fixes that differ (a distinguishing
 // input named, and true of the fixes), two that agree on every input tried (ES modules), what a fix changes beyond
-// the failing tests, a function that cannot be replayed, `--behaviour off`, and the user's files left alone.
+// the failing tests, an instance method, a function that cannot be replayed, `--behaviour off`, cancel, and the
+// user's files left alone.
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { runCli } from '../../unit/helpers/cli';
+import { runFix } from '../../../src/core/engine/runFix';
+import type { FixEvent, FixRequest } from '../../../src/core/contract/fixRequest';
+import { createFileProvider } from '../../../src/core/providers/fileProvider';
 import { fingerprint, makeTempRoot, makeWorkspace, remove } from '../../unit/helpers/workspace';
 
 const tempRoot = makeTempRoot();
@@ -116,6 +120,26 @@ describe('the behaviour check (JavaScript, node --test)', () => {
     assert.match(stdout, /fix #1: besides the failing tests, this fix changes no result on the \d+ inputs tried/);
   });
 
+  it('replays an instance method with its recorded this, and nudges this\'s fields', async () => {
+    const source = 'class Stats {\n  constructor(values) { this.values = values; }\n  median() {\n    const s = [...this.values].sort((a, b) => a - b);\n    return s[Math.floor(s.length / 2)];\n  }\n}\nmodule.exports = { Stats };\n';
+    const tests = "const test = require('node:test');\nconst assert = require('node:assert');\nconst { Stats } = require('../src/stats.js');\ntest('odd', () => assert.strictEqual(new Stats([3, 1, 2]).median(), 2));\ntest('even', () => assert.strictEqual(new Stats([1, 3, 5, 9]).median(), 4));\n";
+    const ws = workspace({ 'src/stats.js': source, 'test/stats.test.js': tests, 'package.json': nodeTest('stats') });
+    const even = '    return s.length % 2 ? s[Math.floor(s.length / 2)] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;';
+    const same = '    return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;';
+    const list = join(ws, '..', 'stats-candidates.json');
+    writeFileSync(list, JSON.stringify([even, same]));
+    made.push(list);
+    const r = await runCli(['fix', '--workspace', ws, '--file', 'src/stats.js', '--lines', '5-5', '--candidates', list, '--k', '1', '--strength', 'off', '--json'], { env });
+    assert.equal(r.exitCode, 0, r.stderr);
+    const b = JSON.parse(r.stdout).behaviour;
+    assert.equal(b.function, 'Stats#median');
+    assert.equal(b.status, 'compared', JSON.stringify(b));
+    assert.deepEqual(b.groups, [[0, 1]]);
+    // Beyond the failing test: an even-length array other than the tests' own, found by nudging `this.values`.
+    assert.ok(b.fixes[0].changedBeyondFailingTests > 0);
+    assert.match(b.fixes[0].examples[0].call, /^Stats#median\(\) on \{ values: \[.*\] \}$/);
+  });
+
   it('says plainly when the function cannot be replayed: a callback argument', async () => {
     const source = 'function total(items, price) {\n  return items.reduce((sum, item) => sum + price(item), 1);\n}\nmodule.exports = { total };\n';
     const tests = "const test = require('node:test');\nconst assert = require('node:assert');\nconst { total } = require('../src/total.js');\ntest('sums', () => assert.strictEqual(total([1, 2], (x) => x * 2), 6));\n";
@@ -124,5 +148,38 @@ describe('the behaviour check (JavaScript, node --test)', () => {
     assert.equal(json.behaviour.status, 'notReplayable');
     assert.match(json.behaviour.reason, /its arguments cannot be copied \(.*could not be cloned/);
     assert.match(stdout, /behaviour check: total is not replayable: its arguments cannot be copied/);
+  });
+});
+
+describe('the behaviour check in the engine', () => {
+  it('stops when cancelled: the verdicts stand, the cut-short check reports nothing, the request did not stop early', async () => {
+    const ws = workspace({ 'src/pages.js': PAGES, 'test/pages.test.js': `${PAGES_TESTS}\n`, 'package.json': nodeTest('pages') });
+    const start = PAGES.indexOf('  return');
+    const request: FixRequest = {
+      workspace: ws, relativePath: 'src/pages.js', start, end: PAGES.indexOf('\n', start), languageId: 'javascript', testCommand: 'node --test',
+      samples: 2, testTimeoutMs: 60_000, totalTimeoutMs: 300_000, parallel: 2, baselineCheck: true, confirmRuns: 1, strengthCheck: 'off', behaviourCheck: 'thorough',
+      isolation: { linkedFolders: [], excludes: [], allowNetwork: false, memoryMB: 0 }, provider: createFileProvider([CEIL, ROUND_UP]),
+    };
+    const controller = new AbortController();
+    const events: FixEvent['type'][] = [];
+    const previous = process.env.VERIFIED_FIX_TMPDIR;
+    process.env.VERIFIED_FIX_TMPDIR = tempRoot;
+    try {
+      const result = await runFix({ ...request, signal: controller.signal }, (event) => {
+        events.push(event.type);
+        if (event.type === 'verdicts') setTimeout(() => controller.abort(), 50);
+      });
+      assert.deepEqual(result.verified, [0, 1]);
+      assert.equal(result.behaviour, undefined);
+      assert.ok(!events.includes('behaviour'));
+      assert.equal(result.stoppedEarly, undefined, 'every verdict was in: the request did not stop early');
+      // Without a cancel the same request reports, and its statistics are the same.
+      const full = await runFix(request);
+      assert.equal(full.behaviour?.status, 'compared');
+      assert.deepEqual([full.samples, full.passed], [result.samples, result.passed]);
+    } finally {
+      if (previous === undefined) delete process.env.VERIFIED_FIX_TMPDIR;
+      else process.env.VERIFIED_FIX_TMPDIR = previous;
+    }
   });
 });
