@@ -3,10 +3,11 @@
 // the failing tests, an instance method, a function that cannot be replayed, `--behaviour off`, cancel, and the
 // user's files left alone.
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { runCli } from '../../unit/helpers/cli';
+import { repoRoot } from '../../unit/helpers/paths';
 import { runFix } from '../../../src/core/engine/runFix';
 import type { FixEvent, FixRequest } from '../../../src/core/contract/fixRequest';
 import { createFileProvider } from '../../../src/core/providers/fileProvider';
@@ -138,6 +139,26 @@ describe('the behaviour check (JavaScript, node --test)', () => {
     // Beyond the failing test: an even-length array other than the tests' own, found by nudging `this.values`.
     assert.ok(b.fixes[0].changedBeyondFailingTests > 0);
     assert.match(b.fixes[0].examples[0].call, /^Stats#median\(\) on \{ values: \[.*\] \}$/);
+  });
+
+  it('replays a TypeScript function with the project\'s tsx', async () => {
+    const ws = workspace({
+      'src/age.ts': 'export function isAdult(age: number): boolean {\n  return age > 18;\n}\n',
+      'test/age.test.ts': "import test from 'node:test';\nimport assert from 'node:assert';\nimport { isAdult } from '../src/age.ts';\ntest('18 is adult', () => assert.strictEqual(isAdult(18), true));\ntest('30 is adult', () => assert.strictEqual(isAdult(30), true));\n",
+      'package.json': JSON.stringify({ name: 'age-ts', type: 'module', scripts: { test: 'node --import tsx --test test/age.test.ts' } }),
+      '.gitignore': 'node_modules\n',
+    });
+    mkdirSync(join(ws, 'node_modules'));
+    symlinkSync(join(repoRoot, 'node_modules', 'tsx'), join(ws, 'node_modules', 'tsx'));
+    const list = join(ws, '..', 'age-ts-candidates.json');
+    writeFileSync(list, JSON.stringify(['  return age >= 18;', '  return age > 17;']));
+    made.push(list);
+    const r = await runCli(['fix', '--workspace', ws, '--file', 'src/age.ts', '--lines', '2-2', '--candidates', list, '--k', '1', '--strength', 'off', '--json'], { env });
+    assert.equal(r.exitCode, 0, r.stderr);
+    const b = JSON.parse(r.stdout).behaviour;
+    assert.equal(b.status, 'compared', JSON.stringify(b));
+    assert.deepEqual(b.groups, [[0, 1]]);
+    assert.equal(b.observed, 2);
   });
 
   it('says plainly when the function cannot be replayed: a callback argument', async () => {
