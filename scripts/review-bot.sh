@@ -195,6 +195,29 @@ const encoded = (t) => /[0-9a-fA-F]{24,}/.test(t) || [...t.matchAll(/[A-Za-z0-9+
 const flat = (t) => { const f = String(t).replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, " ").replace(/\s+/g, " ").trim(); return f.length > 120 ? f.slice(0, 120) + "…" : f; };
 const name = (t) => { const f = flat(t); if (encoded(f)) return "(a name with a long base64/hex run)"; const tick = "`".repeat(Math.max(1, ...[...f.matchAll(/`+/g)].map((m) => m[0].length + 1))); const pad = /^`|`$/.test(f) ? " " : ""; return tick + pad + f + pad + tick; };
 const html = (t) => flat(t).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+// The behaviour check: where the verified candidates disagree, and what the best one changes beyond the failing
+// tests, each only with an input simple enough to quote (one short line, no backtick or control character, no
+// long base64/hex run).
+const simple = (e) => e && [e.call, e.first, e.second].every((t) => typeof t === "string" && t.length <= 100 && !/[`\u0000-\u001f]/.test(t) && !encoded(t));
+const b = r.behaviour?.status === "compared" ? r.behaviour : undefined;
+const behaviourLines = [];
+if (b) {
+  const tried = b.observed + b.generated;
+  const pair = b.pairs.find((p) => (p.first === best.index || p.second === best.index) && simple(p.examples[0]));
+  if (pair) {
+    const e = pair.examples[0];
+    behaviourLines.push(`- behaviour: #${pair.first + 1} and #${pair.second + 1} differ on \`${e.call}\`: #${pair.first + 1} → \`${e.first}\`, #${pair.second + 1} → \`${e.second}\` (${b.groups.length} behaviours among ${b.groups.flat().length} verified candidates, ${tried} inputs tried)`);
+  } else if (b.groups.length === 1 && b.groups[0].length > 1) {
+    behaviourLines.push(`- behaviour: the ${b.groups[0].length} verified candidates agree on every one of ${tried} inputs tried`);
+  }
+  const mine = b.fixes.find((f) => f.index === best.index && !f.problem);
+  if (mine && b.failingTestInputs > 0) {
+    const e = mine.examples[0];
+    behaviourLines.push(mine.changedBeyondFailingTests === 0
+      ? `- besides the failing tests, it changes no result on the ${mine.tried} inputs tried`
+      : `- besides the failing tests, it changes the result on ${mine.changedBeyondFailingTests} of ${mine.tried} inputs tried${simple(e) ? `, e.g. \`${e.call}\`: before \`${e.first}\`, after \`${e.second}\`` : ""}`);
+  }
+}
 const body = [
   `<!-- verified-fix: file=${html(file)} lines=${line}-${line} -->`,
   `**Verified fix** for ${name(file)} line ${line}, found by \`verified-fix\` (provider ${name(provider)}).`,
@@ -211,6 +234,7 @@ const body = [
   others.length ? `- ${others.length === 1 ? "another verified candidate is a different program" : `${others.length} other verified candidates are different programs`} the tests also accept (${others.map((c) => "#" + (c.index + 1)).join(", ")}): the tests do not decide between them, so compare before accepting` : "- it is the only verified candidate",
   best.reviewRequired ? `- **review required**: ${flat(best.reviewRequired)}; its strength was not checked` : "",
   best.strength ? (best.strength.weak ? `- strength: weak tests, ${best.strength.survivors.length} of ${best.strength.variants} variants of this fix also pass (the tests do not pin it)` : `- strength: the tests caught ${best.strength.caught} of ${best.strength.variants} variants of this fix`) : "- strength: not checked",
+  ...behaviourLines,
   "",
   "<details><summary>The diff</summary>",
   "",

@@ -16,6 +16,7 @@ import { readUserText } from '../core/base/userFiles';
 import { lineRangeToOffsets } from '../core/base/textRange';
 import { describeStrength, strengthKnown } from '../core/verification/strengthCheck';
 import type { TestStrength } from '../core/contract/strength';
+import { describeBehaviour } from '../core/behaviour/describe';
 import { candidateLine, describeEvent } from '../core/engine/describeEvent';
 import { taskPassAtK } from '../core/statistics/passAtK';
 import { CLI_NAMES, noFixAdvice } from '../core/verification/noFixAdvice';
@@ -110,6 +111,7 @@ export function fixJson(result: FixResult, lines: [number, number], k: number): 
       ...(c.reviewRequired ? { reviewRequired: c.reviewRequired } : {}),
     })),
     verified: result.verified,
+    ...(result.behaviour ? { behaviour: result.behaviour } : {}),
     ...(result.stoppedEarly ? { stoppedEarly: result.stoppedEarly.message } : {}),
     ...(result.strengthCutShort ? { strengthCutShort: result.strengthCutShort } : {}),
     ...(result.passedFailingTestsOnly ? { passedFailingTestsOnly: result.passedFailingTestsOnly.map((c) => ({ ...c, number: c.index + 1, note: FULL_RUN_NOT_REACHED })) } : {}),
@@ -147,6 +149,7 @@ function humanReport(result: FixResult, k: number): string {
   if (result.verified.length > 0) {
     out.push(`${result.verified.length} verified fix${result.verified.length === 1 ? '' : 'es'} (best first):`, '');
     if (result.verified.length > 1) out.push(`${result.verified.length} different fixes pass: the tests do not decide between them, so read each.`, '');
+    if (result.behaviour) out.push(...describeBehaviour(result.behaviour), '');
     for (const index of result.verified) {
       const c = result.candidates[result.candidates.findIndex((x) => x.index === index)];
       out.push(`candidate ${candidateLine(c)}${c.label ? ` — ${c.label}` : ''}`);

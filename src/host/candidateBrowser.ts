@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import { applyReplacement } from '../core/base/textRange';
 import { CANDIDATE_SCHEME, CandidateDocuments } from './candidateDocuments';
 import { documentChanged } from './documentChanged';
-import { verifiedLabel } from './model/candidateLabels';
+import { behaviourCount, verifiedLabel } from './model/candidateLabels';
 import type { Log } from './log';
 import type { Run } from './run';
 import type { StoredCandidate } from './model/sessionSchema';
@@ -158,7 +158,8 @@ export class CandidateBrowser implements vscode.Disposable {
     const count = task.candidates.length;
     const where = `${task.relativePath}:${lineLabel(task.startLine, task.endLine)}`;
     // Several different fixes that all pass: the tests did not choose, so the reader must.
-    picker.title = count > 1 ? `${count} different fixes pass for ${where}: the tests do not decide between them, so read each` : `1 verified fix for ${where}`;
+    const behaviours = behaviourCount(task.candidates);
+    picker.title = count > 1 ? `${count} different fixes pass for ${where}: the tests do not decide between them, so read each${behaviours ? ` (${behaviours})` : ''}` : `1 verified fix for ${where}`;
     picker.placeholder = task.baselinePassed
       ? 'Careful: the tests pass without a fix too. Enter opens the diff; ✓ applies.'
       : 'Enter opens the diff against your file; ✓ applies the candidate.';
@@ -201,7 +202,7 @@ export class CandidateBrowser implements vscode.Disposable {
     const c = task.candidates[this.position];
     const uri = this.uris[this.position];
     // A tab title is read at a glance: the file and which candidate; the evidence is the changed lines' hover (evidenceAt).
-    const title = `${task.relativePath.split('/').pop()} ↔ candidate ${c.index + 1} (${this.position + 1}/${task.candidates.length})`;
+    const title = `${task.relativePath.split('/').pop()} ↔ candidate ${c.index + 1} (${this.position + 1}/${task.candidates.length})${c.behaviour && c.behaviour.groups > 1 ? ` · ${c.behaviour.note}` : ''}`;
     this.context.set(ContextKey.VariantCount, c.strength?.survivors?.length ?? 0);
     await vscode.commands.executeCommand('vscode.diff', task.documentUri, uri, title, { preview: true });
     return uri;

@@ -95,6 +95,7 @@ export class ProgressReporter {
       case 'verdicts':
         return this.verdicts(event.result);
       case 'strength':
+      case 'behaviour':
         return;
       case 'done':
         this.finished = true;

@@ -2,6 +2,7 @@
 import type { Logger } from '../base/logger';
 import type { CandidateProvider, LostKind, LostSample, SampleUsage } from './provider';
 import type { Protections } from './protections';
+import type { BehaviourReport } from './behaviour';
 import type { BackendChoice, IsolationChoice, StrengthChoice } from './choices';
 import type { TestStrength } from './strength';
 
@@ -84,6 +85,13 @@ export interface FixRequest {
    * (`quick`, the default: up to 10 per fix; `thorough`: up to 40; `off`). Variants are not samples.
    */
   readonly strengthCheck?: StrengthChoice;
+  /**
+   * After the last verdict, the selected function's inputs from the tests (and inputs near them) are replayed on the
+   * unmodified function and every verified fix, to say where the fixes disagree (`quick`: up to 300 inputs;
+   * `thorough`: up to 3000; `off`, the default when absent; the front ends' default is `quick`). Never counted in the
+   * statistics.
+   */
+  readonly behaviourCheck?: StrengthChoice;
   readonly isolation: IsolationOptions;
   readonly provider: CandidateProvider;
   /**
@@ -228,6 +236,8 @@ export type FixEvent =
   /** Every verdict is in and the strength check starts: the verified list can be shown (it is re-ranked at `done`). */
   | { readonly type: 'verdicts'; readonly result: FixResult }
   | { readonly type: 'strength'; readonly index: number; readonly strength: TestStrength }
+  /** The behaviour check's report, once every replay is in. */
+  | { readonly type: 'behaviour'; readonly report: BehaviourReport }
   | { readonly type: 'done'; readonly result: FixResult };
 
 /**
@@ -293,4 +303,6 @@ export interface FixResult {
   readonly originalText: string;
   readonly start: number;
   readonly end: number;
+  /** Where the verified fixes disagree, when the behaviour check ran to the end. */
+  readonly behaviour?: BehaviourReport;
 }

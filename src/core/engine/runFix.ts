@@ -1,5 +1,5 @@
 // Orchestrates one request as named phases: open, plan the tests, prepare the executor, baseline and generation at
-// once (each candidate verified in its own copy, verdicts streamed), the strength check, and the result.
+// once (each candidate verified in its own copy, verdicts streamed), the strength and behaviour checks, and the result.
 import { startBaseline } from './baseline';
 import { CandidatePool } from './candidatePool';
 import { Generation } from './generation';
@@ -16,6 +16,10 @@ import type { PerTestPlan } from '../verification/stagedVerification';
 import { checkStrength, rankByStrength, staticReviewReason } from '../verification/strengthCheck';
 import { Verifier } from '../verification/verifier';
 import type { TestStrength } from '../contract/strength';
+import type { BehaviourReport } from '../contract/behaviour';
+import { checkBehaviour } from '../behaviour/behaviourCheck';
+import { applyReplacement } from '../base/textRange';
+import { reporterCommand } from '../testResults/reporterCommand';
 
 /** Runs the request to the end (or to cancel / total timeout) and returns every finished candidate. */
 export async function runFix(request: FixRequest, onEvent: (event: FixEvent) => void = () => undefined): Promise<FixResult> {
@@ -62,7 +66,7 @@ export async function runFix(request: FixRequest, onEvent: (event: FixEvent) => 
   try {
     [facts.baseline] = await Promise.all([baseline.verdict, generation.settled()]);
     facts.perTest = (await baseline.reference).plan;
-    if (!providerError) await checkStrengthIfDue(facts, onEvent);
+    if (!providerError) await afterVerdicts(facts, executor, queue.slot, onEvent);
   } finally {
     lifetime.close();
     queue.clearQueue();
@@ -120,16 +124,53 @@ interface Facts {
   /** Verified candidates that could steer the strength check, and why (strengthSteering, the control run). */
   readonly reviewRequired: Map<number, string>;
   strengthCutShort?: FixResult['strengthCutShort'];
+  behaviour?: BehaviourReport;
 }
 
-/** Once every verdict is in: how firmly the tests pin each verified fix, unless it is off or nothing was verified. */
-async function checkStrengthIfDue(facts: Facts, onEvent: (event: FixEvent) => void): Promise<void> {
-  const { request, opened, pool, verifier, lifetime, strengths } = facts;
-  const level = request.strengthCheck ?? 'quick';
-  if (level === 'off' || !pool.anyVerified || lifetime.signal.aborted) return;
+/**
+ * Once every verdict is in, the list can be shown; then the strength and behaviour checks run side by side. A stop
+ * from here on ends only the checks: every verdict is in, so the request did not stop early.
+ */
+async function afterVerdicts(facts: Facts, executor: TestExecutor, slot: <T>(run: () => Promise<T>) => Promise<T>, onEvent: (event: FixEvent) => void): Promise<void> {
+  const { request, pool, lifetime, opened } = facts;
+  const due = (request.strengthCheck ?? 'quick') !== 'off' || (request.behaviourCheck ?? 'off') !== 'off';
+  if (!due || !pool.anyVerified || lifetime.signal.aborted) return;
   onEvent({ type: 'verdicts', result: resultOf(facts) });
-  // A stop from here on ends only the check: every verdict is in, so the request did not stop early.
   const before = lifetime.stoppedEarly;
+  await Promise.all([checkStrengthIfDue(facts, onEvent), checkBehaviourIfDue(facts, executor, slot, onEvent)]);
+  if (lifetime.stoppedEarly !== before) {
+    opened.logger.info(`the checks after the verdicts were stopped (${lifetime.stoppedEarly?.message}); the verified fixes they did not finish have no strength, and a behaviour check cut short reports nothing`);
+    const unchecked = (request.strengthCheck ?? 'quick') === 'off' ? [] : pool.ranking().filter((index) => !facts.strengths.has(index));
+    if (unchecked.length > 0) facts.strengthCutShort = { message: lifetime.stoppedEarly?.message ?? 'stopped', unchecked };
+    lifetime.restore(before);
+  }
+}
+
+/** Where the verified fixes disagree: their function replayed on the tests' inputs and inputs near them. */
+async function checkBehaviourIfDue(facts: Facts, executor: TestExecutor, slot: <T>(run: () => Promise<T>) => Promise<T>, onEvent: (event: FixEvent) => void): Promise<void> {
+  const { request, opened, plan, pool, perTest, lifetime } = facts;
+  const level = request.behaviourCheck ?? 'off';
+  if (level === 'off') return;
+  const { languageId, relativePath, text: originalText, start, end } = opened.prepared;
+  const fixes = pool.ranking().flatMap((index) => {
+    const candidate = pool.candidates.find((c) => c.index === index);
+    return candidate ? [{ index, fileText: applyReplacement(originalText, start, end, candidate.replacement) }] : [];
+  });
+  const failingTests = perTest && perTest.failing.length > 0 ? reporterCommand(perTest.adapter, perTest.base, perTest.failing) : undefined;
+  const report = await checkBehaviour({
+    level, executor, slot, workspace: request.workspace, languageId, relativePath, originalText, start, end, fixes, testCommand: plan.runCommand,
+    ...(failingTests ? { failingTests } : {}), signal: lifetime.signal, logger: opened.logger,
+  });
+  if (!report) return;
+  facts.behaviour = report;
+  onEvent({ type: 'behaviour', report });
+}
+
+/** How firmly the tests pin each verified fix, unless the check is off. */
+async function checkStrengthIfDue(facts: Facts, onEvent: (event: FixEvent) => void): Promise<void> {
+  const { request, opened, pool, verifier, strengths } = facts;
+  const level = request.strengthCheck ?? 'quick';
+  if (level === 'off') return;
   const { languageId, relativePath, text: originalText, start, end } = opened.prepared;
   const check = { level, verifier, languageId, relativePath, originalText, start, end, candidates: pool.candidates, ranking: pool.ranking() };
   const reviewRequired = (index: number, reason: string) => {
@@ -142,12 +183,6 @@ async function checkStrengthIfDue(facts: Facts, onEvent: (event: FixEvent) => vo
     strengths.set(index, strength);
     onEvent({ type: 'strength', index, strength });
   }, reviewRequired);
-  if (lifetime.stoppedEarly !== before) {
-    opened.logger.info(`the strength check was stopped (${lifetime.stoppedEarly?.message}); the verified fixes it did not finish have no strength`);
-    const unchecked = pool.ranking().filter((index) => !strengths.has(index));
-    if (unchecked.length > 0) facts.strengthCutShort = { message: lifetime.stoppedEarly?.message ?? 'stopped', unchecked };
-    lifetime.restore(before);
-  }
 }
 
 /** Why each verified candidate needs review: the strength check's findings, else the static ones (strength off). */
@@ -163,7 +198,7 @@ function reviewReasons({ opened, pool, reviewRequired }: Facts): Map<number, str
 }
 
 function resultOf(facts: Facts): FixResult {
-  const { opened, plan, pool, verifier, lost, unfinished, lifetime, started, baseline, perTest, strengths, strengthCutShort } = facts;
+  const { opened, plan, pool, verifier, lost, unfinished, lifetime, started, baseline, perTest, strengths, strengthCutShort, behaviour } = facts;
   const { relativePath, text: originalText, start, end } = opened.prepared;
   const stoppedEarly = lifetime.stoppedEarly;
   const review = reviewReasons(facts);
@@ -191,5 +226,6 @@ function resultOf(facts: Facts): FixResult {
     originalText,
     start,
     end,
+    ...(behaviour ? { behaviour } : {}),
   };
 }

@@ -26,6 +26,11 @@ export interface StoredCandidate {
     /** Variants the tests accept too, to be read as diffs against the fix. */
     readonly survivors?: ReadonlyArray<{ readonly label: string; readonly replacement: string }>;
   };
+  /**
+   * Once the behaviour check compared it: its behaviour among the verified fixes (1-based), how many there are, and
+   * the note the list and the diff title show ("behaviour 1 of 2: pageCount(10, 5) → 2").
+   */
+  readonly behaviour?: { readonly group: number; readonly groups: number; readonly note: string };
 }
 
 /** One finished request. */

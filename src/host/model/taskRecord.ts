@@ -3,6 +3,8 @@ import { createHash } from 'node:crypto';
 import type { CandidateResult, FixResult } from '../../core/contract/fixRequest';
 import { requestTaskId, sampleRecords } from '../../core/statistics/resultsFile';
 import type { StoredCandidate, StoredTask } from './sessionSchema';
+import type { BehaviourReport } from '../../core/contract/behaviour';
+import { behaviourNote } from '../../core/behaviour/describe';
 
 /** SHA-256 of a document's text: how a reopened task knows its file is unchanged. */
 export function textHash(text: string): string {
@@ -10,7 +12,9 @@ export function textHash(text: string): string {
 }
 
 /** A verified candidate as the QuickPick and the session keep it. */
-export function storedCandidate(c: CandidateResult): StoredCandidate {
+export function storedCandidate(c: CandidateResult, report?: BehaviourReport): StoredCandidate {
+  const note = behaviourNote(report, c.index);
+  const group = report?.groups.findIndex((g) => g.includes(c.index)) ?? -1;
   return {
     index: c.index,
     replacement: c.replacement,
@@ -22,12 +26,13 @@ export function storedCandidate(c: CandidateResult): StoredCandidate {
     changeSize: c.changeSize,
     ...(c.tests ? { testsFixed: c.tests.fixed.length, testsPassed: c.tests.passed } : {}),
     ...(c.strength ? { strength: { variants: c.strength.variants, caught: c.strength.caught, weak: c.strength.weak, survivors: c.strength.survivors.map(({ label, replacement }) => ({ label, replacement })) } } : {}),
+    ...(note && report && group >= 0 ? { behaviour: { group: group + 1, groups: report.groups.length, note } } : {}),
   };
 }
 
 /** The verified candidates of `result`, best first. */
 export function verifiedCandidates(result: FixResult): StoredCandidate[] {
-  return result.verified.flatMap((i) => result.candidates.filter((c) => c.index === i).map(storedCandidate));
+  return result.verified.flatMap((i) => result.candidates.filter((c) => c.index === i).map((c) => storedCandidate(c, result.behaviour)));
 }
 
 /** Sum of one usage field over the samples, or undefined when no sample reported it. */

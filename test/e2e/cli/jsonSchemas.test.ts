@@ -33,7 +33,11 @@ describe('docs/schemas', () => {
     assert.equal(r.exitCode, 0, r.stderr);
     const json = JSON.parse(r.stdout);
     assert.ok(json.candidates.some((c: { tests?: unknown }) => c.tests), 'the example has per-test evidence');
+    // The behaviour check's report (#28) is described too.
+    assert.equal(json.behaviour?.status, 'compared', JSON.stringify(json.behaviour));
+    assert.ok(json.behaviour.fixes.length > 0 && json.behaviour.fixes[0].examples.length > 0);
     assertValid(fixSchema, json, 'the example');
+    assert.equal(fixSchema({ ...json, behaviour: { ...json.behaviour, groups: 'all' } }), false, 'a malformed report is rejected');
   });
 
   it('describe fix --json for timeouts, errors, a stopped request and no per-test results', async () => {

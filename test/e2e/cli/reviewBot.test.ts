@@ -146,6 +146,8 @@ describe('scripts/review-bot.sh', () => {
     // What a reviewer needs most: whether the tests also accept a different program, and how firmly they pin this one.
     assert.match(review, /^- (it is the only verified candidate|another verified candidate is a different program the tests also accept|\d+ other verified candidates are different programs the tests also accept)/m);
     assert.match(review, /^- strength: (the tests caught \d+ of \d+ variants|weak tests, \d+ of \d+ variants of this fix also pass)/m);
+    // The behaviour check (#28): what the fix changes beyond the failing tests, with an input when it is simple.
+    assert.match(review, /^- besides the failing tests, it changes (no result on the \d+ inputs tried|the result on \d+ of \d+ inputs tried)/m);
     assert.match(review, /<!-- verified-fix: file=src\/names\.js lines=3-3 -->/);
     assert.equal(git(repo, 'status', '--porcelain'), '', 'the working tree is unchanged');
     assert.equal(readFileSync(join(repo, 'src', 'names.js'), 'utf8'), source(1));
