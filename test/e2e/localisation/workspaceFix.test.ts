@@ -6,6 +6,7 @@ import { runWorkspaceFix } from '../../../src/core/engine/workspaceFix';
 import type { WorkspaceFixRequest } from '../../../src/core/engine/workspaceLocalisation';
 import type { Logger } from '../../../src/core/base/logger';
 import { createMutationProvider } from '../../../src/core/providers/mutationProvider';
+import { clampProject } from '../../unit/helpers/clampProject';
 import { makeTempRoot, makeWorkspace, remove } from '../../unit/helpers/workspace';
 
 const tempRoot = makeTempRoot();
@@ -14,50 +15,6 @@ before(() => {
   process.env.VERIFIED_FIX_TMPDIR = tempRoot;
 });
 after(() => remove(tempRoot, ...workspaces));
-
-/** The helper every test runs: the failing test runs it too, so its lines score below clamp's bug line. */
-export const utilJs = [
-  'function toInt(value) {',
-  '  return Math.trunc(Number(value));',
-  '}',
-  'function pad(n) {',
-  "  return String(toInt(n)).padStart(2, '0');",
-  '}',
-  'module.exports = { toInt, pad };',
-  '',
-].join('\n');
-
-/** Line 8 returns the lower bound where the upper one is meant: only the failing test runs it. */
-export const rangeJs = [
-  "const { toInt } = require('./util');", //  1
-  'function clamp(value, low, high) {', //    2
-  '  const v = toInt(value);', //             3
-  '  if (v < low) {', //                      4
-  '    return low;', //                       5
-  '  }', //                                   6
-  '  if (v > high) {', //                     7
-  '    return low;', //                       8
-  '  }', //                                   9
-  '  return v;', //                           10
-  '}', //                                     11
-  'module.exports = { clamp };',
-  '',
-].join('\n');
-
-export const rangeTest = [
-  "const test = require('node:test');",
-  "const assert = require('node:assert/strict');",
-  "const { clamp } = require('../src/range');",
-  "const { toInt, pad } = require('../src/util');",
-  "test('clamp keeps a value inside', () => assert.equal(clamp(3, 0, 5), 3));",
-  "test('clamp keeps the lower bound', () => assert.equal(clamp(-2, 0, 5), 0));",
-  "test('clamp keeps the upper bound', () => assert.equal(clamp(9, 0, 5), 5));",
-  "test('toInt truncates', () => assert.equal(toInt('4.7'), 4));",
-  "test('pad pads', () => assert.equal(pad(7), '07'));",
-  '',
-].join('\n');
-
-export const clampProject = { 'src/util.js': utilJs, 'src/range.js': rangeJs, 'test/range.test.js': rangeTest };
 
 function request(ws: string, logs: string[], extra: Partial<WorkspaceFixRequest> = {}): WorkspaceFixRequest {
   const logger: Logger = { trace() {}, info: (m) => logs.push(m), warn: (m) => logs.push(m), error: (m) => logs.push(String(m)) };
