@@ -18,6 +18,8 @@ import { ProgressReporter } from './progressReporter';
 import type { RunProgress } from './progressReporter';
 import { createProviders } from './providerFactory';
 import { isRerunTarget, reopen } from './rerunTarget';
+import { isLocaliseTarget, localise } from './localiseTarget';
+import { CommandId } from './commands';
 import type { RerunTarget } from './rerunTarget';
 import type { Run, Runs } from './run';
 import { selectionTarget } from './selectionTarget';
@@ -75,10 +77,17 @@ export class SuggestCommand {
     this.active = { location: 'another selection' };
     this.deps.context.set(ContextKey.Running, true);
     try {
-      const request = await this.prepare(isRerunTarget(arg) || isFailureTarget(arg) ? arg : undefined);
-      if (!request) return undefined;
+      // A failing test rather than a place: the tests run once and the likeliest function is the request's target.
+      const localised = isLocaliseTarget(arg) && vscode.workspace.isTrusted ? await localise(arg, this.deps.log) : undefined;
+      if (isLocaliseTarget(arg) && vscode.workspace.isTrusted && !localised) return undefined;
+      const prepared = await this.prepare(localised?.target ?? (isRerunTarget(arg) || isFailureTarget(arg) ? arg : undefined));
+      if (!prepared) return undefined;
+      const request = localised ? { ...prepared, implicit: localised.implicit } : prepared;
+      if (localised) this.deps.log.note(localised.implicit);
       this.active.location = request.location;
-      return await this.suggest(request, this.active);
+      const result = await this.suggest(request, this.active);
+      if (localised && result.verified.length === 0 && localised.next.length > 0) this.offerNext(localised.next, localised.nextLabels);
+      return result;
     } catch (error) {
       this.deps.log.error(error, 'Suggest Verified Fix failed');
       return undefined;
@@ -87,6 +96,14 @@ export class SuggestCommand {
       this.deps.onProgress(undefined);
       this.deps.context.set(ContextKey.Running, false);
     }
+  }
+
+  /** No fix in the likeliest function: the next one the failing tests run, one click away (its own request and task). */
+  private offerNext(next: readonly RerunTarget[], labels: readonly string[]): void {
+    const action = `Try ${labels[0]}`;
+    void this.deps.log.info(`No verified fix in the function the failing tests point at most. Next: ${labels.join(', ')}.`, action).then((choice) => {
+      if (choice === action) void vscode.commands.executeCommand(CommandId.Suggest, next[0]);
+    });
   }
 
   /** "Cancel Running Request": the same as the progress notification's Cancel (which may be hidden in the bell). */

@@ -33,6 +33,14 @@ export interface LocalisedWorkspace extends WorkspaceLocalisation {
   readonly sources: ReadonlyMap<string, string>;
 }
 
+/** Localisation asks no provider; the request's shape needs one, and this one is never called. */
+const NO_PROVIDER: FixRequest['provider'] = {
+  name: 'none',
+  generate: () => {
+    throw new Error('localisation asks no provider');
+  },
+};
+
 /** The project's own source files, read (large and unreadable ones skipped), in listing order. */
 async function readSources(listing: WorkspaceListing): Promise<SourceFile[]> {
   const sources: SourceFile[] = [];
@@ -56,16 +64,18 @@ function narrow(plan: PerTestPlan, names: readonly string[] | undefined): PerTes
   throw new UserError(`no failing test matches ${names.map((n) => `"${n}"`).join(', ')}${known}. Failing tests: ${plan.failing.slice(0, 5).map((id) => `\`${testLabel(id)}\``).join(', ') || 'none'}`);
 }
 
-/** Runs the baseline and localises; every run ends and every copy is removed before it returns. */
-export async function localiseRequest(request: WorkspaceFixRequest): Promise<LocalisedWorkspace> {
+export type LocaliseOnlyRequest = Omit<WorkspaceFixRequest, 'provider' | 'fallbackProvider'>;
+
+/** Runs the baseline and localises; every run ends and every copy is removed before it returns. No provider is asked. */
+export async function localiseRequest(request: LocaliseOnlyRequest): Promise<LocalisedWorkspace> {
   const workspaceStat = await stat(request.workspace).catch(() => undefined);
   if (!workspaceStat?.isDirectory()) throw new UserError(`workspace folder not found: ${request.workspace}`);
   if (!request.baselineCheck) throw new UserError('finding the function to fix needs the tests\' run on the unmodified code: turn the baseline check on, or name --file and --lines');
-  const listed = await prepareExecution({ ...request, relativePath: '', start: 0, end: 0 }, request.logger ?? { trace() {}, info() {}, warn() {}, error() {} });
+  const listed = await prepareExecution({ ...request, provider: NO_PROVIDER, relativePath: '', start: 0, end: 0 }, request.logger ?? { trace() {}, info() {}, warn() {}, error() {} });
   const sources = await readSources(listed.listing);
   if (sources.length === 0) throw new UserError(`no source file found in ${request.workspace} (JavaScript, TypeScript, Python, Java or Go, outside tests and dependency folders); name one with --file and --lines`);
   const carrier = sources[0];
-  const carrierRequest: FixRequest = { ...request, relativePath: carrier.relativePath, start: 0, end: 0, unsavedText: carrier.text };
+  const carrierRequest: FixRequest = { ...request, provider: NO_PROVIDER, relativePath: carrier.relativePath, start: 0, end: 0, unsavedText: carrier.text };
   const opened = await openRequest(carrierRequest);
   const { logger } = opened;
   const plan = planTests({
