@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { runWorkspaceFix } from '../../../src/core/engine/workspaceFix';
+import { localiseRequest } from '../../../src/core/engine/workspaceLocalisation';
 import type { WorkspaceFixRequest } from '../../../src/core/engine/workspaceLocalisation';
 import type { Logger } from '../../../src/core/base/logger';
 import { createMutationProvider } from '../../../src/core/providers/mutationProvider';
@@ -47,6 +48,22 @@ describe('workspace-level localisation', { concurrency: 1 }, () => {
     assert.deepEqual(out.lines, [2, 11]);
     const fix = out.result?.candidates.find((c) => c.verified);
     assert.match(fix?.diff ?? '', /\+\s+return high;/);
+  });
+
+  it('pytest: the plugin once per source file ranks the function only the failing test runs above the shared helper', async () => {
+    const ws = makeWorkspace({
+      'pkg/__init__.py': '',
+      'pkg/util.py': 'def to_int(value):\n    return int(float(value))\n',
+      'pkg/rng.py': 'from pkg.util import to_int\n\n\ndef clamp(value, low, high):\n    v = to_int(value)\n    if v < low:\n        return low\n    if v > high:\n        return low\n    return v\n',
+      'tests/test_rng.py': 'from pkg.rng import clamp\nfrom pkg.util import to_int\n\n\ndef test_inside():\n    assert clamp(3, 0, 5) == 3\n\n\ndef test_upper():\n    assert clamp(9, 0, 5) == 5\n\n\ndef test_to_int():\n    assert to_int("4.7") == 4\n',
+    });
+    workspaces.push(ws);
+    const logs: string[] = [];
+    // Localisation alone: no provider is asked.
+    const found = await localiseRequest(request(ws, logs, { testCommand: 'python3 -m pytest -q' }));
+    assert.deepEqual(found.failingTests, ['tests/test_rng.py::test_upper'], logs.join('\n'));
+    assert.deepEqual(found.ranked.slice(0, 2).map((f) => `${f.relativePath}:${f.name}`), ['pkg/rng.py:clamp', 'pkg/util.py:to_int'], logs.join('\n'));
+    assert.equal(found.ranked[0].coverage, 1);
   });
 
   it('a test name that matches no failing test is a clear error naming the failing ones', async () => {
