@@ -10,6 +10,19 @@ import type { LocalisedWorkspace, WorkspaceFixRequest } from './workspaceLocalis
 /** Functions tried at most unless the request says otherwise: past the third the evidence is rarely worth a run. */
 export const DEFAULT_MAX_FUNCTIONS = 3;
 
+/**
+ * The samples the first of `scores` (this function's, then those still to try after it) gets of `remaining`: shares
+ * follow the scores, so the likeliest function gets the most of what is left; the last one gets all of it. The
+ * extension's localised flow uses the same rule, so both spend one budget alike.
+ */
+export function sampleShare(remaining: number, scores: readonly number[]): number {
+  if (scores.length <= 1) return remaining;
+  const rest = scores.reduce((sum, score) => sum + score, 0);
+  // All-zero scores (no evidence at all) share evenly rather than dividing by zero.
+  const part = rest > 0 ? (remaining * scores[0]) / rest : remaining / scores.length;
+  return Math.max(1, Math.min(remaining, Math.round(part)));
+}
+
 /** A function the request tried, with what came of it. */
 export interface TriedFunction extends RankedFunction {
   /** Samples it got (its share of the budget, or fewer when its provider ran out) and how many passed. */
@@ -51,9 +64,7 @@ export async function runWorkspaceFix(
   for (const [i, fn] of chosen.entries()) {
     const timeLeft = request.totalTimeoutMs - (performance.now() - started);
     if (request.signal?.aborted || remaining <= 0 || timeLeft < 1000) break;
-    // Shares follow the scores: the likeliest function gets the most of what is left.
-    const rest = chosen.slice(i).reduce((sum, f) => sum + f.score, 0);
-    const share = i === chosen.length - 1 ? remaining : Math.max(1, Math.min(remaining, Math.round((remaining * fn.score) / rest)));
+    const share = sampleShare(remaining, chosen.slice(i).map((f) => f.score));
     const text = localisation.sources.get(fn.relativePath) ?? '';
     const { start, end } = lineRangeToOffsets(text, fn.startLine, fn.endLine);
     logger?.info(`trying ${fn.relativePath}:${fn.name} (lines ${fn.startLine}–${fn.endLine}, score ${fn.score.toFixed(2)}) with ${share} of ${remaining} remaining samples`);
