@@ -145,7 +145,7 @@
     const grid = el('div', 'grid');
     for (const task of s.grid) {
       const row = el('div', 'grid-row');
-      row.title = `${task.file}:${task.lines} — ${task.c}/${task.n} passed`;
+      row.title = `${task.file}:${task.lines} — ${task.c}/${task.n} passed${task.localised ? `\n${task.localised}` : ''}`;
       row.append(el('span', 'grid-label', task.label));
       task.outcomes.forEach((outcome, i) => {
         const cell = el('span', `cell ${outcome}`);
@@ -169,7 +169,7 @@
     time.title = `started ${when.toLocaleString()}`;
     // The file name and lines, not the folders, fit a narrow view; the whole path is on hover.
     const where = el('td', 'file', task.label);
-    where.title = `${task.file}:${task.lines}, started ${when.toLocaleString()}`;
+    where.title = `${task.file}:${task.lines}, started ${when.toLocaleString()}${task.localised ? `\n${task.localised}` : ''}`;
     row.append(where, el('td', 'num', `${task.c}/${task.n}`), time, el('td', '', task.outcome));
     if (task.verifiedCount > 0) {
       row.tabIndex = 0;

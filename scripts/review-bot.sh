@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# A review bot for any CI system: runs the tests, finds the source line a failing test's stack trace points at,
-# asks `verified-fix fix --json` for candidates there and keeps only a verified one. See docs/ci.md.
+# A review bot for any CI system: runs the tests, finds the source line a failing test's stack trace points at (or,
+# when no frame names one, lets `verified-fix` rank the functions the failing tests run), asks `verified-fix fix
+# --json` for candidates there and keeps only a verified one. See docs/ci.md.
 #
 # Usage: bash scripts/review-bot.sh [--base REF] [--head REF] [--test "CMD"]     (run in the repository's root)
 # Env:   BASE                   the pull request's base: frames in files changed since BASE are preferred
@@ -14,8 +15,7 @@
 #        VERIFIED_FIX_RESULTS   a results file (JSON lines); passed as `fix --results`; `verified-fix stats` reads it
 #        VERIFIED_FIX_OUT       folder for the two outputs (default .): verified-fix.diff, verified-fix-review.md
 # Exit:  0 a verified fix was found (the outputs are written)
-#        1 nothing to suggest: the tests pass ("no failing test"), no frame points into a source file, or no
-#          candidate was verified
+#        1 nothing to suggest: the tests pass ("no failing test") or no candidate was verified
 #        2 an error: not a git repository, no test command, the CLI failed
 # The working tree is never modified: the tests run where they are (as CI would run them), and the CLI tests its
 # candidates on copies.
@@ -141,18 +141,21 @@ const changed = new Set((process.env.CHANGED || "").split("\n").filter(Boolean))
 const pick = candidates.find((c) => changed.has(c.replace(/:\d+$/, ""))) ?? candidates[0];
 if (pick) process.stdout.write(pick);
 ' "$ws" "$tmp/test-output.txt")"
-if [ -z "$frame" ]; then
-  say "the tests fail, but no stack frame points into a source file of the project (only tests, dependencies or"
-  say "runtime internals); the last 40 lines of their output follow"
-  tail -n 40 "$tmp/test-output.txt" >&2
-  exit 1
+# 3. The CLI: candidates for that line, or (no frame: an assertion on a returned value names only the test file)
+#    for the functions the failing tests run, ranked by their coverage; verified by the same tests either way.
+args=(fix --workspace . --json --provider "$provider" --test "$test_cmd")
+if [ -n "$frame" ]; then
+  file="${frame%:*}"
+  line="${frame##*:}"
+  say "a failing test's stack trace points at $file:$line"
+  args+=(--file "$file" --lines "$line-$line")
+  where="$file:$line"
+else
+  say "no stack frame points into a source file of the project (only tests, dependencies or runtime internals);"
+  say "asking verified-fix which functions the failing tests run (their coverage); the last 20 lines of their output follow"
+  tail -n 20 "$tmp/test-output.txt" >&2
+  where="the functions the failing tests run"
 fi
-file="${frame%:*}"
-line="${frame##*:}"
-say "a failing test's stack trace points at $file:$line"
-
-# 3. The CLI: candidates for that line, verified by the same tests.
-args=(fix --workspace . --file "$file" --lines "$line-$line" --json --provider "$provider" --test "$test_cmd")
 if [ -n "${VERIFIED_FIX_ENDPOINT:-}" ]; then args+=(--endpoint "$VERIFIED_FIX_ENDPOINT"); fi
 if [ -n "${VERIFIED_FIX_MODEL:-}" ]; then args+=(--model "$VERIFIED_FIX_MODEL"); fi
 if [ -n "${VERIFIED_FIX_SAMPLES:-}" ]; then args+=(--samples "$VERIFIED_FIX_SAMPLES"); fi
@@ -164,7 +167,7 @@ fix_exit=$?
 set -e
 case "$fix_exit" in
   0) ;;
-  1) say "no candidate was verified for $file:$line"; exit 1 ;;
+  1) say "no candidate was verified for $where"; exit 1 ;;
   *) die "verified-fix failed (exit $fix_exit); its message is above" ;;
 esac
 
@@ -174,8 +177,15 @@ private="$(mktemp -d "${TMPDIR:-/tmp}/review-bot-out.XXXXXX")"
 chmod 700 "$private"
 node -e '
 const fs = require("fs");
-const [jsonFile, outDir, file, line, testCmd, provider] = process.argv.slice(1);
+const [jsonFile, outDir, testCmd, provider] = process.argv.slice(1);
 const r = JSON.parse(fs.readFileSync(jsonFile, "utf8"));
+// The range the candidates replaced: the line of the frame, or the function localisation found the fix in.
+const file = r.file, [first, last] = r.lines;
+// The file goes to GITHUB_OUTPUT as one line: a name with a control character (a newline would add an output) is refused.
+if (typeof file !== "string" || /[\u0000-\u001f\u007f]/.test(file) || !Number.isInteger(first) || !Number.isInteger(last)) { console.error("review-bot: the fix is in a file whose name has a control character; not suggesting it"); process.exit(2); }
+const span = first === last ? `line ${first}` : `lines ${first}–${last}`;
+const loc = r.localisation;
+const tried = loc ? loc.functions.filter((f) => f.tried) : [];
 const verified = (r.verified ?? []).map((i) => r.candidates[i]).filter(Boolean);
 const best = verified[0] ?? r.candidates.find((c) => c.verified);
 if (!best) { console.error("review-bot: the CLI exited 0 but lists no verified candidate"); process.exit(2); }
@@ -219,9 +229,16 @@ if (b) {
   }
 }
 const body = [
-  `<!-- verified-fix: file=${html(file)} lines=${line}-${line} -->`,
-  `**Verified fix** for ${name(file)} line ${line}, found by \`verified-fix\` (provider ${name(provider)}).`,
+  `<!-- verified-fix: file=${html(file)} lines=${first}-${last} -->`,
+  `**Verified fix** for ${name(file)} ${span}, found by \`verified-fix\` (provider ${name(provider)}).`,
   "",
+  ...(loc ? [
+    "Where it looked (no stack frame named a source line, so the coverage of the failing tests did):",
+    // The explanations quote test names the pull request chose: one line each, no HTML, no encoded run.
+    ...loc.explanations.map((e) => { const l = String(e).replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, " ").slice(0, 400); return encoded(l) ? "- (an explanation naming a test with a long base64/hex run)" : `- ${l.replace(/</g, "&lt;")}`; }),
+    `- tried ${tried.map((f) => `${name(`${f.file}:${f.name}`)} (score ${f.score.toFixed(2)}${f.verified ? ", the fix" : ""})`).join(", ")}`,
+    "",
+  ] : []),
   fence + "suggestion",
   best.replacement,
   fence,
@@ -246,7 +263,9 @@ const body = [
   "",
 ].filter((l, i, a) => l !== "" || a[i - 1] !== "").join("\n");
 fs.writeFileSync(`${outDir}/verified-fix-review.md`, body);
-' "$tmp/fix.json" "$private" "$file" "$line" "$test_cmd" "$provider" || { rm -rf "$private"; die "could not write the review"; }
+process.stdout.write(`${file}\t${first}\n`);
+' "$tmp/fix.json" "$private" "$test_cmd" "$provider" > "$tmp/where.txt" || { rm -rf "$private"; die "could not write the review"; }
+IFS=$'\t' read -r file line < "$tmp/where.txt"
 
 rm -f "$out/verified-fix.diff" "$out/verified-fix-review.md"
 cp "$private/verified-fix.diff" "$private/verified-fix-review.md" "$out/"

@@ -5,6 +5,7 @@ import { CandidateStatus } from './host/candidateStatus';
 import { CANDIDATE_SCHEME, CandidateDocuments } from './host/candidateDocuments';
 import { CommandId, registerCommands } from './host/commands';
 import { FailureIndex, suggestForTestFailure } from './host/failureIndex';
+import { FailingTestLenses } from './host/failingTestLenses';
 import { Log } from './host/log';
 import { selectModel, setApiKey } from './host/modelCommands';
 import { Runs } from './host/run';
@@ -35,7 +36,8 @@ export function activate(context: vscode.ExtensionContext): VerifiedFixApi {
   const liveRuns = push(new Runs(documents));
   runs = liveRuns;
   const store = push(new SessionStore(new WorkspaceState(context.workspaceState)));
-  const failures = push(new FailureIndex());
+  const failingTests = push(new FailingTestLenses());
+  const failures = push(new FailureIndex((command, exitCode, output) => failingTests.recordOutput(command, exitCode, output)));
   const statusBar = push(new StatusBar());
   const snapshot = () => buildSnapshot(store.all(), readSettings().settings.k);
   const candidateStatus = push(new CandidateStatus());
@@ -74,7 +76,8 @@ export function activate(context: vscode.ExtensionContext): VerifiedFixApi {
 
   for (const command of registerCommands({
     [CommandId.Suggest]: (arg) => suggest.execute(arg),
-    [CommandId.SuggestForTestFailure]: (arg) => suggestForTestFailure(arg, failures, suggest, log),
+    [CommandId.SuggestForTestFailure]: (arg) => suggestForTestFailure(arg, failures, suggest, log, (name) => failingTests.recordTest(name)),
+    [CommandId.FixFailingTests]: () => suggest.execute({ kind: 'localise' }),
     [CommandId.ApplyCandidate]: (arg) => browser.apply(arg),
     [CommandId.NextCandidate]: () => browser.next(),
     [CommandId.ShowVariants]: (which) => browser.showVariant(undefined, typeof which === 'number' ? which : undefined),

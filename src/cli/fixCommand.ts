@@ -4,7 +4,9 @@ import { resolve } from 'node:path';
 import { runFix } from '../core/engine/runFix';
 import { showControls } from '../core/base/ansi';
 import { UserError } from '../core/base/errors';
-import type { CandidateResult, FixEvent, FixResult } from '../core/contract/fixRequest';
+import type { CandidateResult, FixEvent, FixRequest, FixResult } from '../core/contract/fixRequest';
+import { runWorkspaceFix } from '../core/engine/workspaceFix';
+import type { LocalisedWorkspace } from '../core/engine/workspaceLocalisation';
 import type { Logger } from '../core/base/logger';
 import type { OptionSpec } from '../core/request/options';
 import { OPTIONS } from '../core/request/options';
@@ -24,6 +26,7 @@ import { failureExcerpt as sharedExcerpt } from '../core/testResults/failureExce
 import { FULL_RUN_NOT_REACHED } from '../core/verification/evidence';
 import { fixHelp, fixUsage, readFlags } from './flags';
 import { providerFailure } from './providerFailure';
+import { localisationJson, localisationLines, localisedLines } from './workspaceReport';
 import { createProvidersFromFlags } from './providerFromFlags';
 import { protectsLess } from '../core/contract/protections';
 
@@ -181,6 +184,52 @@ function baselineTimeout(result: FixResult): string | undefined {
   return advice ? `${advice.conclusion}; ${advice.next.join('; ')}.` : result.stoppedEarly.message;
 }
 
+/** Where the request looks: the lines given, or (neither --file nor --lines) the failing tests' functions. */
+type Target = { readonly file: string; readonly lines: [number, number]; readonly text: string } | undefined;
+
+async function targetOf(values: OptionsReading['values'], workspace: string): Promise<Target> {
+  if (values.file === undefined && values.lines === undefined) return undefined;
+  if (values.file === undefined || values.lines === undefined) {
+    throw new UserError(`--file and --lines go together: give both, or neither to start from the failing tests\n${fixUsage}`);
+  }
+  if (values.testNames.length > 0) throw new UserError('--test-name picks the failing tests to start from when there is no --file/--lines; with them the lines say where to look');
+  const lines = parseLines(values.lines);
+  const text = await readUserText(resolve(workspace, values.file), values.file, `file not found: ${values.file} (in ${workspace})`);
+  return { file: values.file, lines, text };
+}
+
+/** One request's report, whichever kind ran. */
+interface Outcome {
+  readonly result: FixResult;
+  readonly file: string;
+  readonly lines: [number, number];
+  readonly selected: string;
+  readonly json: object;
+  readonly human: string;
+}
+
+type EngineRequest = Omit<FixRequest, 'relativePath' | 'start' | 'end'>;
+
+async function runLines(target: NonNullable<Target>, request: EngineRequest, k: number, onEvent: (event: FixEvent) => void): Promise<Outcome> {
+  const { start, end } = lineRangeToOffsets(target.text, target.lines[0], target.lines[1]);
+  const result = await runFix({ ...request, relativePath: target.file, start, end, unsavedText: target.text }, onEvent);
+  return { result, file: target.file, lines: target.lines, selected: target.text.slice(start, end), json: fixJson(result, target.lines, k), human: humanReport(result, k) };
+}
+
+async function runWorkspace(request: EngineRequest, testNames: readonly string[], k: number, onEvent: (event: FixEvent) => void, err: (text: string) => void): Promise<Outcome> {
+  const onLocalised = (localisation: LocalisedWorkspace) => {
+    for (const line of localisedLines(localisation)) err(`verified-fix: ${line}`);
+  };
+  const out = await runWorkspaceFix({ ...request, ...(testNames.length > 0 ? { testNames } : {}) }, onEvent, onLocalised);
+  if (!out.result || !out.lines) {
+    const why = out.localisation.ranked.length === 0 ? `the failing tests point at no function of the workspace's source files (${out.localisation.evidence})` : 'no function could be tried before the total timeout';
+    throw new UserError(`${why}; name the code with --file and --lines`);
+  }
+  const { result, lines } = out;
+  const human = [...localisationLines(out), '', humanReport(result, k)].join('\n');
+  return { result, file: result.relativePath, lines: [lines[0], lines[1]], selected: result.originalText.slice(result.start, result.end), json: { ...fixJson(result, [lines[0], lines[1]], k), localisation: localisationJson(out) }, human };
+}
+
 export async function runFixCommand(argv: string[], out: (text: string) => void, err: (text: string) => void): Promise<number> {
   if (argv.includes('--help') || argv.includes('-h')) {
     out(fixHelp());
@@ -188,7 +237,7 @@ export async function runFixCommand(argv: string[], out: (text: string) => void,
   }
   let reading = readFlags(argv);
   stopOnProblems(reading);
-  const lines = parseLines(reading.values.lines);
+  const target = await targetOf(reading.values, resolve(reading.values.workspace));
   const notice = (line: string) => err(`verified-fix: ${line}`);
   const { provider, fallbackProvider, defaultSamples } = await createProvidersFromFlags(reading.values, reading.given, notice);
   if (defaultSamples !== undefined && !reading.given.has('samples')) {
@@ -204,9 +253,6 @@ export async function runFixCommand(argv: string[], out: (text: string) => void,
     warn: (m) => err(`verified-fix: warning: ${m}`),
     error: (m) => values.verbose && err(`verified-fix: ${m instanceof Error ? m.stack : m}`),
   };
-  const text = await readUserText(resolve(workspace, values.file), values.file, `file not found: ${values.file} (in ${workspace})`);
-  const { start, end } = lineRangeToOffsets(text, lines[0], lines[1]);
-
   const controller = new AbortController();
   const onSignal = () => controller.abort();
   process.once('SIGINT', onSignal);
@@ -219,33 +265,29 @@ export async function runFixCommand(argv: string[], out: (text: string) => void,
   };
   const startedAt = Date.now();
   try {
-    const result = await runFix(
-      {
-        workspace,
-        relativePath: values.file,
-        start,
-        end,
-        unsavedText: text,
-        ...requestOptions(values, availableParallelism()),
-        provider,
-        ...(fallbackProvider ? { fallbackProvider } : {}),
-        signal: controller.signal,
-        logger,
-      },
-      onEvent,
-    );
+    const request: EngineRequest = {
+      workspace,
+      ...requestOptions(values, availableParallelism()),
+      provider,
+      ...(fallbackProvider ? { fallbackProvider } : {}),
+      signal: controller.signal,
+      logger,
+    };
+    const outcome = target ? await runLines(target, request, values.k, onEvent) : await runWorkspace(request, values.testNames, values.k, onEvent, err);
+    const { result } = outcome;
     // Every sample lost: nothing was tested, so "no fix" would mislead; the one sentence goes to stderr.
     const failure = providerFailure(result, values) ?? baselineTimeout(result);
-    if (values.json) out(JSON.stringify(fixJson(result, lines, values.k)));
+    if (values.json) out(JSON.stringify(outcome.json));
     // Candidates' text and output reach a terminal here: no escape sequence or carriage return of theirs acts on it.
-    else if (!failure) out(showControls(humanReport(result, values.k)));
+    else if (!failure) out(showControls(outcome.human));
     // Resolved against the caller's folder, not the workspace: it is the bot's file, not the project's. Written after
     // the report, so a results file that cannot be written still leaves the fix on stdout.
     // A cancelled request, or one whose baseline timed out, says nothing about the candidates: the panel keeps no task
     // for either, and neither does the file.
     const counts = result.stoppedEarly?.kind !== 'cancelled' && result.stoppedEarly?.kind !== 'baselineTimeout';
     if (values.results !== undefined && values.results !== '' && counts) {
-      const taskId = requestTaskId(values.file, lines, text.slice(start, end), startedAt, String(process.pid));
+      // A workspace-level request's task is the function where the fix was found (or the last one tried).
+      const taskId = requestTaskId(outcome.file, outcome.lines, outcome.selected, startedAt, String(process.pid));
       await appendResults(resolve(values.results), formatResults([{ taskId, samples: sampleRecords(result), baselinePassed: result.baselinePassed }]));
     }
     if (failure) {

@@ -45,8 +45,10 @@ export interface TaskView {
   readonly outcome: string;
   /** Verified candidates kept for this task: clicking the row reopens them. */
   readonly verifiedCount: number;
-  /** "range.js:3", or "range.js:3 #2" for the second request on the same lines: repeats are told apart. */
+  /** "range.js:3", or "range.js:3 #2" for the second request on the same lines: repeats are told apart; "range.js:clamp" when localisation chose the function. */
   readonly label: string;
+  /** When localisation chose the function: how ("fix found in clamp by fault localisation from the failing test …"), the row's hover. */
+  readonly localised?: string;
 }
 
 /** Average cost of one verified fix, when at least one task produced one. */

@@ -37,7 +37,7 @@ export interface CoverageContext {
 export type CoverageOutcome = { readonly spectra: readonly TestSpectrum[]; readonly runs: number } | { readonly problem: string; readonly runs: number };
 
 /** One run of the unmodified code with an output folder; undefined when it was cancelled or did not run its tests. */
-async function coverageRun(context: CoverageContext, label: string, command: (reportPath: string, outputDir: string) => string, files: Record<string, string>) {
+export async function coverageRun(context: CoverageContext, label: string, command: (reportPath: string, outputDir: string) => string, files: Record<string, string>) {
   const run = await context.slot(() =>
     context.executor.run(context.fileText, label, { command: (report, out) => command(report, out ?? ''), outputFiles: files }),
   );
@@ -67,7 +67,7 @@ async function v8Test(context: CoverageContext, id: string, label: string): Prom
 }
 
 /** The passing tests to run alone: those sharing a file with a failing test first, then the rest in report order. */
-function passingToRun(plan: PerTestPlan): string[] {
+export function passingToRun(plan: PerTestPlan): string[] {
   const failingScopes = new Set(plan.failing.map((id) => splitId(id).scope));
   const passing = [...verdicts(plan.baseline)].filter(([, outcome]) => outcome === 'passed').map(([id]) => id);
   const near = passing.filter((id) => failingScopes.has(splitId(id).scope));
@@ -106,7 +106,7 @@ async function pytestRun(context: CoverageContext): Promise<CoverageOutcome> {
   const run = await coverageRun(context, 'loc', (report, out) => withPlugin(full.command(report, out), out, context.relativePath), files);
   if (!run) return { problem: 'the coverage run did not finish', runs: 1 };
   try {
-    const spectra = [...pytestSpectra(await readPytestReports(run.outputDir)).values()];
+    const spectra = [...pytestSpectra(await readPytestReports(run.outputDir))].map(([id, test]) => ({ ...test, id }));
     if (!spectra.some((test) => test.failed)) return { problem: 'the coverage run recorded no failing test', runs: 1 };
     return { spectra, runs: 1 };
   } finally {

@@ -53,8 +53,9 @@ const providerOnlyIn = { 'vscode-lm': 'editor', file: 'cli' } as const;
 export const OPTIONS = [
   // What to fix: the editor takes these from the selection.
   { name: 'workspace', flag: 'workspace', kind: 'string', unit: 'DIR', required: true, group: 'what to fix', description: 'the project folder; its tests run on copies of it' },
-  { name: 'file', flag: 'file', kind: 'string', unit: 'REL', required: true, group: 'what to fix', description: 'the file to fix, relative to the workspace' },
-  { name: 'lines', flag: 'lines', kind: 'string', unit: 'A-B', required: true, group: 'what to fix', description: 'the lines every candidate replaces, 1-based and inclusive' },
+  { name: 'file', flag: 'file', kind: 'string', unit: 'REL', group: 'what to fix', description: 'the file to fix, relative to the workspace (with --lines; without both, the failing tests say where to look)' },
+  { name: 'lines', flag: 'lines', kind: 'string', unit: 'A-B', group: 'what to fix', description: 'the lines every candidate replaces, 1-based and inclusive' },
+  { name: 'testNames', flag: 'test-name', kind: 'list', repeatOnly: true, default: [], group: 'what to fix', description: 'without --file/--lines: start from the failing tests whose name (or id) contains this, not all of them' },
 
   // Candidates.
   {

@@ -3,6 +3,8 @@ import type { SampleRecord } from '../../core/statistics/resultsFile';
 import { isSampleOutcome } from '../../core/statistics/sessionStats';
 import type { SampleOutcome } from '../../core/statistics/sessionStats';
 import type { StoppedEarly } from '../../core/contract/fixRequest';
+import { isLocalisedFrom } from './localisedTask';
+import type { LocalisedFrom } from './localisedTask';
 
 /** A verified candidate kept with its task, so the panel can reopen it later. */
 export interface StoredCandidate {
@@ -60,6 +62,8 @@ export interface StoredTask {
   readonly stoppedEarly?: StoppedEarly;
   readonly promptTokens?: number;
   readonly completionTokens?: number;
+  /** Set when fault localisation chose the lines (a failing test, "Fix Failing Tests"); absent in older sessions. */
+  readonly localisedFrom?: LocalisedFrom;
 }
 
 
@@ -79,7 +83,8 @@ export function isStoredTask(value: unknown): value is StoredTask {
     Array.isArray(t.outcomes) && t.outcomes.every(isSampleOutcome) &&
     (t.samples === undefined || (Array.isArray(t.samples) && t.samples.length === t.outcomes.length && t.samples.every((s) => isSampleOutcome(s?.outcome)))) &&
     Array.isArray(t.verified) && t.verified.every(isCandidate) &&
-    typeof t.baselinePassed === 'boolean' && typeof t.lost === 'number';
+    typeof t.baselinePassed === 'boolean' && typeof t.lost === 'number' &&
+    (t.localisedFrom === undefined || isLocalisedFrom(t.localisedFrom));
 }
 
 const STOP_KINDS: ReadonlySet<string> = new Set<StoppedEarly['kind']>(['cancelled', 'totalTimeout', 'providerError', 'baselineTimeout']);

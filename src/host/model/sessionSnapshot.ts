@@ -2,6 +2,7 @@
 import { computeSessionStats } from '../../core/statistics/sessionStats';
 import type { StatsSnapshot, TaskView } from '../../shared/protocol';
 import { lineLabel } from './labels';
+import { localisedTitle } from './localisedTask';
 import type { StoredTask } from './sessionSchema';
 
 function outcomeOf(task: StoredTask): string {
@@ -16,15 +17,16 @@ function outcomeOf(task: StoredTask): string {
 }
 
 /**
- * Each task's label, "range.js:3", numbered from the second request on the same lines ("range.js:3 #2", by start time):
+ * Each task's label, "range.js:3" ("range.js:clamp" when localisation chose the function: that function is the task), numbered from the second request on the same lines ("range.js:3 #2", by start time):
  * a table with the same label twice reads like a bug.
  */
 export function taskLabels(tasks: readonly StoredTask[]): Map<string, string> {
   const seen = new Map<string, number>();
   const labels = new Map<string, string>();
   for (const task of [...tasks].sort((a, b) => a.startedAt - b.startedAt)) {
-    const base = `${task.file.split('/').pop() ?? task.file}:${lineLabel(task.startLine, task.endLine)}`;
-    const key = `${task.file}:${lineLabel(task.startLine, task.endLine)}`;
+    const where = task.localisedFrom ? task.localisedFrom.functionName : lineLabel(task.startLine, task.endLine);
+    const base = `${task.file.split('/').pop() ?? task.file}:${where}`;
+    const key = `${task.file}:${where}`;
     const count = (seen.get(key) ?? 0) + 1;
     seen.set(key, count);
     labels.set(task.id, count === 1 ? base : `${base} #${count}`);
@@ -45,6 +47,7 @@ function view(task: StoredTask, label: string): TaskView {
     outcomes: task.outcomes,
     outcome: outcomeOf(task),
     verifiedCount: task.verified.length,
+    ...(task.localisedFrom ? { localised: localisedTitle(task.localisedFrom, task.verified.length > 0 && !task.baselinePassed) } : {}),
   };
 }
 

@@ -2,6 +2,7 @@
 import { createHash } from 'node:crypto';
 import type { CandidateResult, FixResult } from '../../core/contract/fixRequest';
 import { requestTaskId, sampleRecords } from '../../core/statistics/resultsFile';
+import type { LocalisedFrom } from './localisedTask';
 import type { StoredCandidate, StoredTask } from './sessionSchema';
 import type { BehaviourReport } from '../../core/contract/behaviour';
 import { behaviourNote } from '../../core/behaviour/describe';
@@ -44,8 +45,8 @@ function total(result: FixResult, pick: (c: CandidateResult) => number | undefin
 /** Completions longer than this are left out of the saved session (and its Export) to keep the workspace state small. */
 const STORED_COMPLETION_CHARS = 2000;
 
-/** The session's record of one request on `uri` (lines are 1-based and inclusive). */
-export function taskRecord(result: FixResult, uri: string, lines: { startLine: number; endLine: number }, startedAt: number): StoredTask {
+/** The session's record of one request on `uri` (lines are 1-based and inclusive); `localisedFrom` when localisation chose them. */
+export function taskRecord(result: FixResult, uri: string, lines: { startLine: number; endLine: number }, startedAt: number, localisedFrom?: LocalisedFrom): StoredTask {
   const promptTokens = total(result, (c) => c.usage?.promptTokens);
   const completionTokens = total(result, (c) => c.usage?.completionTokens);
   return {
@@ -69,5 +70,6 @@ export function taskRecord(result: FixResult, uri: string, lines: { startLine: n
     ...(result.stoppedEarly ? { stoppedEarly: result.stoppedEarly } : {}),
     ...(promptTokens !== undefined ? { promptTokens } : {}),
     ...(completionTokens !== undefined ? { completionTokens } : {}),
+    ...(localisedFrom ? { localisedFrom } : {}),
   };
 }

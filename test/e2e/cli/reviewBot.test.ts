@@ -6,6 +6,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { clampProject } from '../../unit/helpers/clampProject';
 import { cliPath, repoRoot } from '../../unit/helpers/paths';
 
 const script = join(repoRoot, 'scripts', 'review-bot.sh');
@@ -45,6 +46,19 @@ function makeRepo(bug: boolean, title = 'first name in capitals'): string {
     writeFileSync(join(dir, 'src', 'names.js'), source(1));
     git(dir, 'commit', '-qam', 'off by one');
   }
+  return dir;
+}
+
+/** A node --test project whose failing test fails by assertion only: its stack names no source line. */
+function makeAssertionRepo(): string {
+  const dir = temp('review-bot-assert-');
+  mkdirSync(join(dir, 'src'));
+  mkdirSync(join(dir, 'test'));
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'range', private: true, scripts: { test: 'node --test' } }, null, 2));
+  for (const [path, text] of Object.entries(clampProject)) writeFileSync(join(dir, path), text);
+  git(dir, 'init', '-q');
+  git(dir, 'add', '-A');
+  git(dir, 'commit', '-qm', 'clamp');
   return dir;
 }
 
@@ -127,6 +141,23 @@ describe('scripts/review-bot.sh', () => {
   it('--help ends with the usage text, not the script', async () => {
     const r = await new Promise<string>((resolve) => execFile('bash', [script, '--help'], (_e, stdout) => resolve(stdout)));
     assert.doesNotMatch(r, /set -euo pipefail/);
+  });
+
+  it('an assertion-only failure (no frame names a source line): the function the failing test runs gets a verified suggestion', async () => {
+    const repo = makeAssertionRepo();
+    const out = temp('review-bot-out-');
+    const r = await runBot(repo, out, { VERIFIED_FIX_SAMPLES: '20' });
+    assert.equal(r.exitCode, 0, r.stderr);
+    assert.match(r.stderr, /no stack frame points into a source file of the project/);
+    assert.match(r.stderr, /asking verified-fix which functions the failing tests run/);
+    const review = readFileSync(join(out, 'verified-fix-review.md'), 'utf8');
+    assert.match(review, /<!-- verified-fix: file=src\/range\.js lines=2-11 -->/);
+    assert.match(review, /\*\*Verified fix\*\* for `src\/range\.js` lines 2–11/);
+    assert.match(review, /^- the failing test `clamp keeps the upper bound` runs src\/range\.js:clamp \(score 1\.0\), src\/util\.js:toInt \(0\.\d\)$/m);
+    assert.match(review, /^- tried `src\/range\.js:clamp` \(score 1\.00, the fix\)$/m);
+    assert.match(review, /```suggestion\nfunction clamp\(value, low, high\) \{\n[^`]*    return high;\n/);
+    assert.match(readFileSync(join(out, 'verified-fix.diff'), 'utf8'), /^\+ {4}return high;$/m);
+    assert.equal(git(repo, 'status', '--porcelain'), '', 'the working tree is unchanged');
   });
 
   it('finds the line a failing test points at, writes only a verified diff and leaves the tree as it was', async () => {
