@@ -42,6 +42,8 @@ describe('Suggest Verified Fix for a failing test (no stack frame, no selection)
 
   it('offers the code lens on the failing test in its test file', async () => {
     const testFile = vscode.Uri.joinPath((await openSumJs()).document.uri, '..', 'sum.test.js');
+    // Code lens providers run on an open document only (VS Code answers "Illegal argument" otherwise), as a user's is.
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(testFile));
     const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', testFile);
     const lens = lenses.find((l) => l.command?.title === 'Suggest Verified Fix for this failing test');
     assert.ok(lens, JSON.stringify(lenses.map((l) => l.command?.title)));
