@@ -166,6 +166,28 @@ describe('cheap confirmation', () => {
     assert.equal(describeRuns(c), 'full suite passed; fixed tests passed 3/3 runs');
   });
 
+  it('a full run that breaks another test is not called flaky because the fixed tests passed beside it', async () => {
+    // 'breaker' fixes a and breaks b: its full run fails, its cheap confirmation (a alone) passes.
+    const breaking: TestExecutor = {
+      ...executor([]),
+      run: async (_fileText, _label, options) => {
+        const command = options?.command?.('/report') ?? 'all';
+        const ids = command.startsWith('only:') ? command.slice(5).split(',') : ['a', 'b'];
+        const report = JSON.stringify(ids.map((id) => ({ id, outcome: id === 'b' ? 'failed' : 'passed' })));
+        const failed = ids.includes('b');
+        return { verdict: { status: failed ? 'fail' : 'pass', durationMs: 1, exitCode: failed ? 1 : 0, output: '', stdout: '', stderr: '' }, report, cwd: '/' };
+      },
+    };
+    const v = new Verifier({ executor: breaking, reference, fullCommand: { command: () => 'all' }, staged: true, requiredRuns: 2, languageId: 'javascript', signal: new AbortController().signal, slot: new RunQueue(2).slot });
+    const outcome = await v.verify(0, 'x', 'breaker', 'breaker');
+    assert.ok(outcome);
+    assert.deepEqual(outcome.runs.map((r) => r.status), ['fail'], 'only the full run counts');
+    const pool = new CandidatePool({ relativePath: 'f.js', originalText: 'bad', start: 0, end: 3, requiredRuns: 2 });
+    const [c] = pool.complete({ index: 0, replacement: 'breaker' }, outcome.runs, outcome.evidence);
+    assert.equal(c.verified, false);
+    assert.equal(c.flaky ?? false, false);
+  });
+
   it('cheapConfirmation: false repeats the whole command', async () => {
     commands.length = 0;
     const v = new Verifier({ executor: recording(), reference, fullCommand: { command: () => 'all' }, staged: true, requiredRuns: 2, languageId: 'javascript', signal: new AbortController().signal, slot: new RunQueue(1).slot, cheapConfirmation: false });

@@ -165,7 +165,9 @@ export class Verifier {
     if (first && !executor.runsCanInterfere && requiredRuns > 1) {
       const all = await Promise.all(Array.from({ length: requiredRuns }, (_, i) => (i === 0 ? this.runFull(fileText, `c${index}`, false, undefined, RunPriority.full) : this.confirm(fileText, `c${index}r${i + 1}`, false, first, RunPriority.full))));
       if (all[0].verdict.cancelled) return undefined;
-      all.filter((r) => !r.verdict.cancelled).forEach(push);
+      // A cheap confirmation ran only the fixed tests: beside a full run that failed it proves nothing about the tests
+      // that broke, so it must not make that failure look flaky.
+      all.filter((r) => !r.verdict.cancelled && (all[0].verdict.status === 'pass' || !('fixedOnly' in r && r.fixedOnly))).forEach(push);
       const confirming = runs.verdicts.some((v) => v.status === 'pass');
       for (let at = 0; at < all.length && at < runs.verdicts.length && !signal.aborted; at++) {
         if (runs.verdicts[at].status !== 'pass') await this.recheck(fileText, `c${index}x${at + 1}`, false, runs, at, confirming && at > 0);
