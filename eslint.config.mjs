@@ -15,7 +15,7 @@ export const CORE_LAYERS = [
   ['mutation', 'testCommand', 'statistics', 'sandbox'],
   ['isolation'],
   ['execution', 'request'],
-  ['verification', 'providers'],
+  ['verification', 'providers', 'behaviour'],
   ['localisation'],
   ['engine'],
 ];

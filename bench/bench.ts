@@ -6,6 +6,7 @@ import { parserFor } from '../src/core/mutation/grammars';
 import { benchCost } from './costBench';
 import { benchEngine } from './engineBench';
 import { benchStaged } from './stagedBench';
+import { benchStageOne } from './stageOneBench';
 
 function time(fn: () => void): number {
   const start = process.hrtime.bigint();
@@ -74,7 +75,7 @@ async function benchMutation(): Promise<void> {
 }
 
 /** `npm run bench -- cost` runs one part; no argument runs them all. */
-const PARTS: Record<string, () => Promise<void> | void> = { statistics: benchStatistics, mutation: benchMutation, engine: benchEngine, staged: benchStaged, cost: benchCost };
+const PARTS: Record<string, () => Promise<void> | void> = { statistics: benchStatistics, mutation: benchMutation, engine: benchEngine, staged: benchStaged, cost: benchCost, stage1: benchStageOne };
 
 async function main(): Promise<void> {
   const only = process.argv.slice(2);

@@ -11,6 +11,10 @@
   // @ts-expect-error acquireVsCodeApi is injected by VS Code into webviews.
   const vscode = acquireVsCodeApi();
   const SVG = 'http://www.w3.org/2000/svg';
+  /** @type {StatsSnapshot | undefined} The last snapshot: a progress message redraws the table from it, never a part. */
+  let last;
+  /** @type {import('../src/shared/protocol').RunningView | undefined} */
+  let running;
 
   /** @param {PanelMessage} message */
   function send(message) {
@@ -69,7 +73,7 @@
   function drawSummary(s) {
     const root = section('summary');
     if (s.table.length === 0) {
-      root.append(el('p', 'muted', 'No tasks yet. Select code, right-click and choose "Suggest Verified Fix".'));
+      root.append(el('p', 'muted', 'No tasks yet. Select the buggy code and press Ctrl+Alt+. (Cmd+Alt+. on a Mac), or right-click and choose "Suggest Verified Fix". After a test fails in the terminal, the Quick Fix (Ctrl+.) on the line its stack names offers it too.'));
       return;
     }
     root.append(el('p', 'counts', countsLine(s)));
@@ -141,8 +145,8 @@
     const grid = el('div', 'grid');
     for (const task of s.grid) {
       const row = el('div', 'grid-row');
-      row.title = `${task.file}:${task.lines} — ${task.c}/${task.n} passed`;
-      row.append(el('span', 'grid-label', `${task.file}:${task.lines}`));
+      row.title = `${task.file}:${task.lines} — ${task.c}/${task.n} passed${task.localised ? `\n${task.localised}` : ''}`;
+      row.append(el('span', 'grid-label', task.label));
       task.outcomes.forEach((outcome, i) => {
         const cell = el('span', `cell ${outcome}`);
         cell.title = `sample ${i + 1}: ${outcome}`;
@@ -164,8 +168,8 @@
     const time = el('td', 'num', `${(task.durationMs / 1000).toFixed(1)} s`);
     time.title = `started ${when.toLocaleString()}`;
     // The file name and lines, not the folders, fit a narrow view; the whole path is on hover.
-    const where = el('td', 'file', `${task.file.split('/').pop() ?? task.file}:${task.lines}`);
-    where.title = `${task.file}:${task.lines}`;
+    const where = el('td', 'file', task.label);
+    where.title = `${task.file}:${task.lines}, started ${when.toLocaleString()}${task.localised ? `\n${task.localised}` : ''}`;
     row.append(where, el('td', 'num', `${task.c}/${task.n}`), time, el('td', '', task.outcome));
     if (task.verifiedCount > 0) {
       row.tabIndex = 0;
@@ -175,21 +179,37 @@
       row.addEventListener('keydown', (event) => {
         if (event.key === 'Enter' || event.key === ' ') open();
       });
+    } else {
+      row.title = 'No verified candidate to show: none of this task\'s candidates passed every run';
     }
+    return row;
+  }
+
+  /** The running request's row: above the finished tasks, which stay as they were. */
+  function runningRow() {
+    const row = el('tr', 'running');
+    if (!running) return row;
+    const where = el('td', 'file', running.location.split('/').pop() ?? running.location);
+    where.title = running.location;
+    row.append(where, el('td', 'num', `${running.tested}/${running.total}`), el('td', 'num', '…'), el('td', '', 'running'));
     return row;
   }
 
   /** @param {StatsSnapshot} s */
   function drawTasks(s) {
     const root = section('tasks');
-    if (s.table.length === 0) return;
+    if (s.table.length === 0 && !running) return;
     root.append(el('h2', '', 'Tasks'));
     const table = el('table', 'tasks');
     const head = el('tr');
     for (const title of ['task', 'c/n', 'time', 'outcome']) head.append(el('th', '', title));
     table.append(head);
+    if (running) table.append(runningRow());
     for (const task of s.table) table.append(taskRow(task));
     root.append(table);
+    if (s.table.some((t) => t.verifiedCount > 0)) {
+      root.append(el('p', 'muted', s.table.every((t) => t.verifiedCount > 0) ? 'Click a task to look at its verified fixes again.' : 'Click a task with verified fixes to look at them again; the others have none to show.'));
+    }
   }
 
   /** @param {StatsSnapshot} s */
@@ -206,6 +226,7 @@
 
   /** @param {StatsSnapshot} s */
   function draw(s) {
+    last = s;
     drawSummary(s);
     drawChart(s);
     drawGrid(s);
@@ -217,10 +238,24 @@
   function drawProtections(p) {
     const root = section('protections');
     root.append(el('h2', '', 'Protections'));
-    const line = el('p', p.hint ? 'warning' : 'muted', p.text);
-    line.title = p.source === 'detected' ? 'Found by a trial run before any request; each request reports its own.' : 'As the last request on this machine reported them.';
-    root.append(line);
+    const list = el('ul', p.hint ? 'protections warning' : 'protections');
+    list.title = p.source === 'detected' ? 'Found by a trial run before any request; each request reports its own.' : 'As the last request on this machine reported them.';
+    for (const part of p.lines) {
+      const item = el('li');
+      item.append(el('span', 'label', `${part.label}: `), document.createTextNode(part.text.replace(/^(network|memory): /, '')));
+      list.append(item);
+    }
+    root.append(list);
     if (p.hint) root.append(el('p', 'muted', `To protect more: ${p.hint}.`));
+    const link = el('a', 'link', 'How each protection works (security page)');
+    link.setAttribute('href', '#');
+    link.addEventListener('click', (event) => {
+      event.preventDefault();
+      send({ type: 'openSecurity' });
+    });
+    const para = el('p');
+    para.append(link);
+    root.append(para);
   }
 
   window.addEventListener('message', (event) => {
@@ -237,6 +272,9 @@
         const line = /** @type {HTMLElement} */ (document.getElementById('progress'));
         line.hidden = message.text === undefined;
         line.textContent = message.text ?? '';
+        running = message.running;
+        // The whole table again from the last snapshot: every finished task stays listed while one runs.
+        if (last) drawTasks(last);
         break;
       }
       default: {

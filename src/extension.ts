@@ -1,9 +1,11 @@
 // Entry point: wires the VS Code layer together. No logic lives here.
 import * as vscode from 'vscode';
 import { CandidateBrowser } from './host/candidateBrowser';
+import { CandidateStatus } from './host/candidateStatus';
 import { CANDIDATE_SCHEME, CandidateDocuments } from './host/candidateDocuments';
 import { CommandId, registerCommands } from './host/commands';
 import { FailureIndex, suggestForTestFailure } from './host/failureIndex';
+import { FailingTestLenses } from './host/failingTestLenses';
 import { Log } from './host/log';
 import { selectModel, setApiKey } from './host/modelCommands';
 import { Runs } from './host/run';
@@ -34,20 +36,30 @@ export function activate(context: vscode.ExtensionContext): VerifiedFixApi {
   const liveRuns = push(new Runs(documents));
   runs = liveRuns;
   const store = push(new SessionStore(new WorkspaceState(context.workspaceState)));
-  const failures = push(new FailureIndex());
+  const failingTests = push(new FailingTestLenses());
+  const failures = push(new FailureIndex((command, exitCode, output) => failingTests.recordOutput(command, exitCode, output)));
   const statusBar = push(new StatusBar());
   const snapshot = () => buildSnapshot(store.all(), readSettings().settings.k);
-  const browser = push(new CandidateBrowser(log, (uri, startLine, endLine) => void vscode.commands.executeCommand(CommandId.Suggest, { uri, startLine, endLine }), ui));
+  const candidateStatus = push(new CandidateStatus());
+  const browser = push(new CandidateBrowser(log, (uri, startLine, endLine) => void vscode.commands.executeCommand(CommandId.Suggest, { uri, startLine, endLine }), ui, (summary) => candidateStatus.update(summary)));
   const view = push(new StatsView(context.extensionUri, snapshot, {
     openTask: (taskId) => vscode.commands.executeCommand(CommandId.ShowCandidates, taskId),
     protections: () => currentProtections(machineState),
+    openSecurity: () => vscode.commands.executeCommand('markdown.showPreview', vscode.Uri.joinPath(context.extensionUri, 'docs', 'security.md')),
   }, log));
   push(vscode.window.registerWebviewViewProvider(StatsView.viewId, view));
+  // The diff tab's title stays short; what the candidate proved is the hover on the lines it changes.
+  push(vscode.languages.registerHoverProvider({ scheme: CANDIDATE_SCHEME }, {
+    provideHover: (document, position) => {
+      const evidence = browser.evidenceAt(document.uri, position.line);
+      return evidence ? new vscode.Hover(evidence) : undefined;
+    },
+  }));
   const suggest = new SuggestCommand({
     log, runs: liveRuns, browser, store, secrets: context.secrets, context: ui, machineState,
     onProgress: (progress) => {
       statusBar.setProgress(progress);
-      view.setProgress(progress?.text);
+      view.setProgress(progress && { text: progress.text, running: { location: progress.location, tested: progress.tested, total: progress.total } });
     },
     onProtections: (protections) => view.setProtections(rememberProtections(machineState, protections)),
   });
@@ -64,7 +76,8 @@ export function activate(context: vscode.ExtensionContext): VerifiedFixApi {
 
   for (const command of registerCommands({
     [CommandId.Suggest]: (arg) => suggest.execute(arg),
-    [CommandId.SuggestForTestFailure]: (arg) => suggestForTestFailure(arg, failures, suggest, log),
+    [CommandId.SuggestForTestFailure]: (arg) => suggestForTestFailure(arg, failures, suggest, log, (name) => failingTests.recordTest(name)),
+    [CommandId.FixFailingTests]: () => suggest.execute({ kind: 'localise' }),
     [CommandId.ApplyCandidate]: (arg) => browser.apply(arg),
     [CommandId.NextCandidate]: () => browser.next(),
     [CommandId.ShowVariants]: (which) => browser.showVariant(undefined, typeof which === 'number' ? which : undefined),
@@ -72,7 +85,7 @@ export function activate(context: vscode.ExtensionContext): VerifiedFixApi {
     [CommandId.ShowCandidates]: (taskId) => (typeof taskId === 'string' ? reopenTask(taskId, store, liveRuns, browser, log) : browser.showPicker()),
     [CommandId.ShowPanel]: () => vscode.commands.executeCommand(`${StatsView.viewId}.focus`),
     [CommandId.ExportSession]: (to) => exportSession(store, readSettings().settings.k, log, to instanceof vscode.Uri ? to : undefined),
-    [CommandId.ResetSession]: (confirmed) => resetSession(store, log, confirmed === true),
+    [CommandId.ResetSession]: (confirmed) => resetSession(store, log, confirmed === true, readSettings().settings.k),
     [CommandId.SelectModel]: () => selectModel(log),
     [CommandId.SetApiKey]: () => setApiKey(context.secrets, log),
     [CommandId.ShowLog]: () => log.channel.show(),
@@ -85,6 +98,7 @@ export function activate(context: vscode.ExtensionContext): VerifiedFixApi {
   return {
     lastResult: () => suggest.lastResult,
     statusBar: () => ({ text: statusBar.text, tooltip: statusBar.tooltip, visible: statusBar.visible }),
+    candidateStatus: () => candidateStatus.text,
     snapshot,
     sessionTasks: () => store.all(),
     panelMessages: () => view.messages,

@@ -2,23 +2,31 @@
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { runFix } from '../core/engine/runFix';
+import { showControls } from '../core/base/ansi';
 import { UserError } from '../core/base/errors';
-import type { CandidateResult, FixEvent, FixResult } from '../core/contract/fixRequest';
+import type { CandidateResult, FixEvent, FixRequest, FixResult } from '../core/contract/fixRequest';
+import { runWorkspaceFix } from '../core/engine/workspaceFix';
+import type { LocalisedWorkspace } from '../core/engine/workspaceLocalisation';
 import type { Logger } from '../core/base/logger';
 import type { OptionSpec } from '../core/request/options';
 import { OPTIONS } from '../core/request/options';
 import type { OptionsReading } from '../core/request/readOptions';
 import { requestOptions } from '../core/request/requestOptions';
-import { appendResults, formatResults, sampleRecords, stableTaskId } from '../core/statistics/resultsFile';
+import { appendResults, formatResults, requestTaskId, sampleRecords } from '../core/statistics/resultsFile';
 import { weakerSandboxAdvice } from '../core/sandbox/detect';
 import { readUserText } from '../core/base/userFiles';
 import { lineRangeToOffsets } from '../core/base/textRange';
 import { describeStrength, strengthKnown } from '../core/verification/strengthCheck';
 import type { TestStrength } from '../core/contract/strength';
+import { describeBehaviour } from '../core/behaviour/describe';
 import { candidateLine, describeEvent } from '../core/engine/describeEvent';
 import { taskPassAtK } from '../core/statistics/passAtK';
+import { CLI_NAMES, noFixAdvice } from '../core/verification/noFixAdvice';
+import { failureExcerpt as sharedExcerpt } from '../core/testResults/failureExcerpt';
+import { FULL_RUN_NOT_REACHED } from '../core/verification/evidence';
 import { fixHelp, fixUsage, readFlags } from './flags';
 import { providerFailure } from './providerFailure';
+import { localisationJson, localisationLines, localisedLines } from './workspaceReport';
 import { createProvidersFromFlags } from './providerFromFlags';
 import { protectsLess } from '../core/contract/protections';
 
@@ -38,10 +46,6 @@ function parseLines(text: string | undefined): [number, number] {
   return [Number(match[1]), Number(match[2] ?? match[1])];
 }
 
-function firstLines(text: string, count: number): string {
-  return text.split('\n').filter((l) => l.trim()).slice(0, count).map((l) => `      ${l.slice(0, 200)}`).join('\n');
-}
-
 /** Surviving variants printed per verified fix (all are in `--json`). */
 const MAX_SURVIVORS_SHOWN = 3;
 
@@ -50,8 +54,7 @@ const FAILURE_EXCERPT_CHARS = 2000;
 
 /** The first lines of a failure (its reason first), as a bot would quote them. */
 function failureExcerpt(verdict: CandidateResult['verdict']): string {
-  const output = verdict.output.trim();
-  const text = [verdict.reason, output].filter(Boolean).join('\n');
+  const text = [verdict.reason, ...sharedExcerpt(verdict, 30)].filter(Boolean).join('\n');
   return text.length > FAILURE_EXCERPT_CHARS ? `${text.slice(0, FAILURE_EXCERPT_CHARS)}…` : text;
 }
 
@@ -91,6 +94,7 @@ export function fixJson(result: FixResult, lines: [number, number], k: number): 
     passHatK: stats.passHatK,
     candidates: result.candidates.map((c) => ({
       index: c.index,
+      number: c.index + 1,
       ...(c.round !== undefined ? { round: c.round } : {}),
       status: c.verdict.status,
       ...(c.verdict.reason ? { reason: c.verdict.reason } : {}),
@@ -103,42 +107,64 @@ export function fixJson(result: FixResult, lines: [number, number], k: number): 
       replacement: c.replacement,
       diff: c.diff,
       ...(c.stage ? { stage: c.stage } : {}),
+      ...(c.confirmedOn ? { confirmedOn: c.confirmedOn } : {}),
       ...(c.tests ? { tests: { fixed: c.tests.fixed, broke: c.tests.broke, passed: c.tests.passed, failed: c.tests.failed } } : {}),
       ...(c.verdict.status !== 'pass' ? { failure: failureExcerpt(c.verdict) } : {}),
       ...(c.strength ? { strength: strengthJson(c.strength) } : {}),
+      ...(c.reviewRequired ? { reviewRequired: c.reviewRequired } : {}),
     })),
     verified: result.verified,
+    ...(result.behaviour ? { behaviour: result.behaviour } : {}),
     ...(result.stoppedEarly ? { stoppedEarly: result.stoppedEarly.message } : {}),
+    ...(result.strengthCutShort ? { strengthCutShort: result.strengthCutShort } : {}),
+    ...(result.passedFailingTestsOnly ? { passedFailingTestsOnly: result.passedFailingTestsOnly.map((c) => ({ ...c, number: c.index + 1, note: FULL_RUN_NOT_REACHED })) } : {}),
     durationMs: result.durationMs,
   };
+}
+
+/**
+ * "Nothing passed" for people: the conclusion first, then each group of identical failures once, then the same next
+ * steps the editor gives (core/verification/noFixAdvice.ts), with the CLI's flags.
+ */
+export function noFixLines(result: FixResult): string[] {
+  const advice = noFixAdvice(result, CLI_NAMES);
+  if (!advice) return [];
+  const head = result.samples === 0 ? 'No candidate was produced, so nothing was tested.' : `No passing fix found (0 of ${result.samples} passed): ${advice.conclusion}.`;
+  const out = [head];
+  for (const group of advice.groups.filter((g) => g.numbers.length > 0)) {
+    const who = group.numbers.length === 1 ? `#${group.numbers[0]}` : `#${group.numbers.join(', #')}`;
+    out.push(`  ${who}:`, ...group.excerpt.slice(0, 5).map((l) => `      ${l}`));
+  }
+  const duplicates = result.candidates.filter((c) => c.duplicateOf !== null).map((c) => `#${c.index + 1} (same as #${c.duplicateOf! + 1})`);
+  if (duplicates.length > 0) out.push(`  not run again, the same as an earlier candidate: ${duplicates.join(', ')}`);
+  if (advice.next.length > 0) out.push('', `Next: ${advice.next.join('; ')}.`);
+  return out;
 }
 
 function humanReport(result: FixResult, k: number): string {
   const out: string[] = [];
   if (result.baselinePassed) out.push('WARNING: the tests already pass on the unmodified code, so they do not catch the bug: a passing candidate proves little.', '');
   if (result.stoppedEarly) out.push(`Stopped early (${result.stoppedEarly.message}); reporting what finished.`, '');
+  // The likeliest fixes when the clock ran out: shown, though not verified, so the user knows where to look.
+  for (const c of result.passedFailingTestsOnly ?? []) out.push(`candidate #${c.index + 1}${c.label ? ` — ${c.label}` : ''}: ${FULL_RUN_NOT_REACHED} (not verified)`, c.diff, '');
   // Named so a failure they caused is not read as the candidate's; every candidate still ran the whole suite.
   if (result.flakyTests?.length) out.push(`Flaky tests (passed on the baseline, failed on a re-run of the unmodified code): ${result.flakyTests.join(', ')}. Candidates that failed only on these were re-run on the whole suite.`, '');
   if (result.verified.length > 0) {
     out.push(`${result.verified.length} verified fix${result.verified.length === 1 ? '' : 'es'} (best first):`, '');
     if (result.verified.length > 1) out.push(`${result.verified.length} different fixes pass: the tests do not decide between them, so read each.`, '');
+    if (result.behaviour) out.push(...describeBehaviour(result.behaviour), '');
     for (const index of result.verified) {
       const c = result.candidates[result.candidates.findIndex((x) => x.index === index)];
       out.push(`candidate ${candidateLine(c)}${c.label ? ` — ${c.label}` : ''}`);
+      if (c.reviewRequired) out.push(`  REVIEW REQUIRED (not ranked by strength): ${c.reviewRequired}`);
       if (c.strength) out.push(`  ${describeStrength(c.strength)}`);
+      else if (result.strengthCutShort?.unchecked.includes(index)) out.push(`  strength: cut short (${result.strengthCutShort.message})`);
       out.push(c.diff);
       // The first surviving variants, so a reviewer sees what else the tests would accept.
       for (const survivor of c.strength?.survivors.slice(0, MAX_SURVIVORS_SHOWN) ?? []) out.push(`  also passes: ${survivor.label}`, survivor.diff);
     }
-  } else if (result.samples === 0) {
-    out.push('No candidate was produced, so nothing was tested.');
   } else {
-    out.push(`No passing fix found (0 of ${result.samples} passed).`);
-    for (const c of result.candidates) {
-      out.push(`  ${candidateLine(c)}`);
-      const failure = firstLines(c.verdict.output || c.verdict.reason || '', 5);
-      if (failure && c.duplicateOf === null) out.push(failure);
-    }
+    out.push(...noFixLines(result));
   }
   const stat = (name: string, values: Readonly<Record<string, number>>) =>
     Object.entries(values).map(([k, v]) => `${name.replace('k', k)} ${(100 * v).toFixed(1)}%`).join(', ');
@@ -151,6 +177,59 @@ function humanReport(result: FixResult, k: number): string {
   return out.join('\n');
 }
 
+/** The unmodified code's tests ran out of time: a setting to change (exit 2), not a finding about the candidates. */
+function baselineTimeout(result: FixResult): string | undefined {
+  if (result.stoppedEarly?.kind !== 'baselineTimeout') return undefined;
+  const advice = noFixAdvice(result, CLI_NAMES);
+  return advice ? `${advice.conclusion}; ${advice.next.join('; ')}.` : result.stoppedEarly.message;
+}
+
+/** Where the request looks: the lines given, or (neither --file nor --lines) the failing tests' functions. */
+type Target = { readonly file: string; readonly lines: [number, number]; readonly text: string } | undefined;
+
+async function targetOf(values: OptionsReading['values'], workspace: string): Promise<Target> {
+  if (values.file === undefined && values.lines === undefined) return undefined;
+  if (values.file === undefined || values.lines === undefined) {
+    throw new UserError(`--file and --lines go together: give both, or neither to start from the failing tests\n${fixUsage}`);
+  }
+  if (values.testNames.length > 0) throw new UserError('--test-name picks the failing tests to start from when there is no --file/--lines; with them the lines say where to look');
+  const lines = parseLines(values.lines);
+  const text = await readUserText(resolve(workspace, values.file), values.file, `file not found: ${values.file} (in ${workspace})`);
+  return { file: values.file, lines, text };
+}
+
+/** One request's report, whichever kind ran. */
+interface Outcome {
+  readonly result: FixResult;
+  readonly file: string;
+  readonly lines: [number, number];
+  readonly selected: string;
+  readonly json: object;
+  readonly human: string;
+}
+
+type EngineRequest = Omit<FixRequest, 'relativePath' | 'start' | 'end'>;
+
+async function runLines(target: NonNullable<Target>, request: EngineRequest, k: number, onEvent: (event: FixEvent) => void): Promise<Outcome> {
+  const { start, end } = lineRangeToOffsets(target.text, target.lines[0], target.lines[1]);
+  const result = await runFix({ ...request, relativePath: target.file, start, end, unsavedText: target.text }, onEvent);
+  return { result, file: target.file, lines: target.lines, selected: target.text.slice(start, end), json: fixJson(result, target.lines, k), human: humanReport(result, k) };
+}
+
+async function runWorkspace(request: EngineRequest, testNames: readonly string[], k: number, onEvent: (event: FixEvent) => void, err: (text: string) => void): Promise<Outcome> {
+  const onLocalised = (localisation: LocalisedWorkspace) => {
+    for (const line of localisedLines(localisation)) err(`verified-fix: ${line}`);
+  };
+  const out = await runWorkspaceFix({ ...request, ...(testNames.length > 0 ? { testNames } : {}) }, onEvent, onLocalised);
+  if (!out.result || !out.lines) {
+    const why = out.localisation.ranked.length === 0 ? `the failing tests point at no function of the workspace's source files (${out.localisation.evidence})` : 'no function could be tried before the total timeout';
+    throw new UserError(`${why}; name the code with --file and --lines`);
+  }
+  const { result, lines } = out;
+  const human = [...localisationLines(out), '', humanReport(result, k)].join('\n');
+  return { result, file: result.relativePath, lines: [lines[0], lines[1]], selected: result.originalText.slice(result.start, result.end), json: { ...fixJson(result, [lines[0], lines[1]], k), localisation: localisationJson(out) }, human };
+}
+
 export async function runFixCommand(argv: string[], out: (text: string) => void, err: (text: string) => void): Promise<number> {
   if (argv.includes('--help') || argv.includes('-h')) {
     out(fixHelp());
@@ -158,7 +237,7 @@ export async function runFixCommand(argv: string[], out: (text: string) => void,
   }
   let reading = readFlags(argv);
   stopOnProblems(reading);
-  const lines = parseLines(reading.values.lines);
+  const target = await targetOf(reading.values, resolve(reading.values.workspace));
   const notice = (line: string) => err(`verified-fix: ${line}`);
   const { provider, fallbackProvider, defaultSamples } = await createProvidersFromFlags(reading.values, reading.given, notice);
   if (defaultSamples !== undefined && !reading.given.has('samples')) {
@@ -174,9 +253,6 @@ export async function runFixCommand(argv: string[], out: (text: string) => void,
     warn: (m) => err(`verified-fix: warning: ${m}`),
     error: (m) => values.verbose && err(`verified-fix: ${m instanceof Error ? m.stack : m}`),
   };
-  const text = await readUserText(resolve(workspace, values.file), values.file, `file not found: ${values.file} (in ${workspace})`);
-  const { start, end } = lineRangeToOffsets(text, lines[0], lines[1]);
-
   const controller = new AbortController();
   const onSignal = () => controller.abort();
   process.once('SIGINT', onSignal);
@@ -187,31 +263,32 @@ export async function runFixCommand(argv: string[], out: (text: string) => void,
     if (line) err(event.type === 'started' ? `verified-fix: ${line.text}` : line.text);
     if (event.type === 'started' && protectsLess(event.protections)) err(`verified-fix: warning: this system protects less than bubblewrap would (see above); ${weakerSandboxAdvice()}`);
   };
+  const startedAt = Date.now();
   try {
-    const result = await runFix(
-      {
-        workspace,
-        relativePath: values.file,
-        start,
-        end,
-        unsavedText: text,
-        ...requestOptions(values, availableParallelism()),
-        provider,
-        ...(fallbackProvider ? { fallbackProvider } : {}),
-        signal: controller.signal,
-        logger,
-      },
-      onEvent,
-    );
+    const request: EngineRequest = {
+      workspace,
+      ...requestOptions(values, availableParallelism()),
+      provider,
+      ...(fallbackProvider ? { fallbackProvider } : {}),
+      signal: controller.signal,
+      logger,
+    };
+    const outcome = target ? await runLines(target, request, values.k, onEvent) : await runWorkspace(request, values.testNames, values.k, onEvent, err);
+    const { result } = outcome;
     // Every sample lost: nothing was tested, so "no fix" would mislead; the one sentence goes to stderr.
-    const failure = providerFailure(result, values);
-    if (values.json) out(JSON.stringify(fixJson(result, lines, values.k)));
-    else if (!failure) out(humanReport(result, values.k));
+    const failure = providerFailure(result, values) ?? baselineTimeout(result);
+    if (values.json) out(JSON.stringify(outcome.json));
+    // Candidates' text and output reach a terminal here: no escape sequence or carriage return of theirs acts on it.
+    else if (!failure) out(showControls(outcome.human));
     // Resolved against the caller's folder, not the workspace: it is the bot's file, not the project's. Written after
     // the report, so a results file that cannot be written still leaves the fix on stdout.
-    if (values.results !== undefined && values.results !== '') {
-      const taskId = stableTaskId(values.file, lines, text.slice(start, end));
-      await appendResults(resolve(values.results), formatResults([{ taskId, samples: sampleRecords(result) }]));
+    // A cancelled request, or one whose baseline timed out, says nothing about the candidates: the panel keeps no task
+    // for either, and neither does the file.
+    const counts = result.stoppedEarly?.kind !== 'cancelled' && result.stoppedEarly?.kind !== 'baselineTimeout';
+    if (values.results !== undefined && values.results !== '' && counts) {
+      // A workspace-level request's task is the function where the fix was found (or the last one tried).
+      const taskId = requestTaskId(outcome.file, outcome.lines, outcome.selected, startedAt, String(process.pid));
+      await appendResults(resolve(values.results), formatResults([{ taskId, samples: sampleRecords(result), baselinePassed: result.baselinePassed }]));
     }
     if (failure) {
       err(`verified-fix: ${failure}`);

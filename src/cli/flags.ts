@@ -82,7 +82,7 @@ function details(option: OptionSpec): string {
   return parts.length > 0 ? ` [${parts.join('; ')}]` : '';
 }
 
-export const fixUsage = 'usage: verified-fix fix --workspace DIR --file REL --lines A-B [options]  (verified-fix fix --help lists them)';
+export const fixUsage = 'usage: verified-fix fix --workspace DIR [--file REL --lines A-B | --test-name NAME] [options]  (verified-fix fix --help lists them)';
 
 /** `verified-fix fix --help`: every flag by group, each with its bounds, default and setting. */
 export function fixHelp(): string {
@@ -101,6 +101,10 @@ export function fixHelp(): string {
   }
   out.push(
     'examples:',
+    '  # the simplest run: offline (the built-in mutation generator), the detected test command',
+    '  verified-fix fix --workspace . --file src/clamp.js --lines 7-7',
+    '  # no lines: the failing tests (or those named) say which functions to try, likeliest first',
+    '  verified-fix fix --workspace . --test-name "clamp keeps the upper bound"',
     '  # verify the replacements listed in a file (the file provider), as JSON for a bot',
     '  verified-fix fix --workspace . --file src/pricing.js --lines 5-5 \\',
     '    --candidates candidates.json --json',

@@ -29,7 +29,7 @@ async function main(argv: string[]): Promise<number> {
   const out = (text: string) => process.stdout.write(`${text}\n`);
   switch (command) {
     case 'stats':
-      return runStats(rest, out);
+      return runStats(rest, out, (text) => process.stderr.write(`${text}\n`));
     case 'fix':
       return runFixCommand(rest, out, (text) => process.stderr.write(`${text}\n`));
     case '-V':

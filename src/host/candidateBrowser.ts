@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import { applyReplacement } from '../core/base/textRange';
 import { CANDIDATE_SCHEME, CandidateDocuments } from './candidateDocuments';
 import { documentChanged } from './documentChanged';
-import { verifiedLabel } from './model/candidateLabels';
+import { behaviourCount, verifiedLabel } from './model/candidateLabels';
 import type { Log } from './log';
 import type { Run } from './run';
 import type { StoredCandidate } from './model/sessionSchema';
@@ -11,6 +11,7 @@ import { lineLabel } from './model/labels';
 import type { SelectionTarget } from './selectionTarget';
 import { ContextKey } from './state';
 import type { UiContext } from './state';
+import type { BrowsableSummary } from './candidateStatus';
 
 /** A candidate that passed every confirmation run: the same record the session keeps, so a reopened task browses alike. */
 export type BrowsableCandidate = StoredCandidate;
@@ -87,6 +88,8 @@ export class CandidateBrowser implements vscode.Disposable {
     private readonly log: Log,
     private readonly rerun: Rerun,
     private readonly context: UiContext,
+    /** Told what is browsable after every present and Apply (the status bar item). */
+    private readonly onTask: (summary: BrowsableSummary | undefined) => void = () => undefined,
   ) {}
 
   /** The candidate document currently (or last) shown, for the integration tests. */
@@ -117,6 +120,7 @@ export class CandidateBrowser implements vscode.Disposable {
       task.run.addDocument(`candidate-${c.index + 1}`, task.relativePath, applyReplacement(task.originalText, task.start, task.end, c.replacement)),
     );
     this.context.set(ContextKey.CandidateCount, task.candidates.length);
+    this.onTask({ count: task.candidates.length, where: `${task.relativePath}:${lineLabel(task.startLine, task.endLine)}` });
     if (pick && task.candidates.length > 0) this.showPicker();
   }
 
@@ -154,7 +158,8 @@ export class CandidateBrowser implements vscode.Disposable {
     const count = task.candidates.length;
     const where = `${task.relativePath}:${lineLabel(task.startLine, task.endLine)}`;
     // Several different fixes that all pass: the tests did not choose, so the reader must.
-    picker.title = count > 1 ? `${count} different fixes pass for ${where}: the tests do not decide between them, so read each` : `1 verified fix for ${where}`;
+    const behaviours = behaviourCount(task.candidates);
+    picker.title = count > 1 ? `${count} different fixes pass for ${where}: the tests do not decide between them, so read each${behaviours ? ` (${behaviours})` : ''}` : `1 verified fix for ${where}`;
     picker.placeholder = task.baselinePassed
       ? 'Careful: the tests pass without a fix too. Enter opens the diff; ✓ applies.'
       : 'Enter opens the diff against your file; ✓ applies the candidate.';
@@ -196,10 +201,25 @@ export class CandidateBrowser implements vscode.Disposable {
     this.position = ((position % task.candidates.length) + task.candidates.length) % task.candidates.length;
     const c = task.candidates[this.position];
     const uri = this.uris[this.position];
-    const title = `${task.relativePath} ↔ candidate ${c.index + 1} (${this.position + 1} of ${task.candidates.length}, ${verifiedLabel(c)})`;
+    // A tab title is read at a glance: the file and which candidate; the evidence is the changed lines' hover (evidenceAt).
+    const title = `${task.relativePath.split('/').pop()} ↔ candidate ${c.index + 1} (${this.position + 1}/${task.candidates.length})${c.behaviour && c.behaviour.groups > 1 ? ` · ${c.behaviour.note}` : ''}`;
     this.context.set(ContextKey.VariantCount, c.strength?.survivors?.length ?? 0);
     await vscode.commands.executeCommand('vscode.diff', task.documentUri, uri, title, { preview: true });
     return uri;
+  }
+
+  /**
+   * What a candidate's runs proved ("fixes 1 failing test · passed 2/2 runs · tests pin it"), for a hover on the lines it
+   * changes in its diff; undefined elsewhere or for a document of an earlier request.
+   */
+  evidenceAt(uri: vscode.Uri, line: number): string | undefined {
+    const task = this.task;
+    const position = this.uris.findIndex((u) => u.toString() === uri.toString());
+    if (!task || position < 0) return undefined;
+    const c = task.candidates[position];
+    const last = task.startLine - 1 + Math.max(0, c.replacement.replace(/\n$/, '').split('\n').length - 1);
+    if (line < task.startLine - 1 || line > last) return undefined;
+    return `Candidate ${c.index + 1} (${position + 1} of ${task.candidates.length}): ${verifiedLabel(c)}`;
   }
 
   /** Shows the next verified candidate, wrapping around. */
@@ -245,9 +265,12 @@ export class CandidateBrowser implements vscode.Disposable {
     this.log.logger.info(`applied candidate ${c.index + 1} to ${task.relativePath}:${lineLabel(task.startLine, task.endLine)}`);
     await this.closeDiffs(task.run.id);
     const editor = await vscode.window.showTextDocument(document, { preview: false });
+    // The cursor at the end of the change, nothing selected (as Copilot's Accept and VS Code's refactorings leave it):
+    // a selected fix would be replaced by the next keystroke.
     const end = document.positionAt(task.start + body.length);
-    editor.selection = new vscode.Selection(document.positionAt(task.start), end);
-    editor.revealRange(editor.selection);
+    editor.selection = new vscode.Selection(end, end);
+    editor.revealRange(new vscode.Range(document.positionAt(task.start), end));
+    this.onTask(undefined);
     return true;
   }
 

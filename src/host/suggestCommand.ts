@@ -18,6 +18,11 @@ import { ProgressReporter } from './progressReporter';
 import type { RunProgress } from './progressReporter';
 import { createProviders } from './providerFactory';
 import { isRerunTarget, reopen } from './rerunTarget';
+import { isLocaliseTarget, labelOf, localise, localisedTryOf, targetOfTry } from './localiseTarget';
+import type { RankedPlace } from './localiseTarget';
+import { localisedFromTry, nextTry, tryShare } from './model/localisedTask';
+import type { LocalisedTry } from './model/localisedTask';
+import { CommandId } from './commands';
 import type { RerunTarget } from './rerunTarget';
 import type { Run, Runs } from './run';
 import { selectionTarget } from './selectionTarget';
@@ -25,6 +30,7 @@ import type { SessionStore } from './sessionStore';
 import { readSettings } from './settings';
 import type { Settings } from './settings';
 import { ContextKey } from './state';
+import { UserActivity } from './userActivity';
 import type { MachineState, UiContext } from './state';
 
 /** What the flow needs from the rest of the host. */
@@ -74,10 +80,20 @@ export class SuggestCommand {
     this.active = { location: 'another selection' };
     this.deps.context.set(ContextKey.Running, true);
     try {
-      const request = await this.prepare(isRerunTarget(arg) || isFailureTarget(arg) ? arg : undefined);
-      if (!request) return undefined;
+      // A failing test rather than a place: the tests run once and the likeliest function is the request's target.
+      const localised = isLocaliseTarget(arg) && vscode.workspace.isTrusted ? await localise(arg, this.deps.log) : undefined;
+      if (isLocaliseTarget(arg) && vscode.workspace.isTrusted && !localised) return undefined;
+      const prepared = await this.prepare(localised?.target ?? (isRerunTarget(arg) || isFailureTarget(arg) ? arg : undefined));
+      if (!prepared) return undefined;
+      const request = localised ? { ...prepared, implicit: localised.implicit } : prepared;
+      if (localised) this.deps.log.note(localised.implicit);
       this.active.location = request.location;
-      return await this.suggest(request, this.active);
+      // A localised try (the first, or "Try …" after it) spends its share of the one budget the tries share.
+      const plan = localised?.target.localised ?? localisedTryOf(arg);
+      const result = await this.suggest(request, this.active, plan);
+      const next = plan && result.verified.length === 0 ? nextTry(plan, result.samples) : undefined;
+      if (next) this.offerNext(next);
+      return result;
     } catch (error) {
       this.deps.log.error(error, 'Suggest Verified Fix failed');
       return undefined;
@@ -86,6 +102,15 @@ export class SuggestCommand {
       this.deps.onProgress(undefined);
       this.deps.context.set(ContextKey.Running, false);
     }
+  }
+
+  /** No fix in this function: the next one the failing tests run, one click away (its own request and task, its share of what is left). */
+  private offerNext(next: LocalisedTry<RankedPlace>): void {
+    const labels = next.functions.slice(next.index).map(labelOf);
+    const action = `Try ${labels[0]}`;
+    void this.deps.log.info(`No verified fix in ${next.functions[next.index - 1].name}, where the failing tests point. Next: ${labels.join(', ')} (${next.remaining} of the samples left).`, action).then((choice) => {
+      if (choice === action) void vscode.commands.executeCommand(CommandId.Suggest, targetOfTry(next));
+    });
   }
 
   /** "Cancel Running Request": the same as the progress notification's Cancel (which may be hidden in the bell). */
@@ -131,21 +156,24 @@ export class SuggestCommand {
     return { document, documentUri: document.uri, folder, settings, target, originalText, relativePath, location, implicit: target.implicit };
   }
 
-  private async suggest(prepared: Prepared, active: { location: string; run?: Run }): Promise<FixResult> {
+  private async suggest(prepared: Prepared, active: { location: string; run?: Run }, plan?: LocalisedTry): Promise<FixResult> {
     const { log } = this.deps;
     const { document, settings, target, location } = prepared;
     const { provider, fallbackProvider } = await createProviders(settings, this.deps.secrets, log);
     const run = this.deps.runs.create();
     active.run = run;
-    const request = { ...prepared, run, samples: settings.samples };
+    const samples = plan ? tryShare(plan) : settings.samples;
+    const request = { ...prepared, run, samples };
     const startedAt = Date.now();
-    log.logger.info(`request ${run.id}: ${location}, ${settings.samples} samples, provider ${provider.name}`);
+    log.logger.info(`request ${run.id}: ${location}, ${samples} samples${plan ? ` (this function's share of ${plan.remaining} left of the localised tries' budget)` : ''}, provider ${provider.name}`);
     let reporter: ProgressReporter | undefined;
+    // From here on, a user who types, clicks or switches editors has moved on: the list then waits to be asked for.
+    const activity = new UserActivity(document);
     const result = await this.trackFailure(run, vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: `Verified Fix: ${location}`, cancellable: true },
       (progress, token) => {
         token.onCancellationRequested(() => run.cancel());
-        reporter = new ProgressReporter({ ...this.deps, progress }, request);
+        reporter = new ProgressReporter({ ...this.deps, progress, mayOpenList: () => activity.idle }, request);
         const starting = settings.baselineCheck ? 'baseline…' : 'generating candidates…';
         reporter.report(prepared.implicit ? `${prepared.implicit} ${starting[0].toUpperCase()}${starting.slice(1)}` : starting);
         return run.track(runFix({
@@ -156,16 +184,21 @@ export class SuggestCommand {
           unsavedText: prepared.originalText,
           languageId: document.languageId,
           ...settings.request,
+          samples,
           provider,
           ...(fallbackProvider ? { fallbackProvider } : {}),
           signal: run.signal,
           logger: log.logger,
         }, reporter.onEvent));
       },
-    ));
+    )).finally(() => activity.dispose());
     this.lastResult = result;
-    if (result.stoppedEarly?.kind !== 'cancelled') await this.deps.store.add(taskRecord(result, document.uri.toString(), target, startedAt));
-    const outcome = outcomeOf(result, { location, alreadyListed: reporter?.alreadyListed ?? false, documentChanged: documentChanged(document.uri, result.originalText) });
+    const idle = activity.idle;
+    // Neither a cancel nor a baseline that ran out of time says anything about the candidates (the CLI keeps neither).
+    if (result.stoppedEarly?.kind !== 'cancelled' && result.stoppedEarly?.kind !== 'baselineTimeout') await this.deps.store.add(taskRecord(result, document.uri.toString(), target, startedAt, plan && localisedFromTry(plan)));
+    const outcome = outcomeOf(result, {
+      location, alreadyListed: reporter?.alreadyListed ?? false, listOpened: reporter?.listOpened ?? false, idle, documentChanged: documentChanged(document.uri, result.originalText),
+    });
     // Only now do the previous request's candidates go (unless this one listed its own early): a request that failed leaves them browsable.
     presentOutcome(outcome, taskOf({ ...request, originalText: result.originalText }, verifiedCandidates(result), result.baselinePassed), result, location, this.deps);
     return result;

@@ -10,6 +10,8 @@ export interface VerifiedFixApi {
   lastResult(): FixResult | undefined;
   /** The status bar item's text and tooltip as shown (the text is empty while it is hidden). */
   statusBar(): { readonly text: string; readonly tooltip: string; readonly visible: boolean };
+  /** The "$(pass) 2 verified fixes" status bar item's text, undefined while hidden. */
+  candidateStatus(): string | undefined;
   /** The session's numbers for the configured k, as the panel and the status bar get them. */
   snapshot(): StatsSnapshot;
   sessionTasks(): readonly StoredTask[];

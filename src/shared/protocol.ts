@@ -45,6 +45,10 @@ export interface TaskView {
   readonly outcome: string;
   /** Verified candidates kept for this task: clicking the row reopens them. */
   readonly verifiedCount: number;
+  /** "range.js:3", or "range.js:3 #2" for the second request on the same lines: repeats are told apart; "range.js:clamp" when localisation chose the function. */
+  readonly label: string;
+  /** When localisation chose the function: how ("fix found in clamp by fault localisation from the failing test …"), the row's hover. */
+  readonly localised?: string;
 }
 
 /** Average cost of one verified fix, when at least one task produced one. */
@@ -79,6 +83,8 @@ export interface StatsSnapshot {
 export interface ProtectionsView {
   /** One sentence: the sandbox, files, processes, network, memory. */
   readonly text: string;
+  /** The same, one protection a line. */
+  readonly lines: readonly { readonly label: string; readonly text: string }[];
   /** What to install for more (bubblewrap, for the user's distribution), only when the system protects less. */
   readonly hint: string | undefined;
   /** Whether a request reported them or a detection run found them before any request. */
@@ -89,13 +95,26 @@ export interface ProtectionsView {
 export type HostMessage =
   | { readonly type: 'snapshot'; readonly snapshot: StatsSnapshot }
   | { readonly type: 'protections'; readonly protections: ProtectionsView }
-  /** A request is running (`text` says how far) or not (`text` undefined). */
-  | { readonly type: 'progress'; readonly text: string | undefined };
+  /**
+   * A request is running (`text` says how far; `running` is its row in the task table, drawn above the finished
+   * tasks, which stay as they are) or not (`text` undefined).
+   */
+  | { readonly type: 'progress'; readonly text: string | undefined; readonly running?: RunningView };
+
+/** The running request's row in the task table. */
+export interface RunningView {
+  /** "sum.js:7" */
+  readonly location: string;
+  readonly tested: number;
+  readonly total: number;
+}
 
 /** Panel → host. */
 export type PanelMessage =
   | { readonly type: 'ready' }
-  | { readonly type: 'openTask'; readonly taskId: string };
+  | { readonly type: 'openTask'; readonly taskId: string }
+  /** The Protections section's link: docs/security.md. */
+  | { readonly type: 'openSecurity' };
 
 /** Narrows an unknown posted value to a PanelMessage; anything else is dropped by the host. */
 export function isPanelMessage(value: unknown): value is PanelMessage {
@@ -103,6 +122,7 @@ export function isPanelMessage(value: unknown): value is PanelMessage {
   const message = value as { type?: unknown; taskId?: unknown };
   switch (message.type) {
     case 'ready':
+    case 'openSecurity':
       return true;
     case 'openTask':
       return typeof message.taskId === 'string';

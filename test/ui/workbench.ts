@@ -1,5 +1,5 @@
 // Drives a real VS Code workbench (code-server in headless Chromium) as a user would, for the UI tests.
-import { cpSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
@@ -131,6 +131,10 @@ export class Workbench {
     await this.page.keyboard.press('Home'); // to the first non-blank character
     await this.page.keyboard.press('Shift+End');
     await this.editor().locator('.selected-text').first().waitFor({ timeout: uiTimeoutMs });
+    // The status bar follows the editor's model, not its paint: on a loaded machine the highlight of an older
+    // selection can still be on screen while the keys above are being handled.
+    const status = this.page.locator('.part.statusbar .statusbar-item', { hasText: new RegExp(`Ln ${line}, Col \\d+ \\(\\d+ selected\\)`) });
+    await status.first().waitFor({ timeout: uiTimeoutMs });
   }
 
   /** Right-clicks the selection (or the cursor) in the active editor and chooses `entry` from the context menu. */
@@ -226,6 +230,18 @@ export class Workbench {
     const path = join(outputDir, `${name}.png`);
     await this.page.screenshot({ path });
     return path;
+  }
+
+  /**
+   * The last lines of the extension's own output channel ("Verified Fix"), from the extension host's log files:
+   * what the extension did is the first thing to read when a step of a UI test waited in vain.
+   */
+  extensionLog(lines = 60): string {
+    const logs = join(this.server.userDataDir, 'logs');
+    if (!existsSync(logs)) return '(no logs folder)';
+    const found = (readdirSync(logs, { recursive: true }) as string[]).filter((f) => /Verified Fix\.log$/.test(f)).sort();
+    if (found.length === 0) return '(no Verified Fix output channel log)';
+    return readFileSync(join(logs, found[found.length - 1]), 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
   }
 
   /** Closes the browser, stops code-server's whole process group and removes the workspace copy. */

@@ -61,8 +61,9 @@ function fakeExecutor(script: { candidate: (n: number) => string[] | 'timeout'; 
 async function verify(script: Parameters<typeof fakeExecutor>[0], requiredRuns = 2) {
   const { executor, calls } = fakeExecutor(script);
   const verifier = new Verifier({
-    executor, reference, fullCommand: () => 'all', staged: true, requiredRuns, languageId: 'javascript', signal: new AbortController().signal,
-    slot: (run) => run(), testTimeoutMs: TEST_TIMEOUT_MS, originalText: ORIGINAL,
+    executor, reference, fullCommand: { command: () => 'all' }, staged: true, requiredRuns, languageId: 'javascript', signal: new AbortController().signal,
+    // Full-run confirmations: what a runner that cannot select gets (survivorsFirst.test.ts covers the cheap ones).
+    slot: (run) => run(), testTimeoutMs: TEST_TIMEOUT_MS, originalText: ORIGINAL, cheapConfirmation: false,
   });
   const outcome = await verifier.verify(0, 'x', 'y', CANDIDATE);
   assert.ok(outcome);

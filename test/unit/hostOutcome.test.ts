@@ -7,6 +7,8 @@ import { outcomeOf } from '../../src/host/model/outcome';
 
 const pass: Verdict = { status: 'pass', durationMs: 100, exitCode: 0, output: '', stdout: '', stderr: '' };
 const fail: Verdict = { status: 'fail', durationMs: 100, exitCode: 1, output: '', stdout: '', stderr: '' };
+const timeout: Verdict = { status: 'timeout', cause: 'timeout', reason: 'timed out after 1.0 s', durationMs: 1000, exitCode: null, output: '', stdout: '', stderr: '' };
+const setup: Verdict = { status: 'error', cause: 'sandboxSetup', reason: 'bwrap: setting up uid map: Permission denied', durationMs: 10, exitCode: 1, output: '', stdout: '', stderr: '' };
 
 function candidate(index: number, over: Partial<CandidateResult> = {}): CandidateResult {
   const verified = over.verified ?? false;
@@ -29,7 +31,7 @@ function result(over: Partial<FixResult> = {}): FixResult {
 const two = [candidate(0, { verified: true }), candidate(1, { verified: true })];
 const weakOne = [candidate(0, { verified: true, strength: { variants: 3, caught: 2, weak: true, survivors: [] } as unknown as CandidateResult['strength'] }), candidate(1, { verified: true })];
 const cancelled = { kind: 'cancelled', message: 'cancelled' } as const;
-const context = (over: Partial<OutcomeContext> = {}): OutcomeContext => ({ location: 'sum.js:7', alreadyListed: false, documentChanged: false, ...over });
+const context = (over: Partial<OutcomeContext> = {}): OutcomeContext => ({ location: 'sum.js:7', alreadyListed: false, documentChanged: false, idle: true, listOpened: over.alreadyListed ?? false, ...over });
 
 /** [case, result, context, kind, list, severity (or none), actions, openPicker, a part of the message] */
 const table: [string, FixResult, OutcomeContext, Outcome['kind'], Outcome['list'], 'info' | 'warn' | undefined, string[], boolean, string][] = [
@@ -42,9 +44,18 @@ const table: [string, FixResult, OutcomeContext, Outcome['kind'], Outcome['list'
   ['verified, listed early, weak tests', result({ candidates: weakOne }), context({ alreadyListed: true }), 'verified', 'update', 'warn', [], false, 'Weak tests at sum.js:7: 1 of 2 verified fix(es)'],
   ['verified, document unchanged', result({ candidates: two }), context(), 'verified', 'present', undefined, [], true, ''],
   ['verified, document changed', result({ candidates: two }), context({ documentChanged: true }), 'verified', 'present', 'info', ['Show Candidates'], false, '2 verified fix(es) for sum.js:7; the file changed'],
-  ['none, no candidates produced', result({ lost: [{ kind: 'server', message: 'HTTP 500' }] }), context(), 'none', 'present', 'info', ['Details', 'Settings'], false, '(0 of 0 passed) for sum.js:7 — no candidates were produced (HTTP 500).'],
-  ['none, only flaky', result({ candidates: [candidate(0, { flaky: true })], passed: 1 }), context(), 'none', 'present', 'info', ['Details', 'Settings'], false, '; 1 passed only some of their runs (flaky), so none is verified.'],
-  ['none, stopped early', result({ candidates: [candidate(0)], stoppedEarly: { kind: 'totalTimeout', message: 'the time limit passed' } }), context(), 'none', 'present', 'info', ['Details', 'Settings'], false, '(0 of 1 passed) for sum.js:7. Stopped early: the time limit passed. Next:'],
+  // The user moved on (typed, clicked, switched editors): the list never opens by itself; the message offers it.
+  ['verified, the user moved on', result({ candidates: two }), context({ idle: false }), 'verified', 'present', 'info', ['Show Candidates'], false, '2 verified fix(es) for sum.js:7.'],
+  ['verified, listed early but not opened', result({ candidates: two }), context({ alreadyListed: true, listOpened: false, idle: false }), 'verified', 'update', 'info', ['Show Candidates'], false, '2 verified fix(es) for sum.js:7.'],
+  ['verified, listed early, not opened, weak', result({ candidates: weakOne }), context({ alreadyListed: true, listOpened: false }), 'verified', 'update', 'warn', ['Show Candidates'], false, 'Weak tests: 1 of 2'],
+  ['cancelled with verified, the user moved on', result({ candidates: two, stoppedEarly: cancelled }), context({ idle: false }), 'cancelled', 'present', 'info', ['Show Candidates'], false, '2 verified'],
+  ['none, no candidates produced', result({ lost: [{ kind: 'server', message: 'HTTP 500' }] }), context(), 'none', 'present', 'info', ['Details', 'Settings'], false, '(0 of 0 passed) for sum.js:7: no candidates were produced (HTTP 500).'],
+  ['none, only flaky', result({ candidates: [candidate(0, { flaky: true })], passed: 1 }), context(), 'none', 'present', 'info', ['Details', 'Settings'], false, '1 candidate passed only some of their runs (flaky), so none is verified'],
+  ['none, stopped early', result({ candidates: [candidate(0)], stoppedEarly: { kind: 'totalTimeout', message: 'the time limit passed' } }), context(), 'none', 'present', 'info', ['Details', 'Settings'], false, 'Stopped early: the time limit passed. Next:'],
+  // Advice from why they failed, never the same sentence for every failure.
+  ['none, every candidate timed out', result({ candidates: [candidate(0, { verdict: timeout, runs: [timeout] }), candidate(1, { verdict: timeout, runs: [timeout] })] }), context(), 'none', 'present', 'info', ['Details', 'Settings'], false, 'all 2 candidates timed out (stopped at 1.0 s). Next: raise verifiedFix.testTimeoutSeconds'],
+  ['none, the sandbox could not start', result({ candidates: [candidate(0, { verdict: setup, runs: [setup] })] }), context(), 'none', 'present', 'info', ['Details', 'Settings'], false, 'make the test command run in the sandbox first'],
+  ['baseline timed out', result({ baseline: timeout, candidates: [], stoppedEarly: { kind: 'baselineTimeout', message: 'timed out' } }), context(), 'baselineTimeout', 'present', 'warn', ['Settings', 'Details'], false, 'the tests on the unmodified code timed out (stopped at 1.0 s), so no candidate could be judged and the request stopped. Next: raise verifiedFix.testTimeoutSeconds above the time the tests take'],
 ];
 
 describe('outcomeOf', () => {

@@ -102,7 +102,7 @@ describe('what the panel says about its numbers', () => {
     assert.equal(h.explainPassAtK, 'pass@2: the chance that at least one of 2 candidates is verified, estimated over 2 tasks of this session');
     assert.match(h.explainPassHatK, /^pass\^2: the chance that all 2 candidates are verified, estimated over 2 tasks of this session/);
     assert.equal(h.showIntervals, false);
-    assert.equal(h.passAtKInterval, 'interval from 5 tasks (2 so far)');
+    assert.equal(h.passAtKInterval, '95% interval shown from 5 tasks');
     assert.doesNotMatch(statusTooltip(few), /CI/);
     const five = buildSnapshot(['a', 'b', 'c', 'd', 'e'].map((id, i) => task(id, i % 2 ? ['pass', 'fail'] : ['fail', 'fail'])), 2);
     assert.equal(five.headline[1].showIntervals, true);
@@ -146,9 +146,10 @@ describe('the run report', () => {
     assert.deepEqual(failureExcerpt(verdict('fail', 'a\nb\nc'), 2), ['b', 'c']);
     // node's assert prints the values on lines of their own, after a blank line, before the stack.
     const node = 'AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:\n\n50 !== 40\n\n    at TestContext.<anonymous> (test/p.test.js:10:10)\n    at Test.run (node:internal)\n';
-    assert.deepEqual(failureExcerpt(verdict('fail', node)), ['AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:', '50 !== 40']);
+    // The first frame outside the runner says where; the runner's own are left out.
+    assert.deepEqual(failureExcerpt(verdict('fail', node)), ['AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:', '50 !== 40', '    at TestContext.<anonymous> (test/p.test.js:10:10)']);
     const jest = '● sum › adds\n\n    expect(received).toBe(expected) // Object.is equality\n\n    Expected: 10\n    Received: 6\n\n      at Object.<anonymous> (sum.test.js:3:20)';
-    assert.deepEqual(failureExcerpt(verdict('fail', jest)).slice(-2), ['    Expected: 10', '    Received: 6']);
+    assert.deepEqual(failureExcerpt(verdict('fail', jest)).slice(-3, -1), ['    Expected: 10', '    Received: 6']);
   });
 
   it('lists every candidate with its verdict', () => {
@@ -161,9 +162,13 @@ describe('the run report', () => {
       verified: [], samples: 2, passed: 0, lost: [], durationMs: 10, originalText: 'a\n', start: 0, end: 1,
     } satisfies FixResult;
     const report = formatRunReport(result, 'sum.js:1');
-    assert.match(report, /## Candidate 1: fail, 1\.2 s/);
-    assert.match(report, /## Candidate 2: timeout/);
-    assert.match(report, /not ok 1 - boom/);
+    // The conclusion first, each failure once with its candidates, then every candidate's verdict.
+    assert.match(report, /\*\*2 candidates failed in 2 ways: #2 timed out \(stopped at 1\.2 s\); #1 fails with `not ok 1 - boom`\.\*\*/);
+    assert.match(report, /Next: raise verifiedFix\.testTimeoutSeconds/);
+    assert.match(report, /### Candidate 1: fail, 1\.2 s/);
+    assert.match(report, /### Candidate 2: timeout/);
+    assert.doesNotMatch(report.slice(report.indexOf('## Each candidate')), /not ok 1 - boom/, 'each failure is quoted once, in its group');
+    assert.doesNotMatch(report, /```diff/, 'diffs in plain blocks: the preview colours + lines light green on pale green');
     assert.match(report, /0 of 2 samples passed/);
   });
 });

@@ -39,13 +39,16 @@ function reset(...replies: Reply[]): void {
   server.script = inTurn(...replies);
 }
 
+const REQUEST_TIMEOUT_MS = 120_000;
+
 function provider(options: Partial<OpenAiCompatibleOptions> = {}) {
   return createOpenAiCompatibleProvider({
     endpoint: server.endpoint,
     model: 'm',
     apiKey: KEY,
     maxConcurrentRequests: 4,
-    requestTimeoutMs: 5_000,
+    // Far longer than any answer takes on a saturated machine: the tests about timeouts set their own.
+    requestTimeoutMs: REQUEST_TIMEOUT_MS,
     maxRetries: 2,
     retryBaseMs: 10,
     ...options,
@@ -173,12 +176,11 @@ describe('openai-compatible provider', () => {
 
   it('waits as long as Retry-After says on 429, then succeeds', async () => {
     reset({ kind: 'status', status: 429, headers: { 'retry-after': '1' } }, { kind: 'answer', contents: [good] });
-    const began = Date.now();
     const samples = await collect(provider({ retryBaseMs: 1 }).generate(request(2)));
     const waited = server.requests[1].receivedAt - server.requests[0].receivedAt;
     assert.equal(kinds(samples), 'candidate,candidate');
-    assert.ok(waited >= 950 && waited < 2_000, `waited ${waited} ms`);
-    assert.ok(Date.now() - began < 3_000);
+    // At least the second Retry-After asked for (backoff alone would wait 1 ms), and nowhere near the cap.
+    assert.ok(waited >= 950 && waited < 30_000, `waited ${waited} ms`);
     assert.ok(logs.some((l) => /HTTP 429.*retrying in 1000 ms/.test(l)));
   });
 
@@ -187,7 +189,8 @@ describe('openai-compatible provider', () => {
     reset({ kind: 'status', status: 503, headers: { 'retry-after': inAMinute } }, { kind: 'answer', contents: [good] });
     await collect(provider({ maxRetryWaitMs: 200 }).generate(request(1)));
     const waited = server.requests[1].receivedAt - server.requests[0].receivedAt;
-    assert.ok(waited >= 180 && waited < 1_000, `waited ${waited} ms`);
+    // The cap, not the minute the server asked for.
+    assert.ok(waited >= 180 && waited < 30_000, `waited ${waited} ms`);
   });
 
   it('backs off exponentially on 500 and then counts the samples as lost', async () => {
@@ -272,11 +275,11 @@ describe('openai-compatible provider', () => {
       const abortedAt = Date.now();
       controller.abort();
       const samples = await run;
-      // Far below the 5 s request timeout, with room for a loaded machine.
-      assert.ok(Date.now() - abortedAt < 1_000, 'the generator ends promptly');
+      // The cancel ended it, not the request timeout (a quarter of it leaves room for a saturated machine).
+      assert.ok(Date.now() - abortedAt < REQUEST_TIMEOUT_MS / 4, 'the generator ends promptly');
       assert.equal(samples.length, 0);
       await Promise.all(server.requests.map((r) => r.settled));
-      for (const r of server.requests) assert.ok(r.closedEarlyAt! - abortedAt < 1_000, 'the server sees the socket close');
+      for (const r of server.requests) assert.ok(r.closedEarlyAt! - abortedAt < REQUEST_TIMEOUT_MS / 4, 'the server sees the socket close');
     });
   }
 

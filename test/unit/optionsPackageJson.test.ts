@@ -20,7 +20,8 @@ interface Property {
 }
 
 const packageJson = JSON.parse(readFileSync(join(__dirname, '..', '..', '..', 'package.json'), 'utf8'));
-const declared: Record<string, Property> = packageJson.contributes.configuration.properties;
+// Settings are grouped into categories (Testing, Candidates and model, …): one table of them all.
+const declared: Record<string, Property> = Object.assign({}, ...packageJson.contributes.configuration.map((c: { properties: object }) => c.properties));
 const settings = optionsOf('editor');
 
 /** JSON schema types by kind: seconds are declared (and typed by users) in seconds. */
@@ -59,5 +60,19 @@ describe('package.json settings and the options table', () => {
       assert.doesNotMatch(icon, /beaker/);
       assert.match(readFileSync(join(__dirname, '..', '..', '..', icon), 'utf8'), /^<svg [^>]*stroke="currentColor"/, `${icon}: a monochrome SVG that follows the theme`);
     }
+  });
+});
+
+describe('package.json settings categories', () => {
+  it('groups the settings into the categories VS Code\'s settings editor shows, each setting with its own order', () => {
+    const categories: { title: string; order: number; properties: Record<string, { order?: number }> }[] = packageJson.contributes.configuration;
+    assert.deepEqual(categories.map((c) => c.title), ['Testing', 'Candidates and model', 'Sandbox and isolation', 'Statistics']);
+    assert.equal(new Set(categories.map((c) => c.order)).size, categories.length);
+    for (const c of categories) {
+      const orders = Object.values(c.properties).map((p) => p.order);
+      assert.equal(new Set(orders).size, orders.length, `${c.title}: two settings share an order`);
+    }
+    const candidates = Object.keys(categories[1].properties);
+    assert.ok(candidates.indexOf('verifiedFix.provider') < candidates.indexOf('verifiedFix.fallbackProvider'), 'Provider before Fallback Provider');
   });
 });

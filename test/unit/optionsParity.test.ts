@@ -118,7 +118,7 @@ describe('the CLI flags', () => {
   });
 
   it('names each missing required flag and rejects unknown flags', () => {
-    assert.deepEqual(readFlags(['--file=f']).problems.map((p) => p.message), ['--workspace is required', '--lines is required']);
+    assert.deepEqual(readFlags(['--file=f']).problems.map((p) => p.message), ['--workspace is required']);
     assert.throws(() => readFlags([...required, '--bogus']), { code: 'ERR_PARSE_ARGS_UNKNOWN_OPTION' });
   });
 

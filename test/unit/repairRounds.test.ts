@@ -11,17 +11,26 @@ describe('failureExcerpt and failedAttempts', () => {
     verified: false, flaky: false, diff: '-a\n+x', changeSize: 2, changedCharacters: 1, ...over,
   });
 
-  it('gives the reason, then the output from its first failure line, without colours or runner frames', () => {
-    const output = '> t@1 test\n> node --test\n\n\u001b[31m✖ adds (1ms)\u001b[39m\n  AssertionError: 3 !== 4\n    at node:internal/x:1:1\n  at add (/w/add.js:2:3)\n';
-    const run = { ...verdict, output, reason: 'still failing: adds' };
-    assert.deepEqual(failureExcerpt(candidate({ verdict: run, runs: [run] })), ['still failing: adds', '✖ adds (1ms)', '  AssertionError: 3 !== 4', '  at add (/w/add.js:2:3)']);
+  it('gives the reason and the failing tests\' messages, never the free output', () => {
+    const output = '> t@1 test\n> node --test\n\n\u001b[31m✖ adds (1ms)\u001b[39m\n  AssertionError: 3 !== 4\n    at node:internal/x:1:1\n  at add (/w/add.js:2:3)\nprinted-by-the-candidate\n';
+    const run = { ...verdict, output, reason: 'still failing: adds', failures: [{ id: 'adds', message: 'AssertionError: 3 !== 4\n\n3 !== 4\n' }] };
+    assert.deepEqual(failureExcerpt(candidate({ verdict: run, runs: [run] })), ['still failing: adds', '✗ adds', '  AssertionError: 3 !== 4', '  3 !== 4']);
     const plain = { ...verdict, output: 'got 5\n' };
-    assert.deepEqual(failureExcerpt(candidate({ verdict: plain, runs: [plain] })), ['the tests failed (exit 1)', 'got 5']);
+    assert.deepEqual(failureExcerpt(candidate({ verdict: plain, runs: [plain] })), ['the tests failed (exit 1)']);
+  });
+
+  it('drops message lines with a long base64/hex run (an encoded secret in an actual value)', () => {
+    const encoded = Buffer.from('user:Pa55word-for-prod').toString('base64');
+    const run = { ...verdict, output: encoded, failures: [{ id: 'adds', message: `Expected values to be strictly equal:\n'${encoded}' !== 10` }] };
+    const lines = failureExcerpt(candidate({ verdict: run, runs: [run] }));
+    assert.ok(!lines.join('\n').includes(encoded), lines.join('\n'));
+    assert.deepEqual(lines, ['the tests failed (exit 1)', '✗ adds', '  Expected values to be strictly equal:', '[a line with a long base64/hex run left out]']);
   });
 
   it('takes a flaky candidate\'s failing run and caps the lines', () => {
     const pass = { ...verdict, status: 'pass' as const, exitCode: 0, output: 'ok' };
-    const fail = { ...verdict, output: Array.from({ length: 20 }, (_, i) => `error ${i} ${'y'.repeat(300)}`).join('\n') };
+    const failures = Array.from({ length: 20 }, (_, i) => ({ id: `t${i}`, message: `error ${i} ${'y'.repeat(300)}` }));
+    const fail = { ...verdict, output: '', failures };
     const lines = failureExcerpt(candidate({ verdict: pass, runs: [pass, fail], flaky: true }));
     assert.equal(lines.length, 6);
     assert.equal(lines[0], 'flaky: passed 1 of 2 runs');

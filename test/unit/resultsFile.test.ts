@@ -14,7 +14,7 @@ describe('results files', () => {
   it('reads a non-pass verdict back as written, and old files by their result text', () => {
     const text = formatResults([{ taskId: 'a', samples: recordsOf(['error', 'timeout', 'fail', 'pass']) }]) +
       '{"task_id":"b","passed":false,"result":"timed out"}\n{"task_id":"b","passed":false,"result":"failed: x"}\n';
-    assert.deepEqual(parseResults(text, 'x'), [{ taskId: 'a', outcomes: ['error', 'timeout', 'fail', 'pass'] }, { taskId: 'b', outcomes: ['timeout', 'fail'] }]);
+    assert.deepEqual(parseResults(text, 'x'), [{ taskId: 'a', outcomes: ['error', 'timeout', 'fail', 'pass'], baselinePassed: false }, { taskId: 'b', outcomes: ['timeout', 'fail'], baselinePassed: false }]);
   });
 
   it('names a task by file, lines and the selected text, and nothing else', () => {

@@ -35,6 +35,16 @@ describe('docs/examples/verified-fix-review.yml', () => {
     assert.ok(!runs.some((r) => /verified-fix fix /.test(r)), 'no second copy of the fix command: the script is the one place');
   });
 
+  it('leaves no token in .git/config, asks for no more than read and review comments, posts only on found and exit 0', () => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const doc = (require('js-yaml') as { load(text: string): unknown }).load(text) as { permissions: Record<string, string>; jobs: Record<string, { steps: { uses?: string; if?: string; with?: Record<string, unknown> }[] }> };
+    const steps = Object.values(doc.jobs).flatMap((j) => j.steps);
+    const checkout = steps.find((s) => s.uses?.startsWith('actions/checkout'));
+    assert.equal(checkout?.with?.['persist-credentials'], false);
+    assert.deepEqual(doc.permissions, { contents: 'read', 'pull-requests': 'write' });
+    assert.ok(steps.some((s) => s.if === "steps.bot.outputs.found == 'true' && steps.bot.outputs.exit == '0'"));
+  });
+
   it('is the workflow shown in docs/ci.md', () => {
     const doc = readFileSync(join(repoRoot, 'docs', 'ci.md'), 'utf8');
     const block = /```yaml\n([\s\S]*?)```/.exec(doc);

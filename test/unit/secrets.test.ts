@@ -119,7 +119,8 @@ describe('scrubEnvironment', () => {
 
   it('keeps ordinary variables and drops secret ones, names sorted, values only in droppedValues', () => {
     const scrubbed = scrubEnvironment(base);
-    assert.deepEqual(scrubbed.env, { PATH: '/usr/bin:/bin', HOME: '/home/dev', LANG: 'C.UTF-8', TOKENIZERS_PARALLELISM: 'false' });
+    assert.deepEqual(scrubbed.env, { PATH: '/usr/bin:/bin', HOME: '/home/dev', LANG: 'C.UTF-8' });
+    assert.deepEqual(scrubbed.notAllowed, ['TOKENIZERS_PARALLELISM'], 'not on the allow-list: left out, but not called a secret');
     assert.deepEqual(scrubbed.dropped, ['AWS_PROFILE', 'DB_PASSWORD', 'GITHUB_TOKEN', 'OPENAI_API_KEY', 'VERIFIED_FIX_API_KEY']);
     // AWS_PROFILE is dropped but only names a profile: its value ('staging') is no secret and is not redacted.
     assert.deepEqual([...scrubbed.droppedValues].sort(), ['hunter2hunter2', fake.githubClassic, fake.openai, 'vf-product-key-123'].sort());
@@ -140,6 +141,20 @@ describe('scrubEnvironment', () => {
     const scrubbed = scrubEnvironment({ verified_fix_api_key: 'lower-case-key' }, ['verified_fix_api_key']);
     assert.deepEqual(scrubbed.env, {});
     assert.deepEqual(scrubbed.dropped, ['verified_fix_api_key']);
+  });
+
+  it('keeps only allow-listed names, and of those only values that carry no credential', () => {
+    const scrubbed = scrubEnvironment({
+      NODE_OPTIONS: '--max-old-space-size=4096', npm_config_cache: '/c', 'npm_config_//registry.example/:_authToken': 'abc', npm_config__auth: 'dXNlcjpwYXNz',
+      PYTHONPATH: 'src', LC_ALL: 'C', RAILS_MASTER_KEY: 'a1b2c3d4e5f6a7b8c9d0', HTTPS_PROXY: 'http://u:hunter2@proxy:3128',
+      PIP_INDEX_URL: 'https://ci:tok123456@pypi.internal/simple', NODE_EXTRA_CA_CERTS: 'AccountKey=abcdef', XDG_CONFIG_HOME: 'https://u:p4ssw0rd@x',
+    }, ['PIP_INDEX_URL']);
+    assert.deepEqual(Object.keys(scrubbed.env).sort(), ['LC_ALL', 'NODE_OPTIONS', 'PIP_INDEX_URL', 'PYTHONPATH', 'npm_config_cache']);
+    // npm's credentials go by their names (`_auth`, `_authToken`), the rest by their values.
+    assert.deepEqual(scrubbed.dropped, ['HTTPS_PROXY', 'NODE_EXTRA_CA_CERTS', 'XDG_CONFIG_HOME', 'npm_config_//registry.example/:_authToken', 'npm_config__auth']);
+    assert.ok(scrubbed.notAllowed.includes('RAILS_MASTER_KEY'));
+    assert.ok(scrubbed.droppedValues.includes('a1b2c3d4e5f6a7b8c9d0'), 'a key-like value under an unusual name is redacted too');
+    assert.ok(scrubbed.droppedValues.includes('http://u:hunter2@proxy:3128'));
   });
 
   it('leaves the base environment unchanged', () => {

@@ -17,6 +17,8 @@ async function check(first: (i: number) => Outcome, retry: (i: number) => Outcom
   const variantOf = (label: string) => Number(/v(\d+)/.exec(label)?.[1]);
   const verifier = {
     tryVariant: async (label: string, _text: string, timeoutMs: number) => {
+      // The control run (the fix with a comment added) passes: the fix does not depend on its own text.
+      if (label.endsWith('c')) return 'survived';
       calls.push({ label, timeoutMs });
       return label.endsWith('t') ? retry(variantOf(label)) : first(variantOf(label));
     },

@@ -1,5 +1,7 @@
 // resolveRunner, table-driven over package.json scripts and direct commands.
 import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, it, after } from 'node:test';
 import { resolveRunner } from '../../src/core/testCommand/runner';
 import type { RunnerName } from '../../src/core/testResults/types';
@@ -48,7 +50,14 @@ const rows: Array<[command: string, scripts: Scripts, bins: readonly string[], e
   ['npx vitest run', undefined, [], { runner: 'vitest', base: 'npx vitest run' }],
   ['npx vitest', undefined, [], { runner: 'vitest', base: 'npx vitest run' }],
   ['npx mocha', undefined, [], { runner: 'mocha', base: 'npx mocha' }],
+  // a reporter of the user's own is no conflict for mocha: its report comes through a hook
+  ['npm test', { test: 'mocha --reporter spec --bail --check-leaks test/ test/acceptance/' }, js, { runner: 'mocha', base: './node_modules/.bin/mocha --reporter spec --bail --check-leaks test/ test/acceptance/' }],
+  ['npm test', { test: 'mocha -R dot -O foo=bar' }, js, { runner: 'mocha', base: './node_modules/.bin/mocha -R dot -O foo=bar' }],
   ['pytest', undefined, [], { runner: 'pytest', base: 'pytest' }],
+  // the user's own reporters and report files are kept beside the tool's side channel
+  ['npm test', { test: 'node --test --test-reporter=tap' }, [], { runner: 'node', base: 'node --test --test-reporter=tap' }],
+  ['npm test', { test: 'jest --json --outputFile=out.json' }, js, { runner: 'jest', base: './node_modules/.bin/jest --json --outputFile=out.json' }],
+  ['pytest --junitxml=out.xml -x', undefined, [], { runner: 'pytest', base: 'pytest --junitxml=out.xml -x' }],
   ['python -m pytest tests', undefined, [], { runner: 'pytest', base: 'python -m pytest tests' }],
   ['python3 -m pytest -q', undefined, [], { runner: 'pytest', base: 'python3 -m pytest -q' }],
   ['.venv/bin/python3.12 -m pytest', undefined, [], { runner: 'pytest', base: '.venv/bin/python3.12 -m pytest' }],
@@ -63,7 +72,7 @@ const rows: Array<[command: string, scripts: Scripts, bins: readonly string[], e
   ['npm test', { test: 'node --test; echo done' }, [], /chains several commands/],
   ['npm test', { test: 'node --test', pretest: 'tsc' }, [], /^the "pretest" script runs with "test"/],
   ['npm run unit', { unit: 'node --test', postunit: 'rm -rf x' }, [], /"postunit" script/],
-  ['npm test', { test: 'jest --watch' }, js, /waits for changes instead of finishing \(--watch\)/],
+  ['npm test', { test: 'jest --watch' }, js, /waits for changes instead of finishing \(--watch\); to get per-test results, set verifiedFix\.testCommand \(--test\) to the test runner alone, without --watch$/],
   ['npm test', { test: 'vitest watch' }, js, /^vitest watch is not a single run/],
   ['npm test', { test: 'mocha -w' }, js, /waits for changes/],
   ['node --watch --test', undefined, [], /waits for changes/],
@@ -71,9 +80,6 @@ const rows: Array<[command: string, scripts: Scripts, bins: readonly string[], e
   ['npm test', undefined, [], /^package\.json has no "test" script/],
   ['npm run lint', { test: 'node --test' }, [], /no "lint" script/],
   ['npm test', { test: 'NODE_OPTIONS=$NODE_OPTIONS jest' }, js, /expands variables/],
-  ['npm test', { test: 'node --test --test-reporter=tap' }, [], /chooses its own reporters/],
-  ['npm test', { test: 'mocha --reporter dot' }, js, /chooses its own reporter/],
-  ['npm test', { test: 'jest -t add' }, js, /selects its own tests/],
   ['npm test', { test: 'npm test' }, [], /calls scripts more than \d+ deep/],
   ['npm install', { test: 'node --test' }, [], /^npm install does not run a package\.json script/],
   ['yarn', { test: 'node --test' }, [], /does not run a package\.json script/],
@@ -90,6 +96,40 @@ const rows: Array<[command: string, scripts: Scripts, bins: readonly string[], e
 ];
 
 describe('resolveRunner', () => {
+  it("mocha's own --grep keeps per-test results and says why nothing is selected", () => {
+    const resolved = resolveRunner(workspace({ test: 'mocha --grep fast' }, js), 'npm test');
+    assert.ok('adapter' in resolved && resolved.adapter.name === 'mocha');
+    assert.equal(resolved.noSelection, 'the "test" script selects its own tests (--grep)');
+  });
+
+  it("jest's and vitest's own -t keep per-test results and turn selection off", () => {
+    for (const test of ['jest -t add', 'vitest run -t add']) {
+      const resolved = resolveRunner(workspace({ test }, js), 'npm test');
+      assert.ok('adapter' in resolved, JSON.stringify(resolved));
+      assert.equal(resolved.noSelection, 'the "test" script selects its own tests (-t)');
+      assert.equal(resolved.adapter.command(resolved.base, '/r', ['a.test.js > t'], '/o'), undefined);
+    }
+  });
+
+  it('a jest config naming its own testResultsProcessor gets the --json report; a vitest config naming reporters gets the wrapper config', () => {
+    const jestDir = workspace({ test: 'jest' }, js);
+    const vitestDir = workspace({ test: 'vitest run' }, js);
+    writeFileSync(join(jestDir, 'jest.config.js'), "module.exports = { testResultsProcessor: './p.js' };\n");
+    writeFileSync(join(vitestDir, 'vitest.config.ts'), "export default { test: { reporters: ['dot'] } };\n");
+    const jest = resolveRunner(jestDir, 'npm test');
+    assert.ok('adapter' in jest);
+    assert.match(jest.adapter.command(jest.base, '/r/report', undefined, '/o') ?? '', / --json --outputFile=\/r\/report$/);
+    const plain = resolveRunner(workspace({ test: 'jest' }, js), 'npm test');
+    assert.ok('adapter' in plain);
+    assert.match(plain.adapter.command(plain.base, '/r', undefined, '/o') ?? '', /^VERIFIED_FIX_JEST_REPORT=\/r .*jest --testResultsProcessor=\/o\/verified-fix-jest-processor\.cjs$/);
+    const vitest = resolveRunner(vitestDir, 'npm test');
+    assert.ok('adapter' in vitest);
+    assert.match(vitest.adapter.command(vitest.base, '/r/report', undefined, '/o') ?? '', /^VERIFIED_FIX_VITEST_REPORT=\/r\/report .*vitest run --config \/o\/verified-fix\.vitest\.config\.mjs$/);
+    const cli = resolveRunner(vitestDir, 'npx vitest run --reporter=dot');
+    assert.ok('adapter' in cli);
+    assert.equal(cli.adapter.command(cli.base, '/r/report'), 'npx vitest run --reporter=dot --reporter=json --outputFile=/r/report');
+  });
+
   for (const [command, scripts, bins, expected] of rows) {
     const label = `${JSON.stringify(command)}${scripts ? ` with ${JSON.stringify(scripts)}` : ''}`;
     it(`${label} → ${expected instanceof RegExp ? `refused ${expected}` : `${expected.runner}: ${expected.base}`}`, () => {
@@ -113,6 +153,8 @@ describe('resolveRunner', () => {
       pytest: 'tests/test_a.py::test_t',
       go: 'example.com/m > TestT',
       cargo: 'm (src/lib.rs) > tests::t',
+      tape: 'test/a.js > t',
+      tap: 'test/a.js > t',
     };
     for (const [command, scripts, bins, expected] of rows) {
       if (expected instanceof RegExp) continue;

@@ -22,6 +22,9 @@ describe('tamperingIn', () => {
     const found = await tamperingIn(changes({ modified: ['src/a.js', 'test/b.test.js', 'package.json', 'src/b.js'], removed: ['tests/fixtures/x.json'] }), 'src/a.js', never);
     assert.equal(found, 'the run modified test files: package.json, test/b.test.js, tests/fixtures/x.json');
     assert.equal(await tamperingIn(changes({ modified: ['a.test.js'] }), 'a.test.js', never), undefined, 'the target may be a test file');
+    // A name the candidate chose is escaped and capped (it lands in stderr, the CI log, the results file).
+    const hostile = `test/x\n\u001b]52;c;${Buffer.from('user:Pa55word-for-prod').toString('base64')}\u0007.test.js`;
+    assert.equal(await tamperingIn(changes({ removed: [hostile, `test/${'y'.repeat(300)}.test.js`] }), 'src/a.js', never), `the run modified test files: (a name with a long base64/hex run), test/${'y'.repeat(75)}…`);
     assert.equal(await tamperingIn(changes({ modified: ['src/b.js', 'dist/out.js'], added: ['build/x.js', 'test/new.test.js'] }), 'src/a.js', never), undefined);
   });
 

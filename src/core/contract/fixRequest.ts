@@ -2,6 +2,7 @@
 import type { Logger } from '../base/logger';
 import type { CandidateProvider, LostKind, LostSample, SampleUsage } from './provider';
 import type { Protections } from './protections';
+import type { BehaviourReport } from './behaviour';
 import type { BackendChoice, IsolationChoice, StrengthChoice } from './choices';
 import type { TestStrength } from './strength';
 
@@ -32,6 +33,8 @@ export interface IsolationOptions {
    * otherwise. The product's own key variables are never passed.
    */
   readonly passEnv?: readonly string[];
+  /** Test runs see the workspace's `.git` and its untracked `.env*` files (hidden by default). */
+  readonly showGitAndEnvFiles?: boolean;
   /** The containment to use; `auto` (the default) takes the strongest local one that works here. */
   readonly backend?: BackendChoice;
   /** How each run gets its own tree; `auto` (the default): an overlay where the sandbox can mount one, else reused copies. */
@@ -82,6 +85,13 @@ export interface FixRequest {
    * (`quick`, the default: up to 10 per fix; `thorough`: up to 40; `off`). Variants are not samples.
    */
   readonly strengthCheck?: StrengthChoice;
+  /**
+   * After the last verdict, the selected function's inputs from the tests (and inputs near them) are replayed on the
+   * unmodified function and every verified fix, to say where the fixes disagree (`quick`: up to 300 inputs;
+   * `thorough`: up to 3000; `off`, the default when absent; the front ends' default is `quick`). Never counted in the
+   * statistics.
+   */
+  readonly behaviourCheck?: StrengthChoice;
   readonly isolation: IsolationOptions;
   readonly provider: CandidateProvider;
   /**
@@ -130,6 +140,11 @@ export interface Verdict {
   /** The last bytes of each stream on its own (capped). */
   readonly stdout: string;
   readonly stderr: string;
+  /**
+   * With per-test results: the tests that failed in this run (the first few) with their runner's message, so a
+   * failure excerpt can name them rather than dig through the output.
+   */
+  readonly failures?: ReadonlyArray<{ readonly id: string; readonly message?: string }>;
 }
 
 /** What a run showed test by test, against the unmodified code's run. Ids as the runner's adapter forms them. */
@@ -177,10 +192,21 @@ export interface CandidateResult {
   /** For a verified candidate once the strength check has run on it. */
   readonly strength?: TestStrength;
   /**
+   * For a verified candidate that could steer the strength check (it reads its own source, changes code outside
+   * the selected function's body, or fails once a comment is added to its file): why it needs a careful review. It
+   * gets no strength and is ranked after every other verified candidate.
+   */
+  readonly reviewRequired?: string;
+  /**
    * Runs that are no evidence against the candidate, each re-run: a confirmation that timed out (re-run with a longer
    * limit), or one whose only failures are tests that also fail on the unmodified code (flaky). Absent: none.
    */
   readonly setAside?: readonly SetAsideRun[];
+  /**
+   * The tests its confirmation runs repeated (the baseline's failing tests it fixed) when they did not run the whole
+   * command: the first full run showed nothing else broke. Absent: every run was a full one.
+   */
+  readonly confirmedOn?: readonly string[];
 }
 
 /** One of a candidate's runs that says nothing about it, and why. */
@@ -191,7 +217,7 @@ export interface SetAsideRun {
 }
 
 /** What a candidate's runs proved besides their verdicts: the stage they reached, the per-test comparison, the runs set aside. */
-export type Evidence = Pick<CandidateResult, 'stage' | 'tests' | 'setAside'>;
+export type Evidence = Pick<CandidateResult, 'stage' | 'tests' | 'setAside' | 'confirmedOn'>;
 
 export type FixEvent =
   | { readonly type: 'started'; readonly testCommand: string; readonly protections: Protections }
@@ -210,12 +236,27 @@ export type FixEvent =
   /** Every verdict is in and the strength check starts: the verified list can be shown (it is re-ranked at `done`). */
   | { readonly type: 'verdicts'; readonly result: FixResult }
   | { readonly type: 'strength'; readonly index: number; readonly strength: TestStrength }
+  /** The behaviour check's report, once every replay is in. */
+  | { readonly type: 'behaviour'; readonly report: BehaviourReport }
   | { readonly type: 'done'; readonly result: FixResult };
 
-/** Why a request ended before every candidate was judged; `message` is for people, `kind` for code. */
+/**
+ * Why a request ended before every candidate was judged; `message` is for people, `kind` for code. `baselineTimeout`:
+ * the unmodified code's tests ran out of the per-run test time, so every candidate would too and none can be judged.
+ */
 export interface StoppedEarly {
-  readonly kind: 'cancelled' | 'totalTimeout' | 'providerError';
+  readonly kind: 'cancelled' | 'totalTimeout' | 'providerError' | 'baselineTimeout';
   readonly message: string;
+}
+
+/** A candidate that passed the failing tests, stopped before its full run gave a verdict. */
+export interface UnfinishedCandidate {
+  readonly index: number;
+  readonly label?: string;
+  readonly replacement: string;
+  readonly diff: string;
+  /** The baseline's failing tests it turned green. */
+  readonly fixed: readonly string[];
 }
 
 export interface FixResult {
@@ -247,9 +288,21 @@ export interface FixResult {
   readonly lost: readonly LostSample[];
   /** Why the request ended early, if it did. */
   readonly stoppedEarly?: StoppedEarly;
+  /**
+   * Candidates that passed the baseline's failing tests when a stop (the total timeout, a cancel) ended their full
+   * run: not verified, not in `candidates` or the statistics, but the likeliest fixes to look at. Absent when none.
+   */
+  readonly passedFailingTestsOnly?: readonly UnfinishedCandidate[];
+  /**
+   * Why the strength check stopped before every verified fix had its strength (the total timeout, a cancel), and
+   * which fixes it left without one. The verdicts stand; absent when the check finished or did not run.
+   */
+  readonly strengthCutShort?: { readonly message: string; readonly unchecked: readonly number[] };
   readonly durationMs: number;
   /** The file text the candidates were applied to (unsaved text when given). */
   readonly originalText: string;
   readonly start: number;
   readonly end: number;
+  /** Where the verified fixes disagree, when the behaviour check ran to the end. */
+  readonly behaviour?: BehaviourReport;
 }

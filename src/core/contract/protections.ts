@@ -24,9 +24,14 @@ export function protectsLess(protections: Protections): boolean {
 
 /** One plain sentence for the log and the UI. */
 export function describeProtections(p: Protections): string {
+  return protectionParts(p).map((part) => part.text).join('; ');
+}
+
+/** Each protection on its own, named: the sandbox, files, processes, network, memory (the panel's lines). */
+export function protectionParts(p: Protections): { readonly label: string; readonly text: string }[] {
   const files = {
-    all: 'files outside the copy read-only, credentials hidden',
-    partly: 'the workspace, home and tests read-only, credentials hidden; other files outside the copy are NOT protected on this system: install bubblewrap',
+    all: 'files outside the copy read-only, a private /tmp, credentials, .git and .env hidden',
+    partly: 'every mount read-only except the run\'s tree, a private /tmp, credentials, .git and .env hidden; root stays uid 0 without capabilities (bubblewrap runs tests as an unprivileged user: install it)',
     none: 'files outside the copy are NOT protected on this system: install bubblewrap',
   }[p.files];
   const processes = p.processes === 'all' ? 'every process ends with its run' : 'process-group kill only';
@@ -35,5 +40,12 @@ export function describeProtections(p: Protections): string {
     p.memory.capMB <= 0
       ? 'memory: no cap'
       : { run: `memory: ${p.memory.capMB} MiB per run (/tmp included), processes capped`, process: `memory: ${p.memory.capMB} MiB per process`, none: 'memory: not capped on this system' }[p.memory.scope];
-  return [p.name, files, processes, network, memory].join('; ');
+  // Network and memory say their own name, so the sentence reads alone; `label` repeats it for a list.
+  return [
+    { label: 'Sandbox', text: p.name },
+    { label: 'Files', text: files },
+    { label: 'Processes', text: processes },
+    { label: 'Network', text: network },
+    { label: 'Memory', text: memory },
+  ];
 }

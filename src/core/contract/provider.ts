@@ -12,7 +12,7 @@ export interface BaselineReport {
 export interface FailedAttempt {
   /** Its replacement for the selection. */
   readonly replacement: string;
-  /** The first lines of its failure: why it failed (the tests still failing, with per-test results), then the output. */
+  /** The first lines of its failure: why it failed, then its failing tests and their messages (never its free output). */
   readonly failure: readonly string[];
 }
 

@@ -39,7 +39,7 @@ export function startBaseline({ run, executor, plan, prepared, slot, logger, onE
   const reference = defer<Reference>();
   const report = defer<BaselineReport | undefined>();
   const verdict = run
-    ? slot(() => executor.run(prepared.text, 'baseline', plan.fullCommand ? { command: plan.fullCommand } : {})).then((executed) => {
+    ? slot(() => executor.run(prepared.text, 'baseline', { ...plan.fullCommand })).then((executed) => {
         const { verdict } = executed;
         onEvent({ type: 'baseline', verdict });
         if (verdict.status === 'pass') logger.warn('the tests pass on the unmodified code: they do not catch the bug, so a passing candidate proves little');

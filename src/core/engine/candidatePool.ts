@@ -1,6 +1,6 @@
 // The request's candidates without any process: duplicates, results as their runs finish, ranking and statistics.
 import { changedCharacters, changeSize, unifiedDiff } from '../base/diffing';
-import type { CandidateResult, Evidence, Verdict } from '../contract/fixRequest';
+import type { CandidateResult, Evidence, TestEvidence, UnfinishedCandidate, Verdict } from '../contract/fixRequest';
 import type { SampleUsage } from '../contract/provider';
 import { applyReplacement } from '../base/textRange';
 
@@ -89,6 +89,13 @@ export class CandidatePool {
     return finished;
   }
 
+  /** A sample whose full run a stop cut short after it passed the failing tests; not recorded, since it has no verdict. */
+  unfinished(sample: Sample, tests: TestEvidence): UnfinishedCandidate {
+    const { relativePath, originalText, start, end } = this.context;
+    const diff = unifiedDiff(relativePath, originalText, applyReplacement(originalText, start, end, sample.replacement));
+    return { index: sample.index, ...(sample.label ? { label: sample.label } : {}), replacement: sample.replacement, diff, fixed: tests.fixed };
+  }
+
   get anyVerified(): boolean {
     return [...this.results.values()].some((c) => c.verified);
   }
@@ -144,7 +151,7 @@ export class CandidatePool {
 }
 
 function evidenceOf(result: CandidateResult): Evidence {
-  return { ...(result.stage ? { stage: result.stage } : {}), ...(result.tests ? { tests: result.tests } : {}), ...(result.setAside ? { setAside: result.setAside } : {}) };
+  return { ...(result.stage ? { stage: result.stage } : {}), ...(result.tests ? { tests: result.tests } : {}), ...(result.setAside ? { setAside: result.setAside } : {}), ...(result.confirmedOn ? { confirmedOn: result.confirmedOn } : {}) };
 }
 
 /** The runs that count as evidence: all but those set aside. */

@@ -4,6 +4,7 @@ import type { CandidateResult, FixEvent } from '../contract/fixRequest';
 import { describeProtections } from '../contract/protections';
 import { describeRuns, provenByTests } from '../verification/evidence';
 import { describeStrength } from '../verification/strengthCheck';
+import { describeBehaviour } from '../behaviour/describe';
 
 /** A log line and how loud it is; `warn` lines go to stderr / the log's warning level. */
 export interface EventLine {
@@ -49,9 +50,11 @@ export function describeEvent(event: FixEvent): EventLine | undefined {
     case 'repairRound':
       return info(`round ${event.round}: asking ${event.provider} for different fixes after ${event.failed} failed candidate${event.failed === 1 ? '' : 's'}`);
     case 'verdicts':
-      return info('every verdict is in; checking how firmly the tests pin the verified fixes');
+      return info('every verdict is in; checking how firmly the tests pin the verified fixes and where they disagree');
     case 'strength':
       return info(`candidate #${event.index + 1}: ${describeStrength(event.strength)}`);
+    case 'behaviour':
+      return info(describeBehaviour(event.report).join('\n'));
     case 'warning':
     case 'progress':
     case 'done':

@@ -5,7 +5,7 @@ import { askInRounds } from './repairRounds';
 import { UserError } from '../base/errors';
 import { applyReplacement } from '../base/textRange';
 import type { Logger } from '../base/logger';
-import type { CandidateResult, FixEvent, FixRequest } from '../contract/fixRequest';
+import type { CandidateResult, FixEvent, FixRequest, UnfinishedCandidate } from '../contract/fixRequest';
 import type { CandidateProvider, LostSample, RepairContext } from '../contract/provider';
 import type { PreparedRequest } from '../request/checkRequest';
 import type { Verifier } from '../verification/verifier';
@@ -28,6 +28,8 @@ export interface GenerationOptions {
 export class Generation {
   /** Samples that could not be obtained, with why. */
   readonly lost: LostSample[] = [];
+  /** Candidates that passed their failing tests when a stop ended their full run. */
+  readonly unfinished: UnfinishedCandidate[] = [];
   private readonly verifications: Array<Promise<void>> = [];
   private index = 0;
   private requested = 0;
@@ -118,6 +120,8 @@ export class Generation {
     const { text, start, end } = prepared;
     const outcome = await verifier.verify(sample.index, text.slice(start, end), sample.replacement, applyReplacement(text, start, end, sample.replacement));
     if (outcome) this.report(pool.complete(sample, outcome.runs, outcome.evidence));
+    const survived = outcome ? undefined : verifier.passedFailingTestsOnly(sample.index);
+    if (survived) this.unfinished.push(pool.unfinished(sample, survived));
   }
 
   private report(finished: readonly CandidateResult[]): void {

@@ -28,8 +28,10 @@ export interface OpenedRequest {
   readonly redactor: Redactor;
   /** The runs' environment without secret-looking variables. */
   readonly env: NodeJS.ProcessEnv;
-  /** Names of the variables left out of `env`. */
+  /** Names of the secret-looking variables left out of `env`. */
   readonly dropped: readonly string[];
+  /** Names left out of `env` because they are not on the allow-list. */
+  readonly notAllowed: readonly string[];
 }
 
 export async function openRequest(request: FixRequest): Promise<OpenedRequest> {
@@ -37,7 +39,7 @@ export async function openRequest(request: FixRequest): Promise<OpenedRequest> {
   const redactor = new Redactor(scrubbed.droppedValues);
   const logger = redactingLogger(request.logger ?? silentLogger, redactor);
   const prepared = await checkRequest(request);
-  return { prepared, logger, redactor, env: scrubbed.env, dropped: scrubbed.dropped };
+  return { prepared, logger, redactor, env: scrubbed.env, dropped: scrubbed.dropped, notAllowed: scrubbed.notAllowed };
 }
 
 /**

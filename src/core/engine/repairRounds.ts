@@ -4,20 +4,32 @@ import { UserError } from '../base/errors';
 import type { CandidateResult, FixEvent, Verdict } from '../contract/fixRequest';
 import type { Logger } from '../base/logger';
 import type { CandidateProvider, FailedAttempt, RepairContext } from '../contract/provider';
-import { boundMessage } from '../testResults/reportText';
+import { outboundLines, safeName } from '../base/outboundText';
 
 /** Failed candidates a repair round passes on, newest first (the prompt shows fewer when they do not fit its budget). */
 const MAX_ATTEMPTS = 12;
-/** Lines of each failure passed on (why it failed, then the output from where it says what went wrong). */
+/** Lines of each failure passed on (why it failed, then the failing tests and their messages). */
 const FAILURE_LINES = 6;
 const FAILURE_LINE_CHARS = 200;
+/** Failing tests named, and lines of each one's message (its assertion, expected and actual). */
+const TESTS_SHOWN = 3;
+const MESSAGE_LINES = 3;
 
-/** Where a run's output starts telling what went wrong: an assertion, an error, a failed test. */
-const FAILURE_START = /error|assert|expect|fail|✖|✗|traceback|panic|not ok/i;
+/** The failing tests of a run's per-test report: each id, then the first lines of its message, indented. */
+function failingTests(run: Verdict): string[] {
+  const failures = run.failures ?? [];
+  const lines = failures.slice(0, TESTS_SHOWN).flatMap(({ id, message }) => [
+    `✗ ${safeName(id, 120)}`,
+    ...(message ?? '').split(/\r?\n/).map((line) => line.trim()).filter(Boolean).slice(0, MESSAGE_LINES).map((line) => `  ${line}`),
+  ]);
+  return failures.length > TESTS_SHOWN ? [...lines, `… and ${failures.length - TESTS_SHOWN} more failing`] : lines;
+}
 
 /**
- * The first lines of a candidate's failure: its reason (with per-test results, the tests that still failed: staged
- * verification's first stage), then its output from the first line that looks like a failure.
+ * The first lines of a candidate's failure, for a model: its verdict's reason, then the failing tests from the
+ * runner's per-test report (names, assertion messages with expected and actual). Never the run's free output: a
+ * candidate can print anything there (a credential file, a token, encoded), and this goes to a model endpoint.
+ * Lines with a long base64/hex run are dropped, each line is cut to 200 characters.
  */
 export function failureExcerpt(candidate: CandidateResult): string[] {
   // A flaky candidate passed its first run: its failing run is the one that says what is wrong.
@@ -25,12 +37,8 @@ export function failureExcerpt(candidate: CandidateResult): string[] {
   const exit = run.exitCode !== null ? ` (exit ${run.exitCode})` : '';
   const head = run.reason ?? (run.status === 'fail' ? `the tests failed${exit}` : `the test run ended with: ${run.status}${exit}`);
   const flaky = candidate.flaky ? [`flaky: passed ${candidate.runs.filter((r) => r.status === 'pass').length} of ${candidate.runs.length} runs`] : [];
-  const all = run.output.split(/\r?\n/);
-  const from = Math.max(0, all.findIndex((line) => FAILURE_START.test(line)));
-  // Without colours and runner-internal stack frames, which are noise to a model.
-  const output = (boundMessage(all.slice(from).join('\n')) ?? '').split('\n').filter((line) => line.trim() !== '');
   const cut = (line: string) => (line.length > FAILURE_LINE_CHARS ? `${line.slice(0, FAILURE_LINE_CHARS)}…` : line);
-  return [...flaky, head, ...output].slice(0, FAILURE_LINES).map((line) => cut(line.trimEnd()));
+  return outboundLines([...flaky, head, ...failingTests(run)]).slice(0, FAILURE_LINES).map(cut);
 }
 
 /**

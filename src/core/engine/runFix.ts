@@ -1,21 +1,25 @@
 // Orchestrates one request as named phases: open, plan the tests, prepare the executor, baseline and generation at
-// once (each candidate verified in its own copy, verdicts streamed), the strength check, and the result.
-import pLimit from 'p-limit';
+// once (each candidate verified in its own copy, verdicts streamed), the strength and behaviour checks, and the result.
 import { startBaseline } from './baseline';
 import { CandidatePool } from './candidatePool';
 import { Generation } from './generation';
 import { Lifetime, openRequest } from './openRequest';
 import type { OpenedRequest } from './openRequest';
-import type { FixEvent, FixRequest, FixResult, Verdict } from '../contract/fixRequest';
+import type { FixEvent, FixRequest, FixResult, UnfinishedCandidate, Verdict } from '../contract/fixRequest';
 import type { LostSample } from '../contract/provider';
 import type { TestExecutor } from '../execution/executor';
 import { prepareExecution, prepareExecutor } from '../execution/prepareExecution';
+import { RunQueue } from '../execution/runQueue';
 import { planTests } from '../testCommand/testPlan';
 import type { TestPlan } from '../testCommand/testPlan';
 import type { PerTestPlan } from '../verification/stagedVerification';
-import { checkStrength, rankByStrength } from '../verification/strengthCheck';
+import { checkStrength, rankByStrength, staticReviewReason } from '../verification/strengthCheck';
 import { Verifier } from '../verification/verifier';
 import type { TestStrength } from '../contract/strength';
+import type { BehaviourReport } from '../contract/behaviour';
+import { checkBehaviour } from '../behaviour/behaviourCheck';
+import { applyReplacement } from '../base/textRange';
+import { reporterCommand } from '../testResults/reporterCommand';
 
 /** Runs the request to the end (or to cancel / total timeout) and returns every finished candidate. */
 export async function runFix(request: FixRequest, onEvent: (event: FixEvent) => void = () => undefined): Promise<FixResult> {
@@ -33,13 +37,17 @@ export async function runFix(request: FixRequest, onEvent: (event: FixEvent) => 
     request, relativePath: prepared.relativePath, testCommand: plan.runCommand, backend, listing, env: plan.env, redactor: opened.redactor, signal: lifetime.signal, logger,
   });
   lifetime.start();
-  const limit = pLimit(Math.max(1, request.parallel));
+  const queue = new RunQueue(Math.max(1, request.parallel));
   const requiredRuns = announce(request, opened, plan, executor, onEvent);
-  const baseline = startBaseline({ run: request.baselineCheck, executor, plan, prepared, slot: limit, logger, onEvent });
+  const baseline = startBaseline({ run: request.baselineCheck, executor, plan, prepared, slot: queue.slot, logger, onEvent });
+  // Tests that cannot finish on the unmodified code cannot finish on a candidate either: spending n runs says nothing.
+  void baseline.verdict.then((verdict) => {
+    if (verdict?.status === 'timeout' && !verdict.cancelled) lifetime.stop('baselineTimeout', `the tests on the unmodified code timed out after ${(verdict.durationMs / 1000).toFixed(1)} s`);
+  }, () => undefined);
   // Staged candidates need the failing tests before they start; others run alongside the baseline.
   const readyToVerify: Promise<unknown> = plan.fullCommand && plan.staged ? baseline.reference : Promise.resolve();
   const verifier = new Verifier({
-    executor, reference: baseline.reference, fullCommand: plan.fullCommand, staged: plan.staged, requiredRuns, languageId: prepared.languageId, signal: lifetime.signal, slot: limit,
+    executor, reference: baseline.reference, fullCommand: plan.fullCommand, staged: plan.staged, requiredRuns, languageId: prepared.languageId, signal: lifetime.signal, slot: queue.slot,
     testTimeoutMs: request.testTimeoutMs, originalText: prepared.text,
   });
   const pool = new CandidatePool({ relativePath: prepared.relativePath, originalText: prepared.text, start: prepared.start, end: prepared.end, requiredRuns });
@@ -52,14 +60,16 @@ export async function runFix(request: FixRequest, onEvent: (event: FixEvent) => 
     providerError = error;
     lifetime.stop('providerError', `the provider failed: ${(error as Error).message}`);
   }
-  const facts: Facts = { request, opened, plan, pool, verifier, lost: generation.lost, lifetime, started, baseline: null, strengths: new Map() };
+  const facts: Facts = {
+    request, opened, plan, pool, verifier, lost: generation.lost, unfinished: generation.unfinished, lifetime, started, baseline: null, strengths: new Map(), reviewRequired: new Map(),
+  };
   try {
     [facts.baseline] = await Promise.all([baseline.verdict, generation.settled()]);
     facts.perTest = (await baseline.reference).plan;
-    if (!providerError) await checkStrengthIfDue(facts, onEvent);
+    if (!providerError) await afterVerdicts(facts, executor, queue.slot, onEvent);
   } finally {
     lifetime.close();
-    limit.clearQueue();
+    queue.clearQueue();
     await executor.dispose();
   }
   if (providerError) throw providerError;
@@ -69,7 +79,11 @@ export async function runFix(request: FixRequest, onEvent: (event: FixEvent) => 
 }
 
 /** Tells the front end and the log how the request will run; returns the runs a pass needs. */
-function announce(request: FixRequest, { prepared, logger, dropped }: OpenedRequest, plan: TestPlan, executor: TestExecutor, onEvent: (event: FixEvent) => void): number {
+/** Said at the start of a request without the baseline check, as for a command that prints no summary. */
+export const NO_BASELINE =
+  'the baseline check is off (--no-baseline / verifiedFix.baselineCheck): nothing says how many tests the unmodified code runs, so a pass is judged by its exit code and its own summary alone (a run whose summary shows no test still fails); a candidate that exits 0 before most tests would pass';
+
+function announce(request: FixRequest, { prepared, logger, dropped, notAllowed }: OpenedRequest, plan: TestPlan, executor: TestExecutor, onEvent: (event: FixEvent) => void): number {
   const { testCommand } = plan;
   onEvent({ type: 'started', testCommand, protections: executor.protections });
   for (const message of prepared.warnings) {
@@ -78,9 +92,14 @@ function announce(request: FixRequest, { prepared, logger, dropped }: OpenedRequ
   }
   logger.info(`test command: ${testCommand}; isolation: ${executor.isolation}`);
   for (const line of plan.log) logger.info(line);
+  if (!request.baselineCheck) {
+    logger.warn(NO_BASELINE);
+    onEvent({ type: 'warning', message: NO_BASELINE });
+  }
   if (dropped.length > 0) {
     logger.info(`test runs do not get these variables (pass one with the verifiedFix.sandbox.passEnv setting or --pass-env): ${dropped.join(', ')}`);
   }
+  if (notAllowed.length > 0) logger.info(`test runs get only toolchain variables; not passed (--pass-env or verifiedFix.sandbox.passEnv passes one): ${notAllowed.join(', ')}`);
   // Where runs can reach each other's copies, a pass counts only once it repeats with no other run active.
   const requiredRuns = Math.max(request.confirmRuns, executor.runsCanInterfere ? 2 : 1);
   if (requiredRuns > request.confirmRuns) logger.info('this sandbox cannot keep runs apart: a passing candidate is run once more with no other run active before it is verified');
@@ -96,35 +115,94 @@ interface Facts {
   /** Knows the tests it found flaky on the unmodified code while judging candidates. */
   readonly verifier: Verifier;
   readonly lost: readonly LostSample[];
+  readonly unfinished: readonly UnfinishedCandidate[];
   readonly lifetime: Lifetime;
   readonly started: number;
   baseline: Verdict | null;
   perTest?: PerTestPlan;
   readonly strengths: Map<number, TestStrength>;
+  /** Verified candidates that could steer the strength check, and why (strengthSteering, the control run). */
+  readonly reviewRequired: Map<number, string>;
+  strengthCutShort?: FixResult['strengthCutShort'];
+  behaviour?: BehaviourReport;
 }
 
-/** Once every verdict is in: how firmly the tests pin each verified fix, unless it is off or nothing was verified. */
-async function checkStrengthIfDue(facts: Facts, onEvent: (event: FixEvent) => void): Promise<void> {
-  const { request, opened, pool, verifier, lifetime, strengths } = facts;
-  const level = request.strengthCheck ?? 'quick';
-  if (level === 'off' || !pool.anyVerified || lifetime.signal.aborted) return;
+/**
+ * Once every verdict is in, the list can be shown; then the strength and behaviour checks run side by side. A stop
+ * from here on ends only the checks: every verdict is in, so the request did not stop early.
+ */
+async function afterVerdicts(facts: Facts, executor: TestExecutor, slot: <T>(run: () => Promise<T>) => Promise<T>, onEvent: (event: FixEvent) => void): Promise<void> {
+  const { request, pool, lifetime, opened } = facts;
+  const due = (request.strengthCheck ?? 'quick') !== 'off' || (request.behaviourCheck ?? 'off') !== 'off';
+  if (!due || !pool.anyVerified || lifetime.signal.aborted) return;
   onEvent({ type: 'verdicts', result: resultOf(facts) });
-  // A stop from here on ends only the check: every verdict is in, so the request did not stop early.
   const before = lifetime.stoppedEarly;
-  const { languageId, relativePath, text: originalText, start, end } = opened.prepared;
-  await checkStrength({ level, verifier, languageId, relativePath, originalText, start, end, candidates: pool.candidates, ranking: pool.ranking() }, (index, strength) => {
-    strengths.set(index, strength);
-    onEvent({ type: 'strength', index, strength });
-  });
+  await Promise.all([checkStrengthIfDue(facts, onEvent), checkBehaviourIfDue(facts, executor, slot, onEvent)]);
   if (lifetime.stoppedEarly !== before) {
-    opened.logger.info(`the strength check was stopped (${lifetime.stoppedEarly?.message}); the verified fixes it did not finish have no strength`);
+    opened.logger.info(`the checks after the verdicts were stopped (${lifetime.stoppedEarly?.message}); the verified fixes they did not finish have no strength, and a behaviour check cut short reports nothing`);
+    const unchecked = (request.strengthCheck ?? 'quick') === 'off' ? [] : pool.ranking().filter((index) => !facts.strengths.has(index));
+    if (unchecked.length > 0) facts.strengthCutShort = { message: lifetime.stoppedEarly?.message ?? 'stopped', unchecked };
     lifetime.restore(before);
   }
 }
 
-function resultOf({ opened, plan, pool, verifier, lost, lifetime, started, baseline, perTest, strengths }: Facts): FixResult {
+/** Where the verified fixes disagree: their function replayed on the tests' inputs and inputs near them. */
+async function checkBehaviourIfDue(facts: Facts, executor: TestExecutor, slot: <T>(run: () => Promise<T>) => Promise<T>, onEvent: (event: FixEvent) => void): Promise<void> {
+  const { request, opened, plan, pool, perTest, lifetime } = facts;
+  const level = request.behaviourCheck ?? 'off';
+  if (level === 'off') return;
+  const { languageId, relativePath, text: originalText, start, end } = opened.prepared;
+  const fixes = pool.ranking().flatMap((index) => {
+    const candidate = pool.candidates.find((c) => c.index === index);
+    return candidate ? [{ index, fileText: applyReplacement(originalText, start, end, candidate.replacement) }] : [];
+  });
+  const failingTests = perTest && perTest.failing.length > 0 ? reporterCommand(perTest.adapter, perTest.base, perTest.failing) : undefined;
+  const report = await checkBehaviour({
+    level, executor, slot, workspace: request.workspace, languageId, relativePath, originalText, start, end, fixes, testCommand: plan.runCommand,
+    ...(failingTests ? { failingTests } : {}), signal: lifetime.signal, logger: opened.logger,
+  });
+  if (!report) return;
+  facts.behaviour = report;
+  onEvent({ type: 'behaviour', report });
+}
+
+/** How firmly the tests pin each verified fix, unless the check is off. */
+async function checkStrengthIfDue(facts: Facts, onEvent: (event: FixEvent) => void): Promise<void> {
+  const { request, opened, pool, verifier, strengths } = facts;
+  const level = request.strengthCheck ?? 'quick';
+  if (level === 'off') return;
+  const { languageId, relativePath, text: originalText, start, end } = opened.prepared;
+  const check = { level, verifier, languageId, relativePath, originalText, start, end, candidates: pool.candidates, ranking: pool.ranking() };
+  const reviewRequired = (index: number, reason: string) => {
+    facts.reviewRequired.set(index, reason);
+    const message = `candidate #${index + 1}: review required, not ranked by strength: ${reason}`;
+    opened.logger.warn(message);
+    onEvent({ type: 'warning', message });
+  };
+  await checkStrength(check, (index, strength) => {
+    strengths.set(index, strength);
+    onEvent({ type: 'strength', index, strength });
+  }, reviewRequired);
+}
+
+/** Why each verified candidate needs review: the strength check's findings, else the static ones (strength off). */
+function reviewReasons({ opened, pool, reviewRequired }: Facts): Map<number, string> {
+  const { languageId, text: originalText, start, end } = opened.prepared;
+  const reasons = new Map(reviewRequired);
+  for (const c of pool.candidates) {
+    if (!c.verified || reasons.has(c.index)) continue;
+    const reason = staticReviewReason({ languageId, originalText, start, end }, c);
+    if (reason) reasons.set(c.index, reason);
+  }
+  return reasons;
+}
+
+function resultOf(facts: Facts): FixResult {
+  const { opened, plan, pool, verifier, lost, unfinished, lifetime, started, baseline, perTest, strengths, strengthCutShort, behaviour } = facts;
   const { relativePath, text: originalText, start, end } = opened.prepared;
   const stoppedEarly = lifetime.stoppedEarly;
+  const review = reviewReasons(facts);
+  const sizes = new Map(pool.candidates.map((c) => [c.index, c]));
   return {
     relativePath,
     testCommand: plan.testCommand,
@@ -133,14 +211,21 @@ function resultOf({ opened, plan, pool, verifier, lost, lifetime, started, basel
     perTest: perTest !== undefined,
     failingTests: perTest?.failing ?? [],
     ...(verifier.flakyTestsFound().length > 0 ? { flakyTests: verifier.flakyTestsFound() } : {}),
-    candidates: pool.candidates.map((c) => (strengths.has(c.index) ? { ...c, strength: strengths.get(c.index) } : c)),
-    verified: rankByStrength(pool.ranking(), strengths),
+    candidates: pool.candidates.map((c) => ({
+      ...c,
+      ...(strengths.has(c.index) ? { strength: strengths.get(c.index) } : {}),
+      ...(review.has(c.index) ? { reviewRequired: review.get(c.index) } : {}),
+    })),
+    verified: rankByStrength(pool.ranking(), strengths, sizes, new Set(review.keys())),
     ...pool.statistics(),
     lost,
     ...(stoppedEarly ? { stoppedEarly } : {}),
+    ...(strengthCutShort ? { strengthCutShort } : {}),
+    ...(unfinished.length > 0 ? { passedFailingTestsOnly: [...unfinished].sort((a, b) => a.index - b.index) } : {}),
     durationMs: Math.round(performance.now() - started),
     originalText,
     start,
     end,
+    ...(behaviour ? { behaviour } : {}),
   };
 }

@@ -14,6 +14,7 @@ import type { SandboxBackend } from '../sandbox/backend';
 import type { Redactor } from '../security/secrets';
 import { createRequestFolder, removeReporting, tempRootPath } from '../isolation/tempRoot';
 import { readOnlyTestPaths } from '../security/testFiles';
+import { workspaceSecrets } from '../security/hiddenPaths';
 import { cancelledVerdict, errorVerdict } from './executor';
 import type { ExecutedRun, RunOptions, TestExecutor } from './executor';
 import { runTestCommand } from '../sandbox/runCommand';
@@ -27,6 +28,25 @@ async function readReport(path: string): Promise<string | undefined> {
   } catch {
     return undefined; // the runner wrote none (it crashed, or never started)
   }
+}
+
+/** The promise's value, or undefined as soon as `signal` aborts (the promise is left to settle on its own). */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | undefined> {
+  if (signal.aborted) return Promise.resolve(undefined);
+  return new Promise<T | undefined>((resolve, reject) => {
+    const onAbort = () => resolve(undefined);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error instanceof Error ? error : new Error(String(error)));
+      },
+    );
+  });
 }
 
 /** What the executor needs of a request, fixed for all its runs. */
@@ -56,6 +76,8 @@ export class LocalExecutor implements TestExecutor {
   /** The original workspace (copies link into it) and the targets of dependency folders that are links elsewhere. */
   private readonly readOnlyPaths: string[] = [];
   private trees?: RunTrees;
+  /** The workspace's `.git` and untracked `.env*`, hidden from every run unless the user shows them. */
+  private hiddenInTree: readonly string[] = [];
 
   constructor(private readonly options: LocalExecutorOptions) {
     this.readOnlyInTree = readOnlyTestPaths(options.listing.files, options.relativePath);
@@ -93,6 +115,10 @@ export class LocalExecutor implements TestExecutor {
       await addIfOutside(join(request.workspace, folder), false);
       await Promise.all(entries.filter((e) => e.isSymbolicLink()).map((e) => addIfOutside(join(request.workspace, folder, e.name), true)));
     }
+    if (!request.isolation.showGitAndEnvFiles) {
+      const names = await readdir(request.workspace).catch(() => [] as string[]);
+      this.hiddenInTree = workspaceSecrets(workspace, names, new Set(listing.files));
+    }
     const all = [...outside].sort();
     this.readOnlyPaths.push(...all.filter((path) => !all.some((other) => other !== path && path.startsWith(`${other}/`))));
   }
@@ -117,7 +143,14 @@ export class LocalExecutor implements TestExecutor {
     let outputDir: string | undefined;
     let trusted = false;
     try {
-      tree = await trees.acquire(label, fileText);
+      const acquired = trees.acquire(label, fileText);
+      // The total timeout covers preparing the tree too (a copy being made, a write that would wait).
+      const ready = await untilAborted(acquired, signal);
+      if (!ready) {
+        void acquired.then((late) => trees.release(late, true), () => undefined);
+        return { verdict: cancelledVerdict() };
+      }
+      tree = ready;
       const { dir } = tree;
       let reportPath: string | undefined;
       if (command) {
@@ -141,6 +174,7 @@ export class LocalExecutor implements TestExecutor {
         readOnlyInCopy: this.readOnlyInTree.map((rel) => join(dir, rel)),
         hiddenFolders: [tempRootPath()],
         writablePaths: [reportDir, outputDir].filter((dir) => dir !== undefined),
+        hiddenInTree: this.hiddenInTree,
         // Up to twice the request's limit: the retry of a confirmation that timed out.
         timeoutMs: Math.min(timeoutMs ?? request.testTimeoutMs, 2 * request.testTimeoutMs),
         signal,

@@ -1,4 +1,5 @@
 // The one temp root every copy lives under, one folder per live process, and the sweep of dead ones.
+import { toolPath } from '../base/toolPath';
 import { execFile } from 'node:child_process';
 import { chmod, lstat, mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -22,7 +23,7 @@ interface OwnerRecord {
 const SET_ASIDE_PREFIX = 'stuck-';
 
 function clearImmutable(dir: string): Promise<void> {
-  return new Promise((resolve) => execFile('chattr', ['-R', '-i', '-a', dir], { timeout: 30_000 }, () => resolve()));
+  return new Promise((resolve) => execFile(toolPath('chattr'), ['-R', '-i', '-a', dir], { timeout: 30_000 }, () => resolve()));
 }
 
 /**

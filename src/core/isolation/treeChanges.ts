@@ -3,6 +3,7 @@
 import type { BigIntStats } from 'node:fs';
 import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { safeNames } from '../base/outboundText';
 import { isTestRelated, RUNNER_FILE } from '../security/testFiles';
 import type { TreeChanges } from './runTrees';
 
@@ -107,7 +108,7 @@ function packageOf(rel: string): string | undefined {
 export async function tamperingIn(changes: TreeChanges, target: string, existedBefore: (rel: string) => Promise<boolean>): Promise<string | undefined> {
   const relevant = (rel: string) => rel !== target && !rel.split('/').some((part) => CACHES.has(part));
   const tests = [...changes.modified, ...changes.removed].filter((rel) => relevant(rel) && isTestRelated(rel));
-  if (tests.length > 0) return `the run modified test files: ${[...new Set(tests)].sort().join(', ')}`;
+  if (tests.length > 0) return `the run modified test files: ${safeNames([...new Set(tests)].sort())}`;
   const planted = new Set<string>();
   for (const rel of changes.added.filter(relevant)) {
     if (RUNNER_FILE.test(rel)) planted.add(rel);
@@ -115,6 +116,6 @@ export async function tamperingIn(changes: TreeChanges, target: string, existedB
     // Files written inside an installed package are its own business (a build, a cache); a new package is not.
     if (pkg && !planted.has(pkg) && !(await existedBefore(pkg))) planted.add(pkg);
   }
-  if (planted.size > 0) return `the run created files the test runner loads: ${[...planted].sort().join(', ')}`;
+  if (planted.size > 0) return `the run created files the test runner loads: ${safeNames([...planted].sort())}`;
   return undefined;
 }

@@ -5,6 +5,7 @@ import { copyFile, lstat, mkdir, mkdtemp, open, readdir, readFile, readlink, rea
 import { dirname, isAbsolute, join, relative } from 'node:path';
 import ignore from 'ignore';
 import pLimit from 'p-limit';
+import { toolPath } from '../base/toolPath';
 
 /** What is copied and linked for every candidate of one request; listed once per request. */
 export interface WorkspaceListing {
@@ -28,7 +29,7 @@ const GIT_SAFE_CONFIG = ['-c', 'core.fsmonitor=false', '-c', 'core.hooksPath=/de
 function git(cwd: string, args: string[]): Promise<string | undefined> {
   return new Promise((resolve) => {
     const env = { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0' };
-    execFile('git', [...GIT_SAFE_CONFIG, ...args], { cwd, env, maxBuffer: 256 * 1024 * 1024, encoding: 'utf8' }, (error, stdout) => resolve(error ? undefined : stdout));
+    execFile(toolPath('git'), [...GIT_SAFE_CONFIG, ...args], { cwd, env, maxBuffer: 256 * 1024 * 1024, encoding: 'utf8' }, (error, stdout) => resolve(error ? undefined : stdout));
   });
 }
 
@@ -182,7 +183,15 @@ export async function writeIntoCopy(copyDir: string, rel: string, text: string):
   const full = pathInCopy(copyDir, rel);
   const folder = dirname(full);
   if ((await realpath(folder)) !== join(await realpath(copyDir), relative(copyDir, folder))) throw new Error(`the folder of ${rel} is a link in the copy; refusing to write through it`);
-  const handle = await open(full, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW, 0o644);
+  // A reused copy's last run may have turned the target into a FIFO (an open for writing would wait for a reader
+  // forever), a folder or a device: anything but a regular file is removed first.
+  const existing = await lstat(full).catch(() => undefined);
+  if (existing && !existing.isFile()) await rm(full, { recursive: true, force: true });
+  const handle = await open(full, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW | constants.O_NONBLOCK, 0o644);
+  if (!(await handle.stat()).isFile()) {
+    await handle.close();
+    throw new Error(`${rel} in the copy is not a regular file; refusing to write to it`);
+  }
   try {
     await handle.writeFile(text);
   } finally {

@@ -37,7 +37,7 @@ export interface CoverageContext {
 export type CoverageOutcome = { readonly spectra: readonly TestSpectrum[]; readonly runs: number } | { readonly problem: string; readonly runs: number };
 
 /** One run of the unmodified code with an output folder; undefined when it was cancelled or did not run its tests. */
-async function coverageRun(context: CoverageContext, label: string, command: (reportPath: string, outputDir: string) => string, files: Record<string, string>) {
+export async function coverageRun(context: CoverageContext, label: string, command: (reportPath: string, outputDir: string) => string, files: Record<string, string>) {
   const run = await context.slot(() =>
     context.executor.run(context.fileText, label, { command: (report, out) => command(report, out ?? ''), outputFiles: files }),
   );
@@ -54,7 +54,7 @@ async function v8Test(context: CoverageContext, id: string, label: string): Prom
   const { plan, relativePath, fileText } = context;
   const only = reporterCommand(plan.adapter, plan.base, [id]);
   if (!only) return undefined;
-  const run = await coverageRun(context, label, (report, out) => `${V8_COVERAGE_VARIABLE}=${shellQuote(out)} ${only(report)}`, {});
+  const run = await coverageRun(context, label, (report, out) => `${V8_COVERAGE_VARIABLE}=${shellQuote(out)} ${only.command(report, out)}`, { ...only.outputFiles });
   if (!run) return undefined;
   try {
     const outcomes = [...verdicts(plan.adapter.parse(run.report ?? '', run.cwd ?? '')).values()];
@@ -67,7 +67,7 @@ async function v8Test(context: CoverageContext, id: string, label: string): Prom
 }
 
 /** The passing tests to run alone: those sharing a file with a failing test first, then the rest in report order. */
-function passingToRun(plan: PerTestPlan): string[] {
+export function passingToRun(plan: PerTestPlan): string[] {
   const failingScopes = new Set(plan.failing.map((id) => splitId(id).scope));
   const passing = [...verdicts(plan.baseline)].filter(([, outcome]) => outcome === 'passed').map(([id]) => id);
   const near = passing.filter((id) => failingScopes.has(splitId(id).scope));
@@ -102,10 +102,11 @@ async function v8Spectra(context: CoverageContext): Promise<CoverageOutcome> {
 async function pytestRun(context: CoverageContext): Promise<CoverageOutcome> {
   const full = reporterCommand(context.plan.adapter, context.plan.base);
   if (!full) return { problem: 'pytest\'s command could not be built', runs: 0 };
-  const run = await coverageRun(context, 'loc', (report, out) => withPlugin(full(report), out, context.relativePath), { [`${PLUGIN_MODULE}.py`]: PLUGIN_SOURCE });
+  const files = { ...full.outputFiles, [`${PLUGIN_MODULE}.py`]: PLUGIN_SOURCE };
+  const run = await coverageRun(context, 'loc', (report, out) => withPlugin(full.command(report, out), out, context.relativePath), files);
   if (!run) return { problem: 'the coverage run did not finish', runs: 1 };
   try {
-    const spectra = [...pytestSpectra(await readPytestReports(run.outputDir)).values()];
+    const spectra = [...pytestSpectra(await readPytestReports(run.outputDir))].map(([id, test]) => ({ ...test, id }));
     if (!spectra.some((test) => test.failed)) return { problem: 'the coverage run recorded no failing test', runs: 1 };
     return { spectra, runs: 1 };
   } finally {

@@ -1,9 +1,14 @@
 // Spectrum-based fault localisation: which lines the failing tests ran and the passing ones did not (Ochiai).
 
-/** One test's spectrum: whether it failed, and the 1-based lines of the file under repair it ran. */
-export interface TestSpectrum {
+/**
+ * One test's spectrum: whether it failed, and the 1-based lines of the file under repair it ran (or, across a
+ * workspace, keys naming a file and a line).
+ */
+export interface TestSpectrum<K = number> {
   readonly failed: boolean;
-  readonly lines: ReadonlySet<number>;
+  readonly lines: ReadonlySet<K>;
+  /** The test's id, where the run that recorded it says (pytest's plugin). */
+  readonly id?: string;
 }
 
 /**
@@ -12,16 +17,16 @@ export interface TestSpectrum {
  * failing and passing tests that ran the line. 1 for a line every failing test ran and no passing test did; lines
  * no failing test ran are left out (their score would be 0).
  */
-export function ochiai(spectra: readonly TestSpectrum[]): Map<number, number> {
-  const failed = new Map<number, number>();
-  const passed = new Map<number, number>();
+export function ochiai<K = number>(spectra: readonly TestSpectrum<K>[]): Map<K, number> {
+  const failed = new Map<K, number>();
+  const passed = new Map<K, number>();
   let totalFailed = 0;
   for (const test of spectra) {
     if (test.failed) totalFailed++;
     const counts = test.failed ? failed : passed;
     for (const line of test.lines) counts.set(line, (counts.get(line) ?? 0) + 1);
   }
-  const scores = new Map<number, number>();
+  const scores = new Map<K, number>();
   for (const [line, f] of failed) scores.set(line, f / Math.sqrt(totalFailed * (f + (passed.get(line) ?? 0))));
   return scores;
 }

@@ -1,5 +1,6 @@
 // The one place that words the request to a language model: read this file to see exactly what the model sees.
 import type { BaselineReport, RepairContext } from '../contract/provider';
+import { outboundText } from '../base/outboundText';
 
 /** One chat message in the OpenAI shape; the VS Code adapter maps `system` to a user message. */
 export interface ChatMessage {
@@ -122,7 +123,8 @@ export function fileView(fileText: string, start: number, end: number): FileView
 export function baselineText(baseline: BaselineReport | undefined): string | undefined {
   if (!baseline || baseline.status === 'pass') return undefined;
   // Terminal colour codes are noise to a model and cost tokens.
-  const clean = baseline.output.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '').replace(/\r\n?/g, '\n').trim();
+  // Lines with long base64/hex runs never leave the machine (base/outboundText), even from the unmodified code.
+  const clean = outboundText(baseline.output.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '').replace(/\r\n?/g, '\n')).trim();
   const label = baseline.status === 'fail' ? '' : `(the test run ended with: ${baseline.status})\n`;
   if (!clean) return label ? label.trim() : undefined;
   // The end of a test run's output holds the failure summary; the start is mostly progress noise.

@@ -53,8 +53,9 @@ const providerOnlyIn = { 'vscode-lm': 'editor', file: 'cli' } as const;
 export const OPTIONS = [
   // What to fix: the editor takes these from the selection.
   { name: 'workspace', flag: 'workspace', kind: 'string', unit: 'DIR', required: true, group: 'what to fix', description: 'the project folder; its tests run on copies of it' },
-  { name: 'file', flag: 'file', kind: 'string', unit: 'REL', required: true, group: 'what to fix', description: 'the file to fix, relative to the workspace' },
-  { name: 'lines', flag: 'lines', kind: 'string', unit: 'A-B', required: true, group: 'what to fix', description: 'the lines every candidate replaces, 1-based and inclusive' },
+  { name: 'file', flag: 'file', kind: 'string', unit: 'REL', group: 'what to fix', description: 'the file to fix, relative to the workspace (with --lines; without both, the failing tests say where to look)' },
+  { name: 'lines', flag: 'lines', kind: 'string', unit: 'A-B', group: 'what to fix', description: 'the lines every candidate replaces, 1-based and inclusive' },
+  { name: 'testNames', flag: 'test-name', kind: 'list', repeatOnly: true, default: [], group: 'what to fix', description: 'without --file/--lines: start from the failing tests whose name (or id) contains this, not all of them' },
 
   // Candidates.
   {
@@ -74,11 +75,12 @@ export const OPTIONS = [
   { name: 'testTimeoutMs', setting: 'testTimeoutSeconds', flag: 'timeout', kind: 'seconds', unit: 's', default: 60, min: 1, max: MAX_SECONDS, group: 'testing', description: 'time limit of one test run; a longer run is a timeout' },
   { name: 'totalTimeoutMs', setting: 'totalTimeoutSeconds', flag: 'total-timeout', kind: 'seconds', unit: 's', default: 600, min: 1, max: MAX_SECONDS, group: 'testing', description: 'time limit of the whole request; it then ends with what was tested' },
   { name: 'parallel', setting: 'parallel', flag: 'parallel', kind: 'integer', default: 0, min: 0, max: 256, group: 'testing', description: 'test runs at once; 0: the number of CPUs' },
-  { name: 'baselineCheck', setting: 'baselineCheck', flag: 'no-baseline', kind: 'boolean', default: true, group: 'testing', description: 'the baseline check: the tests also run on the unmodified code' },
+  { name: 'baselineCheck', setting: 'baselineCheck', flag: 'no-baseline', kind: 'boolean', default: true, machine: true, group: 'testing', description: 'the baseline check: the tests also run on the unmodified code' },
   { name: 'confirmRuns', setting: 'confirmRuns', flag: 'confirm-runs', kind: 'integer', default: 2, min: 1, max: 10, group: 'testing', description: 'passing runs in a row a candidate needs to count as verified' },
   { name: 'stagedVerification', setting: 'stagedVerification', flag: 'no-staged', kind: 'boolean', default: true, group: 'testing', description: 'staged verification: the failing tests first, the full command only for survivors' },
   { name: 'faultLocalisation', setting: 'faultLocalisation', flag: 'no-fault-localisation', kind: 'boolean', default: true, group: 'testing', description: 'fault localisation: the failing tests\' coverage and stack frames rank the lines of the selection, so the mutation provider edits the likeliest first' },
   { name: 'strengthCheck', setting: 'strengthCheck', flag: 'strength', kind: 'enum', values: STRENGTH_CHOICES, default: 'quick', group: 'testing', description: 'after the verdicts, run variants of each verified fix to tell how firmly the tests pin it: quick (up to 10), thorough (up to 40) or off' },
+  { name: 'behaviourCheck', setting: 'behaviourCheck', flag: 'behaviour', kind: 'enum', values: STRENGTH_CHOICES, default: 'quick', group: 'testing', description: 'after the verdicts, replay the selected function on the tests\' inputs and inputs near them to tell where verified fixes disagree: quick (up to 300 inputs), thorough (up to 3000) or off' },
   { name: 'isolationMode', setting: 'isolation.mode', flag: 'isolation', kind: 'enum', values: ISOLATION_CHOICES, default: 'auto', group: 'testing', description: 'each run\'s own tree: overlay (copy-on-write, nothing copied), reuse (copies reset between runs) or copy (a fresh one per run); auto: overlay where the sandbox can mount one, else reuse' },
   { name: 'linkedFolders', setting: 'isolation.linkedFolders', flag: 'link', kind: 'list', default: DEFAULT_LINKED_FOLDERS, group: 'testing', description: 'dependency folders linked into each copy instead of copied (copies only)' },
   { name: 'excludes', setting: 'isolation.excludes', flag: 'exclude', kind: 'list', default: [], group: 'testing', description: 'extra paths never copied, besides what .gitignore excludes (copies only)' },
@@ -87,6 +89,7 @@ export const OPTIONS = [
   { name: 'allowNetwork', setting: 'sandbox.network', flag: 'allow-network', kind: 'boolean', default: false, group: 'sandbox', description: 'allow network access in test runs (loopback works either way)' },
   { name: 'memoryMB', setting: 'sandbox.memoryMB', flag: 'memory-mb', kind: 'integer', unit: 'MiB', default: 4096, min: 0, max: 1_048_576, group: 'sandbox', description: 'memory cap per test run; 0: none' },
   { name: 'passEnv', setting: 'sandbox.passEnv', flag: 'pass-env', kind: 'list', default: [], machine: true, group: 'sandbox', description: 'secret-looking environment variables the tests still get' },
+  { name: 'showGitAndEnvFiles', setting: 'sandbox.showGitAndEnvFiles', flag: 'show-git', kind: 'boolean', default: false, machine: true, group: 'sandbox', description: 'test runs see the workspace\'s .git folder and its untracked .env* files (hidden by default: CI checkouts keep a token in .git/config)' },
   { name: 'backend', setting: 'sandbox.backend', flag: 'sandbox', kind: 'enum', values: BACKEND_CHOICES, default: 'auto', machine: true, group: 'sandbox', description: 'how test runs are contained; auto: the strongest local one that works here' },
   // Machine scope for the engine and its arguments too: a cloned repository must not switch a rootless podman to a
   // rootful docker, or add --privileged.

@@ -33,6 +33,8 @@ export interface RunSpec {
   readonly hiddenFolders: readonly string[];
   /** Folders outside the copy the run may write (its test reporter's). */
   readonly writablePaths: readonly string[];
+  /** Entries of the workspace the run must not see (`.git`, untracked `.env*`): covered after the tree is in place. */
+  readonly hiddenInTree?: readonly string[];
   readonly allowNetwork: boolean;
   /** Memory cap in MiB; 0 = none. */
   readonly memoryMB: number;

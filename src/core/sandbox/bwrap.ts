@@ -1,5 +1,6 @@
 // bubblewrap: each run an unprivileged user with no capabilities, in its own namespaces, seeing only its copy writable.
-import { hiddenPaths } from '../security/hiddenPaths';
+import { SYSTEM_PATH, toolPath } from '../base/toolPath';
+import { hiddenPaths, splitByKind } from '../security/hiddenPaths';
 import type { OverlayMount, PreparedRun, RunSpec, SandboxBackend } from './backend';
 import { innerCommand, localEnvironment, prepareLocal } from './localRun';
 import type { LocalTools } from './localRun';
@@ -25,6 +26,12 @@ function bwrapArgs(userNamespace: boolean, spec: RunSpec, command: readonly stri
   args.push('--bind', spec.copyDir, spec.copyDir);
   for (const path of spec.writablePaths) args.push('--bind', path, path);
   for (const path of spec.readOnlyInCopy) args.push('--ro-bind', path, path);
+  // The temp root's empty folder holds only this run's tree: read-only, so nothing (a conftest.py, a .mocharc) can be
+  // planted above the copy for its runner to find.
+  for (const folder of spec.hiddenFolders) args.push('--remount-ro', folder);
+  const inTree = splitByKind(spec.hiddenInTree ?? []);
+  for (const folder of inTree.folders) args.push('--tmpfs', folder);
+  for (const file of inTree.files) args.push('--ro-bind', '/dev/null', file);
   if (!spec.allowNetwork) args.push('--unshare-net');
   args.push('--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try', '--die-with-parent', '--new-session', '--chdir', spec.copyDir, '--', ...command);
   return args;
@@ -37,7 +44,7 @@ function bwrapArgs(userNamespace: boolean, spec: RunSpec, command: readonly stri
 export function overlayWrapper(overlay: OverlayMount): string[] {
   const user = isRoot() ? [] : ['--user', '--map-root-user'];
   const mount = 'mount -t overlay verified-fix -o "lowerdir=$1,upperdir=$2,workdir=$3" "$1" || exit 125; shift 3; exec "$@"';
-  return ['unshare', ...user, '--mount', '--propagation', 'private', '--', '/bin/sh', '-c', mount, 'overlay-mount', overlay.lower, overlay.upper, overlay.work];
+  return [toolPath('unshare'), ...user, '--mount', '--propagation', 'private', '--', '/bin/sh', '-c', `PATH=${SYSTEM_PATH} ${mount}`, 'overlay-mount', overlay.lower, overlay.upper, overlay.work];
 }
 
 /**
@@ -60,7 +67,7 @@ export function bwrapBackend(tools: LocalTools, userNamespace: boolean): Sandbox
     }),
     prepare: (spec: RunSpec): Promise<PreparedRun> =>
       prepareLocal(tools, spec, {
-        argv: [...(spec.overlay ? overlayWrapper(spec.overlay) : []), 'bwrap', ...bwrapArgs(userNamespace, spec, innerCommand(tools, spec))],
+        argv: [...(spec.overlay ? overlayWrapper(spec.overlay) : []), toolPath('bwrap'), ...bwrapArgs(userNamespace, spec, innerCommand(tools, spec))],
         env: localEnvironment(spec.env, true),
         namespaced: true,
       }),

@@ -1,4 +1,5 @@
 // The container backend: each test run in a fresh Podman or Docker container, created per run and removed after it.
+import { toolPath } from '../base/toolPath';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -112,7 +113,7 @@ async function prepareRun(setup: Setup, spec: RunSpec): Promise<PreparedRun> {
   const inspect = () => (state ??= call(engine, ['inspect', '--format', '{{.State.OOMKilled}} {{.State.ExitCode}}', name], env).then((r) => ({ oom: r.stdout.startsWith('true'), code: Number(r.stdout.trim().split(' ')[1]) })));
   return {
     file: '/bin/sh',
-    args: ['-c', START_SCRIPT, 'vf-start', engine, name, engine === 'podman' ? '125' : '1 125'],
+    args: ['-c', START_SCRIPT, 'vf-start', toolPath(engine), name, engine === 'podman' ? '125' : '1 125'],
     env,
     started: () => undefined,
     stop() {

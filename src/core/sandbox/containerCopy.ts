@@ -1,4 +1,5 @@
 // What a container on a remote engine gets copied in (the run's files, owned so the read-only ones stay so) and out.
+import { toolPath } from '../base/toolPath';
 import { execFile, spawn } from 'node:child_process';
 import { existsSync, lstatSync } from 'node:fs';
 import { readdir, readlink } from 'node:fs/promises';
@@ -16,10 +17,10 @@ function copyIn(engine: string, env: NodeJS.ProcessEnv, name: string, paths: rea
   if (paths.length === 0) return Promise.resolve();
   return new Promise((done, fail) => {
     // GNU tar: --owner/--mode are what make the ownership below; macOS's own tar has no --mode.
-    const tar = spawn(process.platform === 'darwin' ? 'gtar' : 'tar', ['-C', '/', '--numeric-owner', ...tarFlags, '-cf', '-', '--', ...paths.map((p) => p.slice(1))], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const tar = spawn(toolPath(process.platform === 'darwin' ? 'gtar' : 'tar'), ['-C', '/', '--numeric-owner', ...tarFlags, '-cf', '-', '--', ...paths.map((p) => p.slice(1))], { stdio: ['ignore', 'pipe', 'pipe'] });
     // Both engines keep the archive's owners unless told to chown to the container's user: podman by its --archive,
     // which is on by default, docker by its -a (measured: docker 20.10, podman 4.3).
-    const cp = spawn(engine, ['cp', ...(engine === 'podman' ? ['--archive=false'] : []), '-', `${name}:/`], { env, stdio: ['pipe', 'ignore', 'pipe'] });
+    const cp = spawn(toolPath(engine), ['cp', ...(engine === 'podman' ? ['--archive=false'] : []), '-', `${name}:/`], { env, stdio: ['pipe', 'ignore', 'pipe'] });
     let errors = '';
     let tarCode: number | null = null;
     tar.stderr.on('data', (d: Buffer) => (errors += d));
@@ -67,6 +68,6 @@ export async function copyRunFiles(engine: string, env: NodeJS.ProcessEnv, name:
 /** The reporter wrote inside the container; the runner reads its files here after the run. Never rejects. */
 export async function copyBack(engine: string, env: NodeJS.ProcessEnv, name: string, spec: RunSpec): Promise<void> {
   for (const path of spec.writablePaths.filter((p) => existsSync(p))) {
-    await new Promise((done) => execFile(engine, ['cp', `${name}:${path}/.`, path], { env, timeout: 120_000 }, done));
+    await new Promise((done) => execFile(toolPath(engine), ['cp', `${name}:${path}/.`, path], { env, timeout: 120_000 }, done));
   }
 }

@@ -1,5 +1,6 @@
 // Talking to Podman or Docker: calls that never throw, the locked-down flags of every container, and the probe that
 // finds what this engine needs on this machine.
+import { toolPath } from '../base/toolPath';
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -34,7 +35,7 @@ export const LABELS = ['--label', `verified-fix.owner=${process.pid}`, '--label'
 /** Runs an engine (or tool) command: its exit code (null: it did not start, or timed out) and output; never rejects. */
 export function call(file: string, args: readonly string[], env: NodeJS.ProcessEnv, timeoutMs = 60_000): Promise<Result> {
   return new Promise((done) => {
-    execFile(file, args, { env, timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024, encoding: 'utf8' }, (error, stdout, stderr) => {
+    execFile(toolPath(file), args, { env, timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024, encoding: 'utf8' }, (error, stdout, stderr) => {
       const code = error ? (typeof (error as NodeJS.ErrnoException).code === 'number' ? Number((error as NodeJS.ErrnoException).code) : null) : 0;
       done({ code, stdout, stderr: stderr || (error && code === null ? error.message : '') });
     });

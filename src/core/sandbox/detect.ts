@@ -1,4 +1,5 @@
 // Finds which local backends work here, by a real trial run of each with the flags every run will use.
+import { toolPath } from '../base/toolPath';
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -81,7 +82,7 @@ let probed: Promise<SandboxBackend[]> | undefined;
 function workingBackends(): Promise<SandboxBackend[]> {
   probed ??= (async () => {
     const linux = process.platform === 'linux';
-    const [prlimit, cgroup] = linux ? await Promise.all([succeeds('prlimit', ['--data=1073741824', '--', 'true']), detectCgroup()]) : [false, undefined];
+    const [prlimit, cgroup] = linux ? await Promise.all([succeeds(toolPath('prlimit'), ['--data=1073741824', '--', 'true']), detectCgroup()]) : [false, undefined];
     const tools: LocalTools = { prlimit, bash: existsSync('/bin/bash'), ...(cgroup ? { cgroup } : {}) };
     const candidates = linux
       ? [

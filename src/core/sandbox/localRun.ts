@@ -1,4 +1,5 @@
 // What every local backend shares: the argv around the test command, the run's cgroup, and ending the run's processes.
+import { SYSTEM_PATH, toolPath } from '../base/toolPath';
 import { spawn } from 'node:child_process';
 import treeKill from 'tree-kill';
 import { RunCgroup } from './runCgroup';
@@ -23,7 +24,7 @@ export interface LocalTools {
 export function innerCommand(tools: LocalTools, spec: RunSpec): string[] {
   if (process.platform === 'win32') return ['cmd.exe', '/d', '/s', '/c', spec.command];
   const shell = ['/bin/sh', '-c', spec.command];
-  const limited = spec.memoryMB > 0 && tools.prlimit ? ['prlimit', `--data=${spec.memoryMB * 1024 * 1024}`, '--', ...shell] : shell;
+  const limited = spec.memoryMB > 0 && tools.prlimit ? [toolPath('prlimit'), `--data=${spec.memoryMB * 1024 * 1024}`, '--', ...shell] : shell;
   if (tools.bash) {
     const script = 'for fd in /dev/fd/*; do fd=${fd##*/}; case $fd in 0|1|2) ;; *) eval "exec $fd>&-" 2>/dev/null;; esac; done; exec "$@"';
     return ['/bin/bash', '-c', script, 'close-fds', ...limited];
@@ -78,7 +79,7 @@ function killTree(pid: number, cgroup: RunCgroup | undefined): Promise<void> {
 function startWatchdog(pid: number, cgroup: RunCgroup | undefined): () => void {
   const script = 'while kill -0 "$1" 2>/dev/null; do sleep 1; done; kill -KILL -"$2" 2>/dev/null; [ -n "$3" ] && kill -KILL $(cat "$3") 2>/dev/null; exit 0';
   try {
-    const watchdog = spawn('/bin/sh', ['-c', script, 'verified-fix-watchdog', String(process.pid), String(pid), cgroup?.procsFiles[0] ?? ''], { detached: true, stdio: 'ignore' });
+    const watchdog = spawn('/bin/sh', ['-c', script, 'verified-fix-watchdog', String(process.pid), String(pid), cgroup?.procsFiles[0] ?? ''], { detached: true, stdio: 'ignore', env: { PATH: SYSTEM_PATH } });
     watchdog.on('error', () => undefined);
     watchdog.unref();
     return () => watchdog.kill('SIGKILL');

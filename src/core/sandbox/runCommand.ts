@@ -21,6 +21,8 @@ export interface TestRunOptions {
   readonly hiddenFolders?: readonly string[];
   /** Folders outside the copy the run may write (its test reporter's). */
   readonly writablePaths?: readonly string[];
+  /** Entries of the workspace the run must not see (`.git`, untracked `.env*`). */
+  readonly hiddenInTree?: readonly string[];
   readonly timeoutMs: number;
   readonly signal?: AbortSignal;
   readonly backend: SandboxBackend;
@@ -47,6 +49,7 @@ export async function runTestCommand(options: TestRunOptions): Promise<Verdict> 
       readOnlyInCopy: options.readOnlyInCopy ?? [],
       hiddenFolders: options.hiddenFolders ?? [],
       writablePaths: options.writablePaths ?? [],
+      hiddenInTree: options.hiddenInTree ?? [],
       allowNetwork: options.allowNetwork,
       memoryMB: options.memoryMB,
       env: options.env ?? process.env,

@@ -1,10 +1,12 @@
-// util-linux unshare: PID and mount namespaces, the workspace, home and tests read-only, capabilities dropped.
+// util-linux unshare: PID and mount namespaces, everything but the run's tree read-only, a private /tmp, capabilities dropped.
+import { SYSTEM_PATH, toolPath } from '../base/toolPath';
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { hiddenPaths } from '../security/hiddenPaths';
+import { hiddenPaths, splitByKind } from '../security/hiddenPaths';
 import { SANDBOX_SETUP_EXIT, SANDBOX_SETUP_MARKER } from './backend';
 import type { PreparedRun, RunSpec, SandboxBackend } from './backend';
 import { shellQuote as quote } from '../testResults/shell';
+import { sealParents } from './sealedParents';
 import { innerCommand, localEnvironment, prepareLocal } from './localRun';
 import type { LocalTools } from './localRun';
 import type { Protections } from '../contract/protections';
@@ -14,7 +16,8 @@ import type { Protections } from '../contract/protections';
  * credentials and sockets, then every capability dropped so nothing of it can be undone.
  */
 function setupScript(setpriv: boolean, spec: RunSpec): string {
-  const lines = [`fail() { echo "${SANDBOX_SETUP_MARKER}$*" >&2; exit ${SANDBOX_SETUP_EXIT}; }`];
+  // The run's PATH may hold relative entries (the copy's own `mount`): the setup runs with capabilities on system folders only.
+  const lines = [`fail() { echo "${SANDBOX_SETUP_MARKER}$*" >&2; exit ${SANDBOX_SETUP_EXIT}; }`, 'run_path=$PATH', `PATH=${SYSTEM_PATH}`];
   if (!spec.allowNetwork) lines.push('ip link set lo up 2>/dev/null');
   const home = spec.hostEnv.HOME || homedir();
   const readOnly = [...spec.readOnlyPaths, ...(home && home !== '/' ? [home] : [])].filter((p) => existsSync(p));
@@ -27,10 +30,14 @@ function setupScript(setpriv: boolean, spec: RunSpec): string {
     lines.push(`mount -t overlay verified-fix -o ${quote(`lowerdir=${lower},upperdir=${upper},workdir=${work}`)} ${quote(lower)} || fail 'cannot mount the overlay'`);
   }
   spec.readOnlyInCopy.forEach(makeReadOnly);
+  const inTree = splitByKind(spec.hiddenInTree ?? []);
+  for (const folder of inTree.folders) lines.push(`mount -t tmpfs -o size=1m,mode=0755 verified-fix ${quote(folder)} || fail 'cannot hide ${folder.replace(/'/g, '')}'`);
+  for (const file of inTree.files) lines.push(`mount --bind /dev/null ${quote(file)} || fail 'cannot hide ${file.replace(/'/g, '')}'`);
   const hidden = hiddenPaths(spec.hostEnv, spec.allowNetwork);
   for (const folder of hidden.folders) lines.push(`mount -t tmpfs -o size=1m,mode=0755 verified-fix ${quote(folder)} || fail 'cannot hide ${folder.replace(/'/g, '')}'`);
   for (const file of hidden.files) lines.push(`mount --bind /dev/null ${quote(file)} || fail 'cannot hide ${file.replace(/'/g, '')}'`);
-  lines.push(setpriv ? 'exec setpriv --bounding-set=-all --inh-caps=-all --ambient-caps=-all --no-new-privs -- "$@"' : 'exec "$@"');
+  lines.push(...sealParents(spec, (what) => `fail ${quote(what)}`));
+  lines.push('PATH=$run_path', setpriv ? `exec ${quote(toolPath('setpriv'))} --bounding-set=-all --inh-caps=-all --ambient-caps=-all --no-new-privs -- "$@"` : 'exec "$@"');
   return lines.join('\n');
 }
 
@@ -41,8 +48,8 @@ export function unshareBackend(tools: LocalTools, setpriv: boolean): SandboxBack
     const user = process.getuid?.() === 0 ? [] : ['-r'];
     const namespaces = [...user, '--mount', '--propagation', 'private', '--pid', '--fork', '--kill-child', '--mount-proc', ...(spec.allowNetwork ? [] : ['--net'])];
     // unshare outlives a killed editor or CLI unless told to die with it; its --kill-child then ends the namespace.
-    const dieWithParent = setpriv ? ['setpriv', '--pdeathsig', 'KILL', '--'] : [];
-    return [...dieWithParent, 'unshare', ...namespaces, '--', '/bin/sh', '-c', setupScript(setpriv, spec), 'sandbox-setup', ...innerCommand(tools, spec)];
+    const dieWithParent = setpriv ? [toolPath('setpriv'), '--pdeathsig', 'KILL', '--'] : [];
+    return [...dieWithParent, toolPath('unshare'), ...namespaces, '--', '/bin/sh', '-c', setupScript(setpriv, spec), 'sandbox-setup', ...innerCommand(tools, spec)];
   };
   return {
     kind: 'unshare',

@@ -15,6 +15,19 @@ const HOME_CREDENTIALS: readonly string[] = [
   '.config/Code/User/globalStorage', '.config/Code - Insiders/User/globalStorage', '.config/Code - OSS/User/globalStorage',
   '.config/VSCodium/User/globalStorage', '.config/Cursor/User/globalStorage', '.local/share/code-server/User/globalStorage',
   '.vscode-server/data/User/globalStorage', '.vscode-remote/data/User/globalStorage',
+  // Coding assistants' and model hubs' tokens, database and vault credentials, shells' histories (pasted secrets), and
+  // a .gitconfig that may hold an extraheader or a credential helper's token.
+  '.config/github-copilot', '.config/anthropic', '.claude', '.claude.json', '.codeium', '.continue', '.cursor', '.aider.conf.yml',
+  '.config/openai', '.cache/huggingface/token', '.huggingface/token', '.config/huggingface', '.pgpass', '.my.cnf', '.vault-token',
+  '.bash_history', '.zsh_history', '.python_history', '.node_repl_history', '.psql_history', '.mysql_history',
+  '.local/share/fish/fish_history', '.gitconfig', '.config/git/config', '.terraform.d/credentials.tfrc.json', '.s3cfg', '.boto',
+  '.databrickscfg', '.config/rclone', '.config/op', '.config/heroku', '.config/doctl', '.config/sops', '.config/gh-copilot',
+];
+
+/** Variables naming a credential file or folder (a list, for KUBECONFIG): their targets are hidden wherever they are. */
+const CREDENTIAL_FILE_VARIABLES: readonly string[] = [
+  'KUBECONFIG', 'DOCKER_CONFIG', 'GOOGLE_APPLICATION_CREDENTIALS', 'AWS_SHARED_CREDENTIALS_FILE', 'AWS_CONFIG_FILE', 'PGPASSFILE',
+  'NETRC', 'HISTFILE', 'AZURE_CONFIG_DIR', 'CLOUDSDK_CONFIG', 'NPM_CONFIG_USERCONFIG', 'npm_config_userconfig', 'PIP_CONFIG_FILE', 'GIT_CONFIG_GLOBAL',
 ];
 
 /** Folders holding daemon and agent sockets; hidden unless the user allowed network. */
@@ -75,6 +88,9 @@ export function hiddenPaths(env: NodeJS.ProcessEnv, allowNetwork: boolean): Hidd
   };
   const home = env.HOME || homedir();
   if (home && home !== '/') for (const rel of HOME_CREDENTIALS) add(join(home, rel));
+  for (const name of CREDENTIAL_FILE_VARIABLES) {
+    for (const path of (env[name] ?? '').split(':')) if (isAbsolute(path) && path !== '/' && path !== home) add(path);
+  }
   if (!allowNetwork) {
     for (const folder of RUNTIME_SOCKET_FOLDERS) add(folder);
     if (env.XDG_RUNTIME_DIR && isAbsolute(env.XDG_RUNTIME_DIR)) add(env.XDG_RUNTIME_DIR);
@@ -86,4 +102,21 @@ export function hiddenPaths(env: NodeJS.ProcessEnv, allowNetwork: boolean): Hidd
   // A path inside a folder that is already covered needs no mount of its own.
   const covered = (path: string) => folders.some((folder) => path !== folder && path.startsWith(`${folder}/`));
   return { folders: [...new Set(folders)].filter((f) => !covered(f)), files: [...new Set(files)].filter((f) => !covered(f)) };
+}
+
+/** `hiddenInTree` split by what covers each entry: an empty folder, or an empty file. Links and missing entries are left out. */
+export function splitByKind(paths: readonly string[]): HiddenPaths {
+  const folders: string[] = [];
+  const files: string[] = [];
+  for (const path of paths) {
+    const kind = kindOf(path);
+    if (kind === 'folder') folders.push(path);
+    else if (kind === 'file') files.push(path);
+  }
+  return { folders, files };
+}
+
+/** A workspace's entries a run must not see: `.git` (CI checkouts keep a token in its config) and untracked `.env*`. */
+export function workspaceSecrets(workspace: string, names: readonly string[], tracked: ReadonlySet<string>): string[] {
+  return names.filter((name) => name === '.git' || (/^\.env/.test(name) && !tracked.has(name))).map((name) => join(workspace, name));
 }

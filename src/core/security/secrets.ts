@@ -1,5 +1,6 @@
 // Keeps the user's secrets away from untrusted test runs: the run's environment is built, not inherited, and text that
 // leaves the engine (log lines, verdict output, model prompts) is scrubbed of secret values.
+import { isAllowedName, isSecretValue, looksLikeKey } from './envAllowList';
 
 /** The product's own key variables: never passed, whatever `passEnv` says. */
 const PRODUCT_KEYS = new Set(['VERIFIED_FIX_API_KEY']);
@@ -41,32 +42,43 @@ export function isSecretName(name: string): boolean {
 
 export interface ScrubbedEnvironment {
   readonly env: NodeJS.ProcessEnv;
-  /** Names dropped, sorted; for the log (never the values). */
+  /** Names dropped as secrets (by name or by value), sorted; for the log (never the values). */
   readonly dropped: readonly string[];
+  /** Names left out because they are not on the allow-list (and not in `passEnv`), sorted. */
+  readonly notAllowed: readonly string[];
   /** Values of the dropped variables that are secrets themselves (not pointers to one), for the redactor. */
   readonly droppedValues: readonly string[];
 }
 
 /**
- * The base environment minus secret-looking variables; `passEnv` names are kept even if they look secret (the user
- * asked for them), except the product's own keys, which no test needs.
+ * The base environment reduced to the allow-list (security/envAllowList) plus `passEnv`, minus secret-looking names and
+ * values: a `passEnv` name is kept whatever it looks like (the user asked for it), except the product's own keys,
+ * which no test needs.
  */
 export function scrubEnvironment(base: NodeJS.ProcessEnv, passEnv: readonly string[] = []): ScrubbedEnvironment {
   const keep = new Set(passEnv.map((name) => name.trim()).filter(Boolean));
   const env: NodeJS.ProcessEnv = {};
   const dropped: string[] = [];
+  const notAllowed: string[] = [];
   const droppedValues: string[] = [];
   for (const [name, value] of Object.entries(base)) {
     if (value === undefined) continue;
-    const secret = isSecretName(name);
-    if (PRODUCT_KEYS.has(name.toUpperCase()) || (secret && !keep.has(name))) {
-      dropped.push(name);
-      if (!POINTER_NAME.test(name.toUpperCase())) droppedValues.push(value);
-    } else {
+    const product = PRODUCT_KEYS.has(name.toUpperCase());
+    const passed = keep.has(name) && !product;
+    const secretName = product || isSecretName(name);
+    if (passed) {
       env[name] = value;
+    } else if (secretName || isSecretValue(value)) {
+      dropped.push(name);
+      if (!POINTER_NAME.test(name.toUpperCase()) || isSecretValue(value)) droppedValues.push(value);
+    } else if (isAllowedName(name)) {
+      env[name] = value;
+    } else {
+      notAllowed.push(name);
+      if (looksLikeKey(value)) droppedValues.push(value);
     }
   }
-  return { env, dropped: dropped.sort(), droppedValues };
+  return { env, dropped: dropped.sort(), notAllowed: notAllowed.sort(), droppedValues };
 }
 
 /**

@@ -32,6 +32,13 @@ export interface SampleRecord {
 export interface TaskRecords {
   readonly taskId: string;
   readonly samples: readonly SampleRecord[];
+  /** The tests passed on the unmodified code: listed, never counted (the panel and `stats` leave it out alike). */
+  readonly baselinePassed?: boolean;
+}
+
+/** A task read back from a results file. */
+export interface ReadTask extends TaskSamples {
+  readonly baselinePassed: boolean;
 }
 
 /** A failure reason longer than this is cut: the file is for statistics, the Details hold the output. */
@@ -44,8 +51,9 @@ function outcomeOf(record: Record<string, unknown>): SampleOutcome {
 }
 
 /** Parses JSONL text into tasks in first-seen order; `source` names the file in error messages. */
-export function parseResults(text: string, source: string): TaskSamples[] {
+export function parseResults(text: string, source: string): ReadTask[] {
   const byTask = new Map<string, SampleOutcome[]>();
+  const baselinePassed = new Set<string>();
   const lines = text.split(/\r?\n/);
   lines.forEach((raw, index) => {
     const where = `${source}:${index + 1}`;
@@ -69,13 +77,14 @@ export function parseResults(text: string, source: string): TaskSamples[] {
     const outcomes = byTask.get(record.task_id) ?? [];
     outcomes.push(outcomeOf(record));
     byTask.set(record.task_id, outcomes);
+    if (record.baseline_passed === true) baselinePassed.add(record.task_id);
   });
   if (byTask.size === 0) throw new UserError(`${source}: no results (the file is empty)`);
-  return [...byTask].map(([taskId, outcomes]) => ({ taskId, outcomes }));
+  return [...byTask].map(([taskId, outcomes]) => ({ taskId, outcomes, baselinePassed: baselinePassed.has(taskId) }));
 }
 
 /** Reads and parses a results file, turning a missing or unreadable file into a UserError. */
-export async function readResultsFile(path: string): Promise<TaskSamples[]> {
+export async function readResultsFile(path: string): Promise<ReadTask[]> {
   return parseResults(await readUserText(path, path, `${path}: no such file`), path);
 }
 
@@ -99,6 +108,7 @@ export function formatResults(tasks: readonly TaskRecords[]): string {
           verdict: s.outcome,
           ...(s.durationMs !== undefined ? { duration_ms: Math.round(s.durationMs) } : {}),
           ...(s.tests ? { tests: s.tests } : {}),
+          ...(task.baselinePassed ? { baseline_passed: true } : {}),
         }),
       ),
     )
@@ -126,12 +136,22 @@ export function sampleRecords(result: FixResult, completions = true): SampleReco
 }
 
 /**
- * The same task id for the same code wherever and whenever it is asked: the file, its 1-based lines and the first 12 hex
- * digits of the selected text's SHA-256, so a bot's repeated runs on unchanged code add samples to one task.
+ * The code a request worked on: the file, its 1-based lines and the first 12 hex digits of the selected text's SHA-256.
+ * The same for the same code wherever and whenever it is asked, so runs on one piece of code can be found together.
  */
 export function stableTaskId(relativePath: string, lines: readonly [number, number], selectedText: string): string {
   const hash = createHash('sha256').update(selectedText).digest('hex').slice(0, 12);
   return `${relativePath.split('\\').join('/')}:${lines[0]}-${lines[1]}#${hash}`;
+}
+
+/**
+ * What a task is, in the editor and in CI alike: one request (one "Suggest Verified Fix", one `verified-fix fix` run),
+ * named by its code (stableTaskId) and its start time. Asking again on the same code is another task, as the panel
+ * lists it: each request is one attempt with its own n, and pass@k averages over attempts (README, "What a task is").
+ */
+export function requestTaskId(relativePath: string, lines: readonly [number, number], selectedText: string, startedAt: number, nonce?: string): string {
+  // `nonce` tells apart CI jobs that start in the same millisecond (the CLI passes its process id).
+  return `${stableTaskId(relativePath, lines, selectedText)}@${new Date(startedAt).toISOString()}${nonce ? `/${nonce}` : ''}`;
 }
 
 /**

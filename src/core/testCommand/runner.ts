@@ -3,18 +3,29 @@ import { existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { cargoAdapter } from '../testResults/cargo';
 import { goAdapter } from '../testResults/go';
-import { jestAdapter } from '../testResults/jest';
+import { jestAdapter, jestJsonAdapter } from '../testResults/jest';
+import { ownJestProcessor } from './jestConfig';
 import { mochaAdapter } from '../testResults/mocha';
 import { nodeAdapter } from '../testResults/node';
 import { pytestAdapter } from '../testResults/pytest';
+import { tapAdapter } from '../testResults/tap';
+import { tapeAdapter } from '../testResults/tape';
 import type { ShellWord } from '../testResults/shell';
 import type { RunnerAdapter } from '../testResults/types';
-import { vitestAdapter } from '../testResults/vitest';
+import { vitestAdapter, vitestConfigAdapter } from '../testResults/vitest';
+import { vitestConfigNamesReporters } from './vitestReporters';
 import { walkScripts } from './scriptChain';
 import type { ChainWalk } from './scriptChain';
 
 /** A runner this tool reads, with `base` to hand to its adapter's `command`; or one sentence saying why not. */
-export type ResolvedRunner = { readonly adapter: RunnerAdapter; readonly base: string } | { readonly unsupported: string };
+export type ResolvedRunner =
+  | {
+      readonly adapter: RunnerAdapter;
+      readonly base: string;
+      /** Why the engine cannot run only some of the tests (the command selects its own): per-test results, no staging. */
+      readonly noSelection?: string;
+    }
+  | { readonly unsupported: string };
 
 const raw = (words: readonly ShellWord[]) => words.map((word) => word.raw);
 const hasFlag = (words: readonly ShellWord[], ...flags: string[]) =>
@@ -22,30 +33,53 @@ const hasFlag = (words: readonly ShellWord[], ...flags: string[]) =>
 
 /** For each runner: options that would fight the report or the selection (the runner would take one of two), or never finish. */
 const REFUSED: Record<string, Array<[flags: string[], why: string]>> = {
-  node: [[['--watch', '--watch-path'], 'waits for changes instead of finishing'], [['--test-reporter', '--test-reporter-destination'], 'chooses its own reporters']],
+  node: [[['--watch', '--watch-path'], 'waits for changes instead of finishing']],
   jest: [
     [['--watch', '--watchAll'], 'waits for changes instead of finishing'],
-    [['--json', '--outputFile', '--listTests'], 'writes its own report'],
-    [['-t', '--testNamePattern', '--runTestsByPath'], 'selects its own tests'],
+    [['--listTests'], 'lists the tests instead of running them'],
   ],
   vitest: [
     [['--watch', '-w'], 'waits for changes instead of finishing'],
     [['--outputFile'], 'writes its own report'],
-    [['-t', '--testNamePattern'], 'selects its own tests'],
   ],
   mocha: [
     [['--watch', '-w'], 'waits for changes instead of finishing'],
-    [['--reporter', '-R', '--reporter-option', '--reporter-options', '-O'], 'chooses its own reporter'],
-    [['--grep', '-g', '--fgrep', '-f', '--invert', '-i'], 'selects its own tests'],
   ],
   pytest: [
     [['--lf', '--last-failed', '--ff', '--failed-first', '--sw', '--stepwise', '--nf', '--new-first'], 'depends on the cache of earlier runs'],
     [['-f', '--looponfail'], 'waits for changes instead of finishing'],
-    [['--junitxml', '--junit-xml'], 'writes its own report'],
   ],
   go: [[['-run', '--run', '-list', '--list'], 'selects its own tests']],
   cargo: [[['-q', '--quiet', '--format', '--list'], 'changes the lines that name each test']],
+  tap: [
+    [['-w', '--watch'], 'waits for changes instead of finishing'],
+    [['-o', '--output-file', '-d', '--output-dir'], 'writes its own report'],
+  ],
 };
+
+/**
+ * Options that keep the engine from selecting tests, though the report can still be had: each full run is judged
+ * test by test, but no candidate runs the failing tests alone first. Mocha's report comes through a hook, so its own
+ * reporter options are no conflict at all.
+ */
+const OWN_SELECTION: Record<string, string[]> = {
+  mocha: ['--grep', '-g', '--fgrep', '-f', '--invert', '-i'],
+  jest: ['-t', '--testNamePattern', '--runTestsByPath'],
+  vitest: ['-t', '--testNamePattern'],
+};
+
+/** What the user can change, after a refusal: the end of the log's sentence. */
+const change = (flag?: string) => `to get per-test results, set verifiedFix.testCommand (--test) to the test runner alone${flag ? `, without ${flag}` : ''}`;
+
+/** Jest with the results processor, or with `--json` where the user's config names its own processor. */
+function jest(workspace: string, invocation: string[], args: ShellWord[]): { adapter: RunnerAdapter; invocation: string[]; args: ShellWord[] } | { unsupported: string } {
+  const own = ownJestProcessor(workspace, args);
+  if (own === undefined) return { adapter: jestAdapter, invocation, args };
+  if (hasFlag(args, '--json', '--outputFile')) {
+    return { unsupported: `${own} names its own testResultsProcessor and the command writes its own --json report, so neither side channel is free (drop --json or --outputFile from the command to get them)` };
+  }
+  return { adapter: jestJsonAdapter, invocation, args };
+}
 
 /** The runner a program is, with the invocation words to keep (a local binary of a script gets its path). */
 function identify(workspace: string, words: readonly ShellWord[], fromScript: boolean): { adapter: RunnerAdapter; invocation: string[]; args: ShellWord[] } | { unsupported: string } {
@@ -65,15 +99,18 @@ function identify(workspace: string, words: readonly ShellWord[], fromScript: bo
   };
   const notInstalled = (bin: string) => ({ unsupported: `${bin} is not installed in node_modules/.bin (install the dependencies first)` });
   if ((name === 'node' || name === 'nodejs') && args.some((word) => word.value === '--test')) return { adapter: nodeAdapter, invocation, args };
-  if (name === 'jest') return local('jest') ? { adapter: jestAdapter, invocation, args } : notInstalled('jest');
+  if (name === 'jest') return local('jest') ? jest(workspace, invocation, args) : notInstalled('jest');
   if (name === 'mocha' || name === '_mocha') return local(name) ? { adapter: mochaAdapter, invocation, args } : notInstalled(name);
   if (name === 'vitest') {
     if (!local('vitest')) return notInstalled('vitest');
-    if (sub === 'run') return { adapter: vitestAdapter, invocation: [...invocation, 'run'], args: args.slice(1) };
+    const adapter = vitestConfigNamesReporters(workspace, args) ? vitestConfigAdapter : vitestAdapter;
+    if (sub === 'run') return { adapter, invocation: [...invocation, 'run'], args: args.slice(1) };
     if (sub && ['watch', 'dev', 'bench', 'related', 'init', 'list'].includes(sub)) return { unsupported: `vitest ${sub} is not a single run of the tests` };
     // Plain `vitest` watches when it thinks a person is at a terminal; `run` makes it finish either way.
-    return { adapter: vitestAdapter, invocation: [...invocation, 'run'], args };
+    return { adapter, invocation: [...invocation, 'run'], args };
   }
+  if (name === 'tap') return local('tap') ? { adapter: tapAdapter, invocation, args } : notInstalled('tap');
+  if (name === 'tape') return local('tape') ? { adapter: tapeAdapter, invocation, args } : notInstalled('tape');
   if (name === 'pytest' || name === 'py.test') return { adapter: pytestAdapter, invocation, args };
   if (/^python(?:\d+(?:\.\d+)?)?$/.test(name) && sub === '-m' && args[1]?.value === 'pytest') {
     return { adapter: pytestAdapter, invocation: [...invocation, '-m', 'pytest'], args: args.slice(2) };
@@ -103,16 +140,19 @@ function stoppedReason(stopped: NonNullable<ChainWalk['stopped']>): string {
 
 function resolve(workspace: string, command: string): ResolvedRunner {
   const walk = walkScripts(workspace, command);
-  if (walk.stopped) return { unsupported: stoppedReason(walk.stopped) };
+  if (walk.stopped) return { unsupported: `${stoppedReason(walk.stopped)}; ${change()}` };
   const last = walk.levels[walk.levels.length - 1];
   const found = identify(workspace, last.words, walk.levels.length > 1);
   if ('unsupported' in found) return found;
   for (const [flags, why] of REFUSED[found.adapter.name] ?? []) {
-    if (hasFlag(found.args, ...flags)) return { unsupported: `${last.what} ${why} (${flags.find((flag) => hasFlag(found.args, flag))})` };
+    const flag = flags.find((one) => hasFlag(found.args, one));
+    if (flag) return { unsupported: `${last.what} ${why} (${flag}); ${change(flag)}` };
   }
   // Each level's prefixes hold for what it runs: the outer ones first, as sh would set them.
   const env = walk.levels.flatMap((level) => raw(level.assignments));
-  return { adapter: found.adapter, base: [...env, ...found.invocation, ...raw(found.args)].join(' ') };
+  const base = [...env, ...found.invocation, ...raw(found.args)].join(' ');
+  const own = (OWN_SELECTION[found.adapter.name] ?? []).find((flag) => hasFlag(found.args, flag));
+  return own ? { adapter: found.adapter, base, noSelection: `${last.what} selects its own tests (${own})` } : { adapter: found.adapter, base };
 }
 
 /**

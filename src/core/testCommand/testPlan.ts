@@ -1,9 +1,15 @@
 // The request's test plan, worked out once before anything runs (SWE-bench's TestSpec): what each run starts, with
 // which environment, and which runner's report the baseline and the staged runs read.
 import { commandToRun } from './packageScript';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { resolveRunner } from './runner';
+import { toolchainLines } from './toolchain';
+import type { Tool } from './toolchain';
 import type { ResolvedRunner } from './runner';
 import { reporterCommand } from '../testResults/reporterCommand';
+import type { ReporterRun } from '../testResults/reporterCommand';
+import { describeNarrowing } from '../testResults/selection';
 
 /** Everything about the test command that the runs of one request share. */
 export interface TestPlan {
@@ -16,7 +22,7 @@ export interface TestPlan {
   /** The runner behind the command, or why per-test results cannot be had; absent when no baseline is run. */
   readonly runner?: ResolvedRunner;
   /** The whole suite with the runner's reporter on, given the report's path; absent without per-test results. */
-  readonly fullCommand?: (reportPath: string) => string;
+  readonly fullCommand?: ReporterRun;
   /** Whether a candidate first runs only the baseline's failing tests (needs `fullCommand`). */
   readonly staged: boolean;
   /** Lines for the log saying how the command runs and why. */
@@ -35,13 +41,44 @@ export interface PlanOptions {
   readonly staged: boolean;
 }
 
+/** The tools a command runs on: python for pytest and python commands, node for the rest of a node project. */
+function toolsOf(workspace: string, command: string): Tool[] {
+  const python = /\b(?:python\d*(?:\.\d+)?|pytest|py\.test)\b/.test(command);
+  const node = !python || existsSync(join(workspace, 'package.json'));
+  return [...(node ? (['node'] as const) : []), ...(python ? (['python'] as const) : [])];
+}
+
+const MOCHA_CONFIGS = ['.mocharc.js', '.mocharc.cjs', '.mocharc.mjs', '.mocharc.json', '.mocharc.jsonc', '.mocharc.yaml', '.mocharc.yml'];
+
+/** Mocha adds command-line files to a configured `spec` (checked with mocha 11): stage 1 then loads the spec's files too. */
+function mochaSpecNote(workspace: string, runner: string): string {
+  if (runner !== 'mocha') return '';
+  const read = (name: string) => {
+    try {
+      return readFileSync(join(workspace, name), 'utf8');
+    } catch {
+      return '';
+    }
+  };
+  const config = MOCHA_CONFIGS.find((name) => /\bspec\b/.test(read(name)));
+  const fromPackage = !config && /"mocha"\s*:\s*\{[^}]*"spec"/.test(read('package.json'));
+  const where = config ?? (fromPackage ? 'package.json' : undefined);
+  return where ? `; mocha adds them to the \`spec\` of ${where}, so the files that spec names load too` : '';
+}
+
 /** The plan for one request's test runs. */
 export function planTests({ workspace, testCommand, env, usesHostTools, baselineCheck, staged }: PlanOptions): TestPlan {
   // npm's own start-up costs every run a few hundred milliseconds: the script it runs is resolved once, here.
   const toRun = commandToRun(workspace, testCommand, !usesHostTools, env);
   const log = [toRun.log];
+  // In a container the image's tools run, and this machine's say nothing about them.
+  if (usesHostTools) log.push(...toolchainLines(workspace, toolsOf(workspace, testCommand), toRun.env));
   const runner = baselineCheck ? resolveRunner(workspace, testCommand) : undefined;
   if (runner && 'unsupported' in runner) log.push(`per-test results: not available for \`${testCommand}\` (${runner.unsupported}); each candidate runs the whole command`);
+  const noSelection = runner && 'adapter' in runner ? runner.noSelection : undefined;
+  if (noSelection && staged) log.push(`staged verification: off, since ${noSelection}; each candidate runs the whole command, judged test by test`);
+  if (staged && !noSelection && runner && 'adapter' in runner) log.push(describeNarrowing(runner.adapter.name, runner.base) + mochaSpecNote(workspace, runner.adapter.name));
   const fullCommand = runner && 'adapter' in runner ? reporterCommand(runner.adapter, runner.base) : undefined;
-  return { testCommand, runCommand: toRun.command, env: toRun.env, ...(runner ? { runner } : {}), ...(fullCommand ? { fullCommand } : {}), staged, log };
+  const plan = { testCommand, runCommand: toRun.command, env: toRun.env, ...(runner ? { runner } : {}), ...(fullCommand ? { fullCommand } : {}) };
+  return { ...plan, staged: staged && !noSelection, log };
 }

@@ -1,27 +1,60 @@
-// Jest: `--json --outputFile` writes the report; a selection is exact paths plus one `-t` regex over full names.
+// Jest: a results processor writes the report (jestProcessor.ts); a selection is exact paths plus one `-t` regex over full names.
+import { join } from 'node:path';
 import { fullNameSelection } from './ids';
 import { parseJestJson } from './jestJson';
-import { shellQuote } from './shell';
+import { JEST_PROCESSOR_FILE, JEST_PROCESSOR_SOURCE, JEST_REPORT_VARIABLE } from './jestProcessor';
+import { shellQuote, shellWords } from './shell';
 import type { RunnerAdapter } from './types';
 
 /**
- * Command: `base --json --outputFile=REPORT`; jest keeps its human output on stderr. `only` adds
- * `--runTestsByPath FILES` (exact paths: plain positional arguments would be regexes over paths) and
- * `-t '^(?:full name$|…)'`, where a full name is the describe titles and the test title joined by spaces. Jest
- * compiles `-t` case-insensitively, and the one regex applies to every listed file, so a test of the same full
- * name (in any case) in another listed file runs too; the others are reported as skipped.
+ * `only` as jest arguments: `--runTestsByPath FILES` (exact paths: plain positional arguments would be regexes over
+ * paths) and `-t '^(?:full name$|…)'`, where a full name is the describe titles and the test title joined by
+ * spaces. Jest compiles `-t` case-insensitively, and the one regex applies to every listed file, so a test of the
+ * same full name (in any case) in another listed file runs too; the others are reported as skipped.
+ */
+function selection(only: readonly string[] | undefined): string[] {
+  if (!only) return [];
+  const { files, pattern } = fullNameSelection(only);
+  return ['--runTestsByPath', ...files, ...(pattern !== undefined ? ['-t', pattern] : [])];
+}
+
+const OWN_SELECTION = ['-t', '--testNamePattern', '--runTestsByPath'];
+
+/** Whether the user's invocation selects its own tests (another `-t` or `--runTestsByPath` would fight it). */
+function selectsOwnTests(base: string): boolean {
+  const words = shellWords(base);
+  return Array.isArray(words) && words.some(({ value }) => OWN_SELECTION.some((flag) => value === flag || value.startsWith(`${flag}=`)));
+}
+
+/**
+ * Command: `VERIFIED_FIX_JEST_REPORT=REPORT base --testResultsProcessor=PROCESSOR`: the user's reporters (config or
+ * command line), `--silent`, `projects` and where output goes stay as they are. `only` is undefined when the
+ * user's command selects its own tests.
  */
 export const jestAdapter: RunnerAdapter = {
   name: 'jest',
+  outputFiles: { [JEST_PROCESSOR_FILE]: JEST_PROCESSOR_SOURCE },
+
+  command(base, reportPath, only, outputDir = '') {
+    if (only?.length === 0 || (only && selectsOwnTests(base))) return undefined;
+    const args = [`--testResultsProcessor=${join(outputDir, JEST_PROCESSOR_FILE)}`, ...selection(only)];
+    return `${JEST_REPORT_VARIABLE}=${shellQuote(reportPath)} ${base} ${args.map(shellQuote).join(' ')}`;
+  },
+
+  parse: parseJestJson,
+};
+
+/**
+ * For a project whose config names its own `testResultsProcessor` (the command-line one would replace it):
+ * `base --json --outputFile=REPORT`. Jest then prints what the tests log on stderr instead of stdout, and its
+ * reporters stay as configured.
+ */
+export const jestJsonAdapter: RunnerAdapter = {
+  name: 'jest',
 
   command(base, reportPath, only) {
-    if (only?.length === 0) return undefined;
-    const args = ['--json', `--outputFile=${reportPath}`];
-    if (only) {
-      const { files, pattern } = fullNameSelection(only);
-      args.push('--runTestsByPath', ...files);
-      if (pattern !== undefined) args.push('-t', pattern);
-    }
+    if (only?.length === 0 || (only && selectsOwnTests(base))) return undefined;
+    const args = ['--json', `--outputFile=${reportPath}`, ...selection(only)];
     return `${base} ${args.map(shellQuote).join(' ')}`;
   },
 

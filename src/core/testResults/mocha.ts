@@ -1,7 +1,9 @@
-// Mocha: the json reporter writes the report (`--reporter-option output=`); a selection is files plus one `--grep` regex.
+// Mocha: a --require hook writes the report beside any reporter (mochaHook.ts); a selection is files plus one `--grep` regex.
 import { fullNameSelection, hookName, joinId } from './ids';
 import { boundMessage, parseJson, relativeTo, str } from './reportText';
-import { shellQuote } from './shell';
+import { join } from 'node:path';
+import { MOCHA_HOOK_FILE, MOCHA_HOOK_SOURCE, MOCHA_REPORT_VARIABLE } from './mochaHook';
+import { shellQuote, shellWords } from './shell';
 import type { RunnerAdapter, TestOutcome, TestResult } from './types';
 
 /**
@@ -20,27 +22,57 @@ function idOf(test: Record<string, unknown>, cwd: string): string | undefined {
 
 function messageOf(test: Record<string, unknown>): string | undefined {
   const err = test.err && typeof test.err === 'object' ? (test.err as Record<string, unknown>) : {};
-  return boundMessage(str(err.stack) ?? str(err.message));
+  const text = str(err.stack) ?? str(err.message);
+  const diff = [['expected', str(err.expected)], ['actual', str(err.actual)]].filter(([, value]) => value !== undefined);
+  if (!text || diff.length === 0) return boundMessage(text);
+  // Right after the message's first line: a long stack would push the values past the bound.
+  const [first, ...rest] = text.split('\n');
+  return boundMessage([first, ...diff.map(([key, value]) => `${key}: ${value}`), ...rest].join('\n'));
+}
+
+/** Mocha's own selection options: with one of them in the user's command, another `--grep` would fight it. */
+const OWN_SELECTION = ['--grep', '-g', '--fgrep', '-f', '--invert', '-i'];
+
+/** Whether the user's invocation selects its own tests (then the engine cannot narrow it to some tests). */
+export function mochaSelectsOwnTests(base: string): boolean {
+  const words = shellWords(base);
+  return Array.isArray(words) && words.some(({ value }) => OWN_SELECTION.some((flag) => value === flag || value.startsWith(`${flag}=`)));
 }
 
 /**
- * Command: `base --reporter=json --reporter-option=output=REPORT`; mocha has one reporter, so stdout stays empty.
- * `only` adds the ids' files (mocha adds them to the spec of .mocharc, it does not replace it) and
- * `--grep '^(?:full title$|…)'`; tests it does not select are left out of the report. undefined when REPORT holds
- * `,` or `=`, which mocha's option parser splits on.
+ * `base` with the hook in NODE_OPTIONS: ahead of the user's own NODE_OPTIONS, whether the environment or the
+ * command's own `NODE_OPTIONS=…` prefix sets them. Node reads a double-quoted path inside NODE_OPTIONS as one word.
+ */
+function withHook(base: string, reportPath: string, hookPath: string): string {
+  const require = `--require "${hookPath}"`;
+  const report = `${MOCHA_REPORT_VARIABLE}=${shellQuote(reportPath)}`;
+  const own = /(^|\s)NODE_OPTIONS=/;
+  if (own.test(base)) return `${report} ${base.replace(own, (_, space: string) => `${space}NODE_OPTIONS=${shellQuote(`${require} `)}`)}`;
+  return `${report} NODE_OPTIONS=${shellQuote(require)}"\${NODE_OPTIONS:+ $NODE_OPTIONS}" ${base}`;
+}
+
+/**
+ * Command: `VERIFIED_FIX_MOCHA_REPORT=REPORT NODE_OPTIONS="--require HOOK …" base`, the user's reporter and options
+ * untouched (see MOCHA_HOOK_SOURCE). `only` adds the ids' files (mocha adds them to the spec of .mocharc, it does not
+ * replace it) and `--grep '^(?:full title$|…)'`; tests it does not select are left out of the report. undefined for
+ * `only` when the user's command has its own `--grep`/`--fgrep`/`--invert`, and when a path holds `"` or `\`, which
+ * NODE_OPTIONS cannot quote.
  */
 export const mochaAdapter: RunnerAdapter = {
   name: 'mocha',
+  outputFiles: { [MOCHA_HOOK_FILE]: MOCHA_HOOK_SOURCE },
 
-  command(base, reportPath, only) {
-    if (only?.length === 0 || /[,=]/.test(reportPath)) return undefined;
-    const args = ['--reporter=json', `--reporter-option=output=${reportPath}`];
+  command(base, reportPath, only, outputDir = '') {
+    const hookPath = join(outputDir, MOCHA_HOOK_FILE);
+    if (only?.length === 0 || /["\\]/.test(hookPath)) return undefined;
+    if (only && mochaSelectsOwnTests(base)) return undefined;
+    const args: string[] = [];
     if (only) {
       const { files, pattern } = fullNameSelection(only);
       args.push(...files);
       if (pattern !== undefined) args.push('--grep', pattern);
     }
-    return `${base} ${args.map(shellQuote).join(' ')}`;
+    return [withHook(base, reportPath, hookPath), ...args.map(shellQuote)].join(' ');
   },
 
   parse(report, cwd) {

@@ -1,7 +1,7 @@
 // node --test: an inline reporter writes one JSON line per test, because Node 20's junit and TAP reporters omit passing tests' files.
 import { joinId, ownNameCandidates, isInside, splitId, unique } from './ids';
 import { boundMessage, jsonLines, str } from './reportText';
-import { regexEscape, shellQuote } from './shell';
+import { regexEscape, shellQuote, shellWords } from './shell';
 import type { RunnerAdapter, TestOutcome, TestResult } from './types';
 
 /**
@@ -50,6 +50,27 @@ const REPORTER_URL = `data:text/javascript,${REPORTER.replace(/^ +/gm, '').repla
 // The flag itself, not `--test-name-pattern` and the like.
 const TEST_FLAG = /(^|\s)--test(?=\s|$)/;
 
+/** How many reporters and destinations the user's command names (`--test-reporter X` or `--test-reporter=X`). */
+function ownReporters(base: string): { reporters: number; destinations: number } {
+  const words = shellWords(base);
+  const count = (flag: string) => (Array.isArray(words) ? words.filter(({ value }) => value === flag || value.startsWith(`${flag}=`)).length : 0);
+  return { reporters: count('--test-reporter'), destinations: count('--test-reporter-destination') };
+}
+
+/**
+ * The tool's reporter to the report, and what keeps the user's reporters printing as they would: with none, the
+ * spec reporter on stdout (for people and the output summary); with one and no destination, Node's own default
+ * for it (stdout) made explicit, since two reporters need a destination each. Node pairs the n-th reporter with
+ * the n-th destination, so the tool's pair goes first and the user's keep their order.
+ */
+function reporterArgs(base: string, reportPath: string): string[] {
+  const own = ownReporters(base);
+  const args = [`--test-reporter=${REPORTER_URL}`, `--test-reporter-destination=${reportPath}`];
+  if (own.reporters === 0 && own.destinations === 0) args.push('--test-reporter=spec', '--test-reporter-destination=stdout');
+  else if (own.reporters === 1 && own.destinations === 0) args.push('--test-reporter-destination=stdout');
+  return args;
+}
+
 interface Row {
   readonly id: string;
   readonly outcome: TestOutcome;
@@ -70,8 +91,8 @@ function readRows(report: string): Row[] {
 }
 
 /**
- * Command: base's own flags, then the JSON-lines reporter to the report and the spec reporter to stdout (for people
- * and the output summary), then base's files. Flags must come before the files: Node takes everything after the
+ * Command: base's own flags, then the JSON-lines reporter to the report (see reporterArgs; the user's own
+ * `--test-reporter`s and destinations stay), then base's files. Flags must come before the files: Node takes everything after the
  * first file as more files. `only` adds the ids' files (Node drops duplicates of base's own files) and
  * `--test-name-pattern=^(?:names)$`. Node 20.20 matches the pattern against a test's own name only (checked; later
  * releases also try ancestors and name joined by spaces, nodejs/node#51577), and a matching suite runs all its
@@ -85,7 +106,7 @@ export const nodeAdapter: RunnerAdapter = {
   command(base, reportPath, only) {
     const flag = TEST_FLAG.exec(base);
     if (!flag || only?.length === 0) return undefined;
-    const args = [`--test-reporter=${REPORTER_URL}`, `--test-reporter-destination=${reportPath}`, '--test-reporter=spec', '--test-reporter-destination=stdout'];
+    const args = reporterArgs(base, reportPath);
     const files: string[] = [];
     if (only) {
       const names: string[] = [];

@@ -1,6 +1,7 @@
-// pytest: JUnit XML (xunit1, which names each test's file) in the report; a selection is node ids as arguments.
+// pytest: a plugin's JSON lines (pytestPlugin.ts; JUnit XML is still read) in the report; a selection is node ids as arguments.
 import { unique } from './ids';
-import { boundMessage } from './reportText';
+import { boundMessage, jsonLines, str } from './reportText';
+import { PYTEST_PLUGIN_MODULE, PYTEST_PLUGIN_SOURCE, withReportPlugin } from './pytestPlugin';
 import { shellQuote } from './shell';
 import type { RunnerAdapter, TestOutcome, TestResult } from './types';
 
@@ -60,29 +61,54 @@ function messageOf(body: string): string | undefined {
 }
 
 /**
- * Command: `base -p no:cacheprovider -o junit_family=xunit1 --junitxml=REPORT` (no .pytest_cache in the copy; xunit1
- * for the `file` attribute). `only` adds the node ids as arguments, which selects them exactly; but when base
- * already names paths (`pytest tests/`) pytest runs those too, so the run is the full one again.
+ * The plugin's lines, one result per node id: failed when any phase (or its collection) failed, else the call's
+ * outcome, else skipped (a test skipped in setup has no call). xfail counts as skipped: it did not pass.
+ */
+function parseLines(report: string): TestResult[] {
+  const tests = new Map<string, { outcome: TestOutcome; message?: string }>();
+  for (const line of jsonLines(report)) {
+    const id = str(line.id);
+    const outcome = str(line.outcome);
+    if (!id || (outcome !== 'passed' && outcome !== 'failed' && outcome !== 'skipped')) continue;
+    const seen = tests.get(id) ?? { outcome: 'skipped' as TestOutcome };
+    if (outcome === 'failed' && seen.outcome !== 'failed') tests.set(id, { outcome, message: boundMessage(str(line.message)) });
+    else if (line.when === 'call' && seen.outcome !== 'failed') tests.set(id, { outcome });
+    else tests.set(id, seen);
+  }
+  return [...tests].map(([id, { outcome, message }]) => (message ? { id, outcome, message } : { id, outcome }));
+}
+
+function parseXml(report: string): TestResult[] {
+  const results: TestResult[] = [];
+  for (const m of report.matchAll(/<testcase\b([^>]*?)(?:\/>|>([\s\S]*?)<\/testcase>)/g)) {
+    const id = nodeId(attributes(m[1]));
+    if (!id) continue;
+    const body = m[2] ?? '';
+    const outcome = outcomeOf(body);
+    const message = outcome === 'failed' ? messageOf(body) : undefined;
+    results.push(message ? { id, outcome, message } : { id, outcome });
+  }
+  return results;
+}
+
+/**
+ * Command: `VERIFIED_FIX_PYTEST_REPORT=REPORT PYTHONPATH=OUT… base -p no:cacheprovider -p verified_fix_pytest_report`
+ * (see withReportPlugin): the user's addopts, `-x`, `--maxfail`, `-q`/`-v` and own `--junitxml` stay. `only` adds
+ * the node ids as arguments, which selects them exactly; but when base already names paths (`pytest tests/`)
+ * pytest runs those too, so the run is the full one again.
  */
 export const pytestAdapter: RunnerAdapter = {
   name: 'pytest',
+  outputFiles: { [`${PYTEST_PLUGIN_MODULE}.py`]: PYTEST_PLUGIN_SOURCE },
 
-  command(base, reportPath, only) {
+  command(base, reportPath, only, outputDir = '') {
     if (only?.length === 0) return undefined;
-    const args = ['-p', 'no:cacheprovider', '-o', 'junit_family=xunit1', `--junitxml=${reportPath}`, ...unique(only ?? [])];
-    return `${base} ${args.map(shellQuote).join(' ')}`;
+    const args = unique(only ?? []).map(shellQuote);
+    return [withReportPlugin(base, reportPath, outputDir), ...args].join(' ');
   },
 
+  /** The plugin's JSON lines, or (reports of earlier releases, a user's own file) JUnit XML. */
   parse(report) {
-    const results: TestResult[] = [];
-    for (const m of report.matchAll(/<testcase\b([^>]*?)(?:\/>|>([\s\S]*?)<\/testcase>)/g)) {
-      const id = nodeId(attributes(m[1]));
-      if (!id) continue;
-      const body = m[2] ?? '';
-      const outcome = outcomeOf(body);
-      const message = outcome === 'failed' ? messageOf(body) : undefined;
-      results.push(message ? { id, outcome, message } : { id, outcome });
-    }
-    return results;
+    return report.trimStart().startsWith('<') ? parseXml(report) : parseLines(report);
   },
 };

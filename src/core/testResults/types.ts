@@ -2,7 +2,7 @@
 
 export type TestOutcome = 'passed' | 'failed' | 'skipped';
 
-export type RunnerName = 'node' | 'jest' | 'vitest' | 'mocha' | 'pytest' | 'go' | 'cargo';
+export type RunnerName = 'node' | 'jest' | 'vitest' | 'mocha' | 'pytest' | 'go' | 'cargo' | 'tape' | 'tap';
 
 /**
  * One test's verdict in one run. The id is stable across copies of the workspace (relative paths only) and
@@ -29,9 +29,15 @@ export interface RunnerAdapter {
    * (e.g. `node --test`, `npx jest`, `python3 -m pytest -q`), writing its report to `reportPath`, an absolute path
    * in a folder only this run writes to. With `only` (ids from an earlier parse of this runner) it runs those
    * tests and as few others as the runner allows: some runners can only narrow to a superset (see each adapter).
-   * undefined when `only` is empty or cannot be expressed for this runner, or `base` is not this runner's.
+   * undefined when `only` is empty or cannot be expressed for this runner (or `base` selects its own tests), or
+   * `base` is not this runner's.
    */
-  command(base: string, reportPath: string, only?: readonly string[]): string | undefined;
+  command(base: string, reportPath: string, only?: readonly string[], outputDir?: string): string | undefined;
+  /**
+   * Files the command needs beside the run (a runner hook), written into the run's output folder before it starts;
+   * `command` then gets that folder's absolute path as `outputDir`. Absent for runners whose own options write the report.
+   */
+  readonly outputFiles?: Readonly<Record<string, string>>;
   /**
    * The results in `report` (the content of the file at `reportPath` after the run, possibly cut short by a
    * timeout). `cwd` is the folder the run ran in: runners that report absolute paths are made relative to it.

@@ -1,5 +1,5 @@
 // One wording of what per-test results proved, shared by the CLI and the editor: "fixes 2 failing tests · 148 others still pass".
-import type { CandidateResult } from '../contract/fixRequest';
+import type { CandidateResult, UnfinishedCandidate } from '../contract/fixRequest';
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
@@ -16,12 +16,15 @@ export function provenByTests(fixed: number, passed: number): string {
 const ordinal = (n: number) => `${n}${n % 100 >= 11 && n % 100 <= 13 ? 'th' : ({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[n % 10] ?? 'th'}`;
 
 /**
- * A candidate's runs in words, each one that did not pass named: "passed 1 of 2 runs; the 2nd timed out". A timeout
- * is said as one, not as flakiness; a run set aside says why. Empty for a single run.
+ * A candidate's runs in words, each one that did not pass named: "passed 1 of 2 runs; the 2nd timed out", or with
+ * cheap confirmations "full suite passed; fixed tests passed 2/2 runs". A timeout is said as one, not as flakiness;
+ * a run set aside says why. Empty for a single run.
  */
-export function describeRuns(c: Pick<CandidateResult, 'runs' | 'flaky' | 'setAside'>): string {
+export function describeRuns(c: Pick<CandidateResult, 'runs' | 'flaky' | 'setAside' | 'confirmedOn'>): string {
   if (c.runs.length <= 1) return '';
   const passes = c.runs.filter((r) => r.status === 'pass').length;
+  // Every run ran the fixed tests; only the first ran everything else too.
+  const what = c.confirmedOn && c.runs[0].status === 'pass' ? `full suite passed; fixed tests passed ${passes}/${c.runs.length} runs` : `passed ${passes} of ${c.runs.length} runs`;
   const notes = c.runs.flatMap((r, i) => {
     if (r.status === 'pass') return [];
     const aside = c.setAside?.find((s) => s.run === i);
@@ -29,5 +32,19 @@ export function describeRuns(c: Pick<CandidateResult, 'runs' | 'flaky' | 'setAsi
     if (aside) return [`${nth} set aside (${aside.why})`];
     return [`${nth} ${r.status === 'timeout' ? 'timed out' : r.status === 'error' ? 'could not run' : 'failed'}`];
   });
-  return [`passed ${passes} of ${c.runs.length} runs${c.flaky ? ', flaky' : ''}`, ...notes].join('; ');
+  return [`${what}${c.flaky ? ', flaky' : ''}`, ...notes].join('; ');
+}
+
+/** What a candidate cut short after its failing tests passed is, in the words every front end uses. */
+export const FULL_RUN_NOT_REACHED = 'passed the failing tests; full run not reached';
+
+/**
+ * "#1 and #4 passed the failing tests; full run not reached": the candidates a stop left one step short of verified,
+ * or '' when there are none.
+ */
+export function describeUnfinished(list: readonly Pick<UnfinishedCandidate, 'index'>[] | undefined): string {
+  if (!list || list.length === 0) return '';
+  const numbers = list.map((c) => `#${c.index + 1}`);
+  const who = numbers.length === 1 ? numbers[0] : `${numbers.slice(0, -1).join(', ')} and ${numbers[numbers.length - 1]}`;
+  return `${who} ${FULL_RUN_NOT_REACHED}`;
 }

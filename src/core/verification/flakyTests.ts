@@ -1,7 +1,7 @@
 // Tests that fail on the unmodified code too, found by re-running a candidate's broken tests there: flaky, not its fault.
 import type { ExecutedRun, TestExecutor } from '../execution/executor';
 import type { PerTestPlan } from './stagedVerification';
-import { reporterCommand } from '../testResults/reporterCommand';
+import { selectionCommand } from '../testResults/selection';
 
 /**
  * Runs of the suspects on the unmodified code; one failure there is enough to name a test flaky. A failure right after
@@ -52,11 +52,11 @@ export class FlakyTests {
   /** The ids that failed in any of up to `tries` runs of them alone on the unmodified code. */
   private async failOnBaseline(ids: readonly string[], tries: number): Promise<Set<string>> {
     const { executor, plan, originalText, slot } = this.options;
-    const command = reporterCommand(plan.adapter, plan.base, ids);
+    const command = selectionCommand(plan.adapter, plan.base, ids);
     const failed = new Set<string>();
     if (!command) return failed;
     for (let i = 0; i < tries && failed.size < ids.length; i++) {
-      const run: ExecutedRun = await slot(() => executor.run(originalText, `flaky${++this.runs}`, { command }));
+      const run: ExecutedRun = await slot(() => executor.run(originalText, `flaky${++this.runs}`, { ...command }));
       if (run.verdict.cancelled) break;
       for (const result of plan.adapter.parse(run.report ?? '', run.cwd ?? '')) {
         if (result.outcome === 'failed' && ids.includes(result.id)) failed.add(result.id);

@@ -39,6 +39,8 @@ export function planFromBaseline(adapter: RunnerAdapter, base: string, run: Exec
 }
 
 const MAX_LISTED = 3;
+/** Failing tests whose messages a verdict keeps for its excerpt. */
+const MAX_FAILURES_KEPT = 5;
 
 /** "a, b, c and 4 more" */
 export function listIds(ids: readonly string[]): string {
@@ -52,7 +54,12 @@ function problemOf(diff: BaselineDiff, plan: PerTestPlan, stage: Stage): string 
   const unfixed = [...diff.stillFailing, ...diff.missing];
   if (unfixed.length > 0) return `still failing: ${listIds(unfixed)}`;
   if (stage === 'failing-tests') return undefined;
-  if (diff.broke.length > 0) return `broke: ${listIds(diff.broke)}`;
+  // A test the baseline never reported was not reached there (`--bail`, `-x`, a file that did not load): failing now,
+  // it was not broken by the candidate, only never seen passing.
+  const seen = new Set(plan.baseline.map((test) => test.id));
+  const broke = diff.broke.filter((id) => seen.has(id));
+  if (broke.length > 0) return `broke: ${listIds(broke)}`;
+  if (diff.broke.length > 0) return `fails: ${listIds(diff.broke)} (the unmodified code's run stopped before reaching it)`;
   if (diff.vanished.length > 0) return `tests that passed on the unmodified code did not run: ${listIds(diff.vanished)}`;
   if (diff.ranCount < plan.baselineRan) return `fewer tests ran than on the unmodified code (${diff.ranCount} of ${plan.baselineRan})`;
   return undefined;
@@ -60,13 +67,15 @@ function problemOf(diff: BaselineDiff, plan: PerTestPlan, stage: Stage): string 
 
 /**
  * Judges a run by its per-test results against the baseline: a pass needs exit 0 and every baseline failure reported
- * passed (not skipped, not missing); a full run also needs no test broken and no fewer tests run.
+ * passed (not skipped, not missing); a full run also needs no test broken and no fewer tests run. Where the baseline
+ * stopped early (`--bail`), "no fewer tests" counts the tests it ran: a fix runs more, since it gets past the failure.
  */
 export function judgeRun(run: ExecutedRun, plan: PerTestPlan, stage: Stage): { verdict: Verdict; tests: TestEvidence } {
   const results = plan.adapter.parse(run.report ?? '', run.cwd ?? '');
   const diff = diffAgainstBaseline(plan.baseline, results);
   const tests: TestEvidence = { fixed: diff.fixed, broke: diff.broke, stillFailing: [...diff.stillFailing, ...diff.missing], passed: diff.passed, failed: diff.failed };
-  const { verdict } = run;
+  const failed = results.filter((test) => test.outcome === 'failed').slice(0, MAX_FAILURES_KEPT);
+  const verdict = failed.length > 0 ? { ...run.verdict, failures: failed.map(({ id, message }) => (message ? { id, message } : { id })) } : run.verdict;
   if (verdict.status !== 'pass' && verdict.status !== 'fail') return { verdict, tests };
   const problem = problemOf(diff, plan, stage);
   if (problem) return { verdict: { ...verdict, status: 'fail', reason: problem, cause: 'testsFailed' }, tests };

@@ -6,6 +6,7 @@ import { generateMutants } from '../mutation/generator';
 import { applyReplacement } from '../base/textRange';
 import type { StrengthChoice } from '../contract/choices';
 import type { SurvivingVariant, TestStrength } from '../contract/strength';
+import { steeringReason } from './strengthSteering';
 
 /** A variant's time limit: this many times its fix's slowest run, and never below the floor (start-up noise). */
 const VARIANT_SLOWDOWN = 5;
@@ -54,13 +55,33 @@ export async function strengthVariants(input: VariantInput): Promise<Variant[]> 
   const { mutants } = await generateMutants({ languageId: input.languageId, fileText: fixed, start: region.start, end: region.end, limit: budget + 1 });
   const variants: Variant[] = [];
   for (const mutant of mutants) {
-    const fileText = fixed.slice(0, region.start) + mutant.text + fixed.slice(region.end);
-    if (fileText === originalText) continue; // known to fail: the baseline did
-    const replacement = fileText.slice(start, fileText.length - (originalText.length - end));
-    variants.push({ fileText, replacement, label: mutant.label, diff: unifiedDiff(input.relativePath, fixed, fileText) });
+    const text = fixed.slice(0, region.start) + mutant.text + fixed.slice(region.end);
+    if (text === originalText) continue; // known to fail: the baseline did
+    const replacement = text.slice(start, text.length - (originalText.length - end));
+    // Run with text outside the change perturbed too, as the control run is: the variants and the control differ
+    // from the fix in the same place, so a fix that tells them apart by its own text is found by the control.
+    const fileText = withControlComment(text, input.languageId) ?? text;
+    variants.push({ fileText, replacement, label: mutant.label, diff: unifiedDiff(input.relativePath, fixed, text) });
     if (variants.length === budget) break;
   }
   return variants;
+}
+
+/** Line comment starters by language id; a language without one here gets no control run. */
+const LINE_COMMENT: Readonly<Record<string, string>> = {
+  javascript: '//', typescript: '//', javascriptreact: '//', typescriptreact: '//', java: '//', go: '//', rust: '//', c: '//',
+  cpp: '//', csharp: '//', kotlin: '//', swift: '//', scala: '//', dart: '//', php: '//',
+  python: '#', ruby: '#', shellscript: '#', perl: '#', r: '#', lua: '--', sql: '--',
+};
+
+/**
+ * `text` with a comment line added at its end: the same program, a different text. A fix whose tests fail on this
+ * copy depends on its own source text (a hash of the file, say) and cannot be judged by variants of it.
+ */
+export function withControlComment(text: string, languageId: string): string | undefined {
+  const comment = LINE_COMMENT[languageId];
+  if (!comment) return undefined;
+  return `${text}${text.endsWith('\n') || text === '' ? '' : '\n'}${comment} verified-fix strength check: control\n`;
 }
 
 /** What one variant's runs decided; `undecided` when it ran past its limit twice. */
@@ -98,18 +119,43 @@ export function describeStrength(s: TestStrength): string {
   return `tests pin this change: ${s.caught} of ${decided} ${of} of it are caught${timedOut}`;
 }
 
+/** A verified candidate's size as the pool ranks it: lines changed, then characters changed. */
+export interface RankedSize {
+  readonly changeSize: number;
+  readonly changedCharacters: number;
+}
+
 /**
- * Verified candidates best first: by strength (the share of variants caught; weak last, unknown between), then in
- * the order they came (fewest lines and characters changed).
+ * Verified candidates best first: those whose strength can be trusted before those marked "review required"; then
+ * smallest change first (as `ranking` is), strength only deciding between changes of the same size (the share of
+ * variants caught; weak last, unknown between), so no strength result puts a larger change above a smaller one;
+ * then in the order they came.
  */
-export function rankByStrength(ranking: readonly number[], strengths: ReadonlyMap<number, TestStrength>): number[] {
+export function rankByStrength(
+  ranking: readonly number[],
+  strengths: ReadonlyMap<number, TestStrength>,
+  sizes: ReadonlyMap<number, RankedSize> = new Map(),
+  reviewRequired: ReadonlySet<number> = new Set(),
+): number[] {
   const key = (index: number) => {
     const s = strengths.get(index);
     if (!s || s.variants === 0 || !strengthKnown(s)) return 1;
     const decided = s.caught + s.survivors.length;
     return s.weak ? 2 + s.survivors.length / decided : s.survivors.length / decided;
   };
-  return ranking.map((index, order) => ({ index, order })).sort((a, b) => key(a.index) - key(b.index) || a.order - b.order).map((x) => x.index);
+  const size = (index: number) => sizes.get(index) ?? { changeSize: 0, changedCharacters: 0 };
+  const review = (index: number) => (reviewRequired.has(index) ? 1 : 0);
+  return ranking
+    .map((index, order) => ({ index, order }))
+    .sort(
+      (a, b) =>
+        review(a.index) - review(b.index) ||
+        size(a.index).changeSize - size(b.index).changeSize ||
+        size(a.index).changedCharacters - size(b.index).changedCharacters ||
+        key(a.index) - key(b.index) ||
+        a.order - b.order,
+    )
+    .map((x) => x.index);
 }
 
 export interface StrengthCheck {
@@ -129,12 +175,39 @@ export interface StrengthCheck {
   readonly ranking: readonly number[];
 }
 
-/** Checks every verified candidate; each strength is reported as it completes, none for a candidate a cancel cut short. */
-export async function checkStrength(check: StrengthCheck, onStrength: (index: number, strength: TestStrength) => void): Promise<void> {
+/** Why a verified candidate is "review required" without running anything (strengthSteering), or undefined. */
+export function staticReviewReason(check: Pick<StrengthCheck, 'languageId' | 'originalText' | 'start' | 'end'>, candidate: CandidateResult): string | undefined {
+  return steeringReason({ ...check, replacement: candidate.replacement });
+}
+
+/** The control run's finding: the fix fails once a comment is added outside its change. */
+export const CONTROL_FAILED = 'its tests fail once a comment line is added at the end of the file: it depends on its own source text';
+
+/**
+ * Checks every verified candidate; each strength is reported as it completes, none for a candidate a cancel cut
+ * short. A candidate that could steer the check is reported to `onReviewRequired` and gets no strength: one that
+ * reads its own source or changes code outside the selected function (staticReviewReason), or whose control run
+ * (the fix with a comment added at the end of the file) is caught.
+ */
+export async function checkStrength(
+  check: StrengthCheck,
+  onStrength: (index: number, strength: TestStrength) => void,
+  onReviewRequired: (index: number, reason: string) => void = () => undefined,
+): Promise<void> {
   await Promise.all(
     check.ranking.map(async (index) => {
       const candidate = check.candidates.find((c) => c.index === index);
       if (!candidate) return;
+      const steering = staticReviewReason(check, candidate);
+      if (steering) return onReviewRequired(index, steering);
+      const fixed = applyReplacement(check.originalText, check.start, check.end, candidate.replacement);
+      const control = withControlComment(fixed, check.languageId);
+      if (control !== undefined) {
+        const slowest = Math.max(...candidate.runs.map((run) => run.durationMs));
+        const outcome = await check.verifier.tryVariant(`s${index}c`, control, RETRY_SLOWDOWN * Math.max(VARIANT_MIN_TIMEOUT_MS, VARIANT_SLOWDOWN * slowest));
+        if (outcome === undefined) return;
+        if (outcome === 'caught') return onReviewRequired(index, CONTROL_FAILED);
+      }
       const variants = await strengthVariants({ ...check, replacement: candidate.replacement });
       // A variant that loops (`i >= n` in a for loop) would hold its slot for the whole test time limit, so its limit
       // follows the fix's own runs. A timeout is no verdict though (a loaded machine slows every run): the variant

@@ -8,11 +8,16 @@ import { judgeRun, listIds, planFromBaseline } from './stagedVerification';
 import type { PerTestPlan } from './stagedVerification';
 import { FlakyTests, flakyNote } from './flakyTests';
 import { errorVerdict } from '../execution/executor';
-import type { ExecutedRun, TestExecutor } from '../execution/executor';
+import type { ExecutedRun, RunOptions, TestExecutor } from '../execution/executor';
+import { limitFromBaseline, runLimit, seconds, timeoutReason } from './timeLimits';
+import type { BaselineLimit } from './timeLimits';
 import type { ResolvedRunner } from '../testCommand/runner';
 import { parseTestSummary, testsRun } from '../testResults/summary';
 import type { TestSummary } from '../testResults/summary';
-import { reporterCommand } from '../testResults/reporterCommand';
+import { selectionCommand } from '../testResults/selection';
+import type { ReporterRun } from '../testResults/reporterCommand';
+import { RunPriority } from '../execution/runQueue';
+import type { Slot } from '../execution/runQueue';
 
 /** What candidates are judged against once the baseline has run. */
 export interface Reference {
@@ -20,6 +25,8 @@ export interface Reference {
   readonly plan?: PerTestPlan;
   /** The baseline's printed test summary, when there was one (the only judge without a plan, a witness with one). */
   readonly summary?: TestSummary;
+  /** The time limit the baseline's duration sets for candidates' runs, when it ran its tests to the end. */
+  readonly limit?: BaselineLimit;
 }
 
 const NO_SUMMARY = 'the run printed no test summary, though the unmodified code\'s run did: the tests did not run to the end';
@@ -59,19 +66,26 @@ function crossCheck(verdict: Verdict, tests: TestEvidence, reference: TestSummar
 /** The reference from the baseline's run; says once in the log when candidates fall back to the whole command. */
 export function referenceFrom(run: ExecutedRun, runner: ResolvedRunner | undefined, testCommand: string, logger: Logger): Reference {
   const summary = parseTestSummary(run.verdict.output);
+  const ranToEnd = (plan: boolean) => (run.verdict.status === 'pass' || run.verdict.status === 'fail') && (plan || summary !== undefined);
+  const limitOf = (plan: boolean) => {
+    const limit = limitFromBaseline(run.verdict.durationMs, ranToEnd(plan));
+    if (limit) logger.info(`time limit: each candidate's run gets ${seconds(limit.ms)} (${limit.basis}), at most the test timeout`);
+    else logger.info('time limit: the test timeout (the unmodified code\'s run did not run its tests to the end, so its time says nothing)');
+    return limit ? { limit } : {};
+  };
   if (runner && 'adapter' in runner) {
     const planned = planFromBaseline(runner.adapter, runner.base, run);
     if ('plan' in planned) {
       const { failing, baselineRan } = planned.plan;
       logger.info(`per-test results (${runner.adapter.name}): ${failing.length} of ${baselineRan} tests fail on the unmodified code${failing.length ? `: ${listIds(failing)}` : ''}`);
-      return { plan: planned.plan, ...(summary ? { summary } : {}) };
+      return { plan: planned.plan, ...(summary ? { summary } : {}), ...limitOf(true) };
     }
     logger.warn(`per-test results: ${planned.problem}; each candidate runs the whole command`);
   }
   if (!summary) {
     logger.warn(`the output of "${testCommand}" has no test summary this tool can read: a pass is judged by its exit code alone, so a candidate that exits 0 before the tests run would pass`);
   }
-  return summary ? { summary } : {};
+  return summary ? { summary, ...limitOf(false) } : { ...limitOf(false) };
 }
 
 const emptyEvidence: TestEvidence = { fixed: [], broke: [], stillFailing: [], passed: 0, failed: 0 };
@@ -81,7 +95,7 @@ export interface VerifierOptions {
   /** Settles when the baseline has run (at once, empty, without a baseline). */
   readonly reference: Promise<Reference>;
   /** The full command with the runner's reporter, when the runner is one this tool reads. */
-  readonly fullCommand: ((reportPath: string) => string) | undefined;
+  readonly fullCommand: ReporterRun | undefined;
   readonly staged: boolean;
   readonly requiredRuns: number;
   readonly languageId: string;
@@ -90,9 +104,14 @@ export interface VerifierOptions {
    * Takes one of the request's parallel slots for one run. Slots are held per run, not per candidate: a candidate's
    * short first run does not wait behind another's full suite, and its confirmation can run beside its first full run.
    */
-  readonly slot: <T>(run: () => Promise<T>) => Promise<T>;
-  /** The request's per-run limit: a confirmation that timed out gets a multiple of it. Absent: no such retry. */
+  readonly slot: Slot;
+  /**
+   * The request's per-run limit: the upper bound of every limit (a baseline limit above it does not apply), and what
+   * a confirmation that timed out gets a multiple of. Absent: no such retry.
+   */
   readonly testTimeoutMs?: number;
+  /** Confirmations repeat only the fixed tests where stage 1 could select them (default); false: the whole command. */
+  readonly cheapConfirmation?: boolean;
   /** The unmodified file text: tests a candidate broke are re-run on it to tell flaky tests. Absent: never. */
   readonly originalText?: string;
 }
@@ -101,6 +120,8 @@ export interface VerifierOptions {
 interface Runs {
   readonly verdicts: Verdict[];
   readonly tests: Array<TestEvidence | undefined>;
+  /** Per run: whether it repeated only the fixed tests (a cheap confirmation). */
+  readonly fixedOnly: boolean[];
   readonly setAside: SetAsideRun[];
 }
 
@@ -110,8 +131,22 @@ const CONFIRM_RETRY_SLOWDOWN = 2;
 /** Verifies candidates of one request; `verify` resolves with the runs, or undefined when a cancel left none. */
 export class Verifier {
   private flaky: FlakyTests | undefined;
+  /** Candidates that passed their failing tests and whose full runs have not given a verdict yet. */
+  private readonly survivors = new Map<number, TestEvidence>();
+  /** The reference once the baseline is in: runs that start before it (unstaged ones) get the test timeout. */
+  private settled?: Reference;
 
-  constructor(private readonly options: VerifierOptions) {}
+  constructor(private readonly options: VerifierOptions) {
+    void options.reference.then((reference) => (this.settled = reference));
+  }
+
+  /** Runs `label` under the limit the baseline sets (or `ownMs`, when shorter); a timeout's reason says which. */
+  private async limitedRun(fileText: string, label: string, options: RunOptions, ownMs?: number, priority: number = RunPriority.first): Promise<ExecutedRun> {
+    const { ms, basis } = runLimit(this.settled?.limit, this.options.testTimeoutMs, ownMs);
+    const run = await this.options.slot(() => this.options.executor.run(fileText, label, { ...options, ...(ms !== undefined ? { timeoutMs: ms } : {}) }), priority);
+    if (run.verdict.status !== 'timeout' || basis === undefined || ms === undefined) return run;
+    return { ...run, verdict: { ...run.verdict, reason: timeoutReason(ms, basis) } };
+  }
 
   async verify(index: number, selection: string, replacement: string, fileText: string): Promise<{ runs: Verdict[]; evidence: Evidence } | undefined> {
     const { executor, requiredRuns, signal } = this.options;
@@ -122,19 +157,23 @@ export class Verifier {
     const first = await this.runFailingTests(fileText, `c${index}f`);
     if (first?.verdict.cancelled) return undefined;
     if (first && first.verdict.status !== 'pass') return { runs: [first.verdict], evidence: { stage: 'failing-tests', tests: first.tests } };
-    const runs: Runs = { verdicts: [], tests: [], setAside: [] };
-    const push = (run: { verdict: Verdict; tests?: TestEvidence }) => (runs.verdicts.push(run.verdict), runs.tests.push(run.tests));
+    // Until its verdict is in: a stop (the total timeout) from here on leaves a candidate that passed its failing tests.
+    if (first) this.survivors.set(index, first.tests);
+    const runs: Runs = { verdicts: [], tests: [], fixedOnly: [], setAside: [] };
+    const push = (run: { verdict: Verdict; tests?: TestEvidence; fixedOnly?: boolean }) => (runs.verdicts.push(run.verdict), runs.tests.push(run.tests), runs.fixedOnly.push(run.fixedOnly === true));
     // Past the failing tests a pass is likely: where runs cannot reach each other, its confirmations run beside it.
     if (first && !executor.runsCanInterfere && requiredRuns > 1) {
-      const all = await Promise.all(Array.from({ length: requiredRuns }, (_, i) => this.runFull(fileText, i === 0 ? `c${index}` : `c${index}r${i + 1}`, false)));
+      const all = await Promise.all(Array.from({ length: requiredRuns }, (_, i) => (i === 0 ? this.runFull(fileText, `c${index}`, false, undefined, RunPriority.full) : this.confirm(fileText, `c${index}r${i + 1}`, false, first, RunPriority.full))));
       if (all[0].verdict.cancelled) return undefined;
-      all.filter((r) => !r.verdict.cancelled).forEach(push);
+      // A cheap confirmation ran only the fixed tests: beside a full run that failed it proves nothing about the tests
+      // that broke, so it must not make that failure look flaky.
+      all.filter((r) => !r.verdict.cancelled && (all[0].verdict.status === 'pass' || !('fixedOnly' in r && r.fixedOnly))).forEach(push);
       const confirming = runs.verdicts.some((v) => v.status === 'pass');
       for (let at = 0; at < all.length && at < runs.verdicts.length && !signal.aborted; at++) {
         if (runs.verdicts[at].status !== 'pass') await this.recheck(fileText, `c${index}x${at + 1}`, false, runs, at, confirming && at > 0);
       }
     } else {
-      const full = await this.runFull(fileText, `c${index}`, false);
+      const full = await this.runFull(fileText, `c${index}`, false, undefined, first ? RunPriority.full : RunPriority.first);
       if (full.verdict.cancelled) return undefined;
       push(full);
       if (full.verdict.status !== 'pass') await this.recheck(fileText, `c${index}x1`, false, runs, 0, false);
@@ -146,17 +185,20 @@ export class Verifier {
       while (runs.verdicts[runs.verdicts.length - 1].status === 'pass' && counted().every((v) => v.status === 'pass') && passes() < requiredRuns && !signal.aborted) {
         const alone = executor.runsCanInterfere && passes() === requiredRuns - 1;
         const at = runs.verdicts.length;
-        const again = await this.runFull(fileText, `c${index}r${at + 1}`, alone);
+        const again = await this.confirm(fileText, `c${index}r${at + 1}`, alone, first, RunPriority.confirm);
         if (again.verdict.cancelled) break;
         push(again);
         if (again.verdict.status !== 'pass') await this.recheck(fileText, `c${index}x${at + 1}`, alone, runs, at, true);
       }
     }
+    this.survivors.delete(index);
     const failed = runs.verdicts.map((_, i) => i).filter((i) => runs.verdicts[i].status !== 'pass' && !runs.setAside.some((s) => s.run === i));
-    const tests = runs.tests[failed[failed.length - 1] ?? runs.tests.length - 1];
+    // The evidence of the run that failed it, or of its last full run: a cheap confirmation saw only the fixed tests.
+    const tests = runs.tests[failed[failed.length - 1] ?? runs.fixedOnly.lastIndexOf(false)];
+    const cheap = first && runs.fixedOnly.includes(true) ? { confirmedOn: first.tests.fixed } : {};
     return {
       runs: runs.verdicts,
-      evidence: { ...(first || tests ? { stage: 'full' as const } : {}), ...(tests ? { tests } : {}), ...(runs.setAside.length ? { setAside: runs.setAside } : {}) },
+      evidence: { ...(first || tests ? { stage: 'full' as const } : {}), ...(tests ? { tests } : {}), ...(runs.setAside.length ? { setAside: runs.setAside } : {}), ...cheap },
     };
   }
 
@@ -187,11 +229,12 @@ export class Verifier {
     }
     if (!why && !confirming) return;
     if (this.options.signal.aborted) return;
-    const again = await this.runFull(fileText, label, alone || this.options.executor.runsCanInterfere, timeoutMs);
+    const again = await this.runFull(fileText, label, alone || this.options.executor.runsCanInterfere, timeoutMs, RunPriority.confirm);
     if (again.verdict.cancelled) return;
     if (why) runs.setAside.push({ run: at, why });
     runs.verdicts.push(again.verdict);
     runs.tests.push(again.tests);
+    runs.fixedOnly.push(false);
   }
 
   /** The flaky-test finder, once the baseline gave per-test results and the original text is known. */
@@ -200,6 +243,14 @@ export class Verifier {
     if (!plan || this.options.originalText === undefined) return undefined;
     this.flaky ??= new FlakyTests({ executor: this.options.executor, plan, originalText: this.options.originalText, slot: this.options.slot });
     return this.flaky;
+  }
+
+  /**
+   * The evidence of candidate `index`'s failing-tests run when it passed and no verdict followed (a stop, such as the
+   * total timeout, ended its full run); undefined otherwise.
+   */
+  passedFailingTestsOnly(index: number): TestEvidence | undefined {
+    return this.survivors.get(index);
   }
 
   /** Tests found flaky on the unmodified code while judging this request's candidates. */
@@ -223,11 +274,29 @@ export class Verifier {
     return full.verdict.status === 'pass' ? 'survived' : 'caught';
   }
 
+  /**
+   * Whether confirmations repeat only the fixed tests. The full run already showed that nothing else broke; what a
+   * repeat guards against is a fix that passes its tests by chance, and that shows on the tests it turned green.
+   */
+  private get cheapConfirmation(): boolean {
+    return this.options.cheapConfirmation !== false;
+  }
+
+  /**
+   * A confirmation run: after a candidate passed its failing tests, those tests again (the fixed ones: all of them
+   * passed, or it would not be here) where the runner can select them; the whole command otherwise.
+   */
+  private async confirm(fileText: string, label: string, alone: boolean, first: { tests: TestEvidence } | undefined, priority: number): Promise<{ verdict: Verdict; tests?: TestEvidence; fixedOnly?: boolean }> {
+    if (first && this.cheapConfirmation) {
+      const again = await this.runFailingTests(fileText, label, undefined, { alone, priority });
+      if (again) return { ...again, fixedOnly: true };
+    }
+    return this.runFull(fileText, label, alone, undefined, priority);
+  }
+
   /** One full run of the command, judged by the per-test plan or, without one, by the test summary. */
-  private async runFull(fileText: string, label: string, alone: boolean, timeoutMs?: number): Promise<{ verdict: Verdict; tests?: TestEvidence }> {
-    const { fullCommand } = this.options;
-    const options = { alone, ...(fullCommand ? { command: fullCommand } : {}), ...(timeoutMs ? { timeoutMs } : {}) };
-    const run = await this.options.slot(() => this.options.executor.run(fileText, label, options));
+  private async runFull(fileText: string, label: string, alone: boolean, timeoutMs?: number, priority: number = RunPriority.first): Promise<{ verdict: Verdict; tests?: TestEvidence }> {
+    const run = await this.limitedRun(fileText, label, { alone, ...this.options.fullCommand }, timeoutMs || undefined, priority);
     if (run.verdict.cancelled) return run;
     const { plan, summary } = await this.options.reference;
     if (!plan) return { verdict: run.verdict.status === 'pass' ? judgePass(run.verdict, summary) : run.verdict };
@@ -236,11 +305,11 @@ export class Verifier {
   }
 
   /** Stage 1: only the tests that failed on the baseline; undefined when there is nothing to select. */
-  private async runFailingTests(fileText: string, label: string, timeoutMs?: number): Promise<{ verdict: Verdict; tests: TestEvidence } | undefined> {
+  private async runFailingTests(fileText: string, label: string, timeoutMs?: number, how: { alone: boolean; priority: number } = { alone: false, priority: RunPriority.first }): Promise<{ verdict: Verdict; tests: TestEvidence } | undefined> {
     const { plan } = await this.options.reference;
-    const command = plan && this.options.staged && plan.failing.length > 0 ? reporterCommand(plan.adapter, plan.base, plan.failing) : undefined;
+    const command = plan && this.options.staged && plan.failing.length > 0 ? selectionCommand(plan.adapter, plan.base, plan.failing) : undefined;
     if (!plan || !command) return undefined;
-    const run = await this.options.slot(() => this.options.executor.run(fileText, label, { command, ...(timeoutMs ? { timeoutMs } : {}) }));
+    const run = await this.limitedRun(fileText, label, { ...command, alone: how.alone }, timeoutMs || undefined, how.priority);
     return run.verdict.cancelled ? { verdict: run.verdict, tests: emptyEvidence } : judgeRun(run, plan, 'failing-tests');
   }
 }

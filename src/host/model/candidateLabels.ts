@@ -18,5 +18,13 @@ export function verifiedLabel(c: StoredCandidate): string {
   const round = c.round !== undefined && c.round > 1 ? `round ${c.round} · ` : '';
   const proven = c.testsFixed !== undefined && c.testsPassed !== undefined ? `${provenByTests(c.testsFixed, c.testsPassed)} · ` : '';
   const strength = strengthLabel(c);
-  return `${round}${proven}passed ${c.runsPassed}/${c.runs} run${c.runs === 1 ? '' : 's'}, ${(c.durationMs / 1000).toFixed(1)} s${strength ? ` · ${strength}` : ''}`;
+  const behaviour = c.behaviour ? ` · ${c.behaviour.note}` : '';
+  return `${round}${proven}passed ${c.runsPassed}/${c.runs} run${c.runs === 1 ? '' : 's'}, ${(c.durationMs / 1000).toFixed(1)} s${strength ? ` · ${strength}` : ''}${behaviour}`;
+}
+
+/** "3 fixes, 2 behaviours" once the behaviour check grouped them; empty before it (or for a single fix). */
+export function behaviourCount(candidates: readonly StoredCandidate[]): string {
+  const groups = candidates.find((c) => c.behaviour)?.behaviour?.groups;
+  if (!groups || candidates.length < 2) return '';
+  return `${candidates.length} fixes, ${groups} behaviour${groups === 1 ? '' : 's'} on the inputs tried`;
 }

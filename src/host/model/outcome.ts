@@ -1,5 +1,7 @@
 // What a finished request shows: the outcome as data (which list, which message, which actions), so the rules are tested with a table.
 import type { FixResult } from '../../core/contract/fixRequest';
+import { EDITOR_NAMES, noFixAdvice } from '../../core/verification/noFixAdvice';
+import { describeUnfinished } from '../../core/verification/evidence';
 import { verifiedCandidates } from './taskRecord';
 
 /** The buttons a message can offer; the presenter gives each its behaviour. */
@@ -7,14 +9,17 @@ export type OutcomeAction = 'Show Candidates' | 'Details' | 'Settings';
 
 /** How a request ended, as the user is told. */
 export interface Outcome {
-  readonly kind: 'cancelled' | 'baselinePassed' | 'verified' | 'none';
+  readonly kind: 'cancelled' | 'baselinePassed' | 'verified' | 'none' | 'baselineTimeout';
   /**
    * The browser's list: `present` makes this request's candidates the browsable ones, `update` re-ranks the list that
    * went up when the verdicts were in, `keep` leaves the list as it is.
    */
   readonly list: 'present' | 'update' | 'keep';
   readonly message?: { readonly severity: 'info' | 'warn'; readonly text: string; readonly actions: readonly OutcomeAction[] };
-  /** Open the candidates' QuickPick at once. */
+  /**
+   * Open the candidates' QuickPick at once: only when the user has not moved on (OutcomeContext.idle), since a list
+   * that opens by itself takes the keyboard. Otherwise the message says "Show Candidates" (and so does the status bar).
+   */
   readonly openPicker: boolean;
 }
 
@@ -26,38 +31,59 @@ export interface OutcomeContext {
   readonly alreadyListed: boolean;
   /** The document no longer has the text the request started from (an early candidate applied, or an edit). */
   readonly documentChanged: boolean;
+  /**
+   * The user has not touched an editor since the request started and the same editor is still active: opening the
+   * list cannot take keystrokes meant for something else.
+   */
+  readonly idle: boolean;
+  /** The list was already opened when the verdicts came in (alreadyListed and idle then). */
+  readonly listOpened?: boolean;
 }
 
 /** The outcome of a finished (not failed) request. Cancelled, then baseline passed, then verified, then none: the first that holds. */
 export function outcomeOf(result: FixResult, context: OutcomeContext): Outcome {
-  const { location, alreadyListed, documentChanged } = context;
+  const { location, alreadyListed, documentChanged, idle } = context;
   const verified = verifiedCandidates(result).length;
   const listed = alreadyListed ? 'keep' : 'present';
+  const show: OutcomeAction[] = verified > 0 ? ['Show Candidates'] : [];
   if (result.stoppedEarly?.kind === 'cancelled') {
     const text = `Cancelled ${location}: ${result.samples} candidate(s) tested, ${verified} verified. Cancelled requests are left out of the statistics.`;
-    return { kind: 'cancelled', list: listed, message: { severity: 'info', text, actions: [] }, openPicker: verified > 0 };
+    return { kind: 'cancelled', list: listed, message: { severity: 'info', text, actions: idle ? [] : show }, openPicker: verified > 0 && idle };
+  }
+  if (result.stoppedEarly?.kind === 'baselineTimeout') {
+    const advice = noFixAdvice(result, EDITOR_NAMES);
+    const text = `Stopped ${location}: ${advice?.conclusion ?? result.stoppedEarly.message}. Next: ${advice?.next.join('; ') ?? `raise ${EDITOR_NAMES.testTimeout}`}. Left out of the statistics.`;
+    return { kind: 'baselineTimeout', list: listed, message: { severity: 'warn', text, actions: ['Settings', 'Details'] }, openPicker: false };
   }
   if (result.baselinePassed) {
     const text = `The tests already pass on the unmodified code of ${location}, so they do not catch this bug and a passing candidate proves little.`;
-    return { kind: 'baselinePassed', list: listed, message: { severity: 'warn', text, actions: verified > 0 ? ['Show Candidates', 'Details'] : ['Details'] }, openPicker: false };
+    return { kind: 'baselinePassed', list: listed, message: { severity: 'warn', text, actions: [...show, 'Details'] }, openPicker: false };
   }
   if (verified > 0 && alreadyListed) {
     const weak = result.verified.filter((i) => result.candidates.find((c) => c.index === i)?.strength?.weak).length;
-    const text = `Weak tests at ${location}: ${weak} of ${verified} verified fix(es) have variants the tests also accept. Review before applying.`;
-    return { kind: 'verified', list: 'update', ...(weak > 0 ? { message: { severity: 'warn', text, actions: [] } } : {}), openPicker: false };
+    const weakText = weak > 0 ? ` Weak tests: ${weak} of ${verified} have variants the tests also accept; review before applying.` : '';
+    if (context.listOpened) {
+      const text = `Weak tests at ${location}: ${weak} of ${verified} verified fix(es) have variants the tests also accept. Review before applying.`;
+      return { kind: 'verified', list: 'update', ...(weak > 0 ? { message: { severity: 'warn', text, actions: [] } } : {}), openPicker: false };
+    }
+    // The list did not open by itself: the result waits in this message and the status bar.
+    return { kind: 'verified', list: 'update', message: { severity: weak > 0 ? 'warn' : 'info', text: `${verified} verified fix(es) for ${location}.${weakText}`, actions: show }, openPicker: false };
   }
   if (verified > 0) {
     // An early candidate may already have been applied (or the file edited) while the rest ran: then say so instead
     // of pushing a list whose candidates Apply would refuse.
-    if (!documentChanged) return { kind: 'verified', list: listed, openPicker: true };
-    const text = `${verified} verified fix(es) for ${location}; the file changed during the request, so they no longer apply as they are.`;
-    return { kind: 'verified', list: listed, message: { severity: 'info', text, actions: ['Show Candidates'] }, openPicker: false };
+    if (documentChanged) {
+      const text = `${verified} verified fix(es) for ${location}; the file changed during the request, so they no longer apply as they are.`;
+      return { kind: 'verified', list: listed, message: { severity: 'info', text, actions: show }, openPicker: false };
+    }
+    if (idle) return { kind: 'verified', list: listed, openPicker: true };
+    return { kind: 'verified', list: listed, message: { severity: 'info', text: `${verified} verified fix(es) for ${location}.`, actions: show }, openPicker: false };
   }
-  const flaky = result.candidates.filter((c) => c.flaky).length;
-  const why = result.samples === 0 ? ` — no candidates were produced${result.lost.length ? ` (${result.lost[0].message})` : ''}` : flaky ? `; ${flaky} passed only some of their runs (flaky), so none is verified` : '';
-  const early = result.stoppedEarly ? ` Stopped early: ${result.stoppedEarly.message}.` : '';
-  // A next step, not only a verdict: more samples, a model, a wider selection, or why each candidate failed.
-  const next = ' Next: more samples, a model provider or a wider selection (Settings), or read why each failed (Details).';
-  const text = `No passing fix found (${result.passed} of ${result.samples} passed) for ${location}${why}.${early}${next}`;
+  const advice = noFixAdvice(result, EDITOR_NAMES);
+  const unfinished = describeUnfinished(result.passedFailingTestsOnly);
+  const early = result.stoppedEarly ? ` Stopped early: ${result.stoppedEarly.message}${unfinished ? `; ${unfinished} (not verified)` : ''}.` : '';
+  // A next step, not only a verdict, chosen by why the candidates failed (core/verification/noFixAdvice.ts).
+  const next = advice && advice.next.length > 0 ? ` Next: ${advice.next.join('; ')}.` : '';
+  const text = `No passing fix found (${result.passed} of ${result.samples} passed) for ${location}: ${advice?.conclusion ?? 'nothing passed'}.${early}${next} Details groups the failures.`;
   return { kind: 'none', list: listed, message: { severity: 'info', text, actions: ['Details', 'Settings'] }, openPicker: false };
 }

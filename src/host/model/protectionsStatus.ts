@@ -1,5 +1,5 @@
 // What protects this machine's test runs, for the panel: the last request's protections, else a detection run.
-import { describeProtections, protectsLess } from '../../core/contract/protections';
+import { describeProtections, protectionParts, protectsLess } from '../../core/contract/protections';
 import type { Protections } from '../../core/contract/protections';
 import { detectSandbox, weakerSandboxAdvice } from '../../core/sandbox/detect';
 import type { ProtectionsView } from '../../shared/protocol';
@@ -15,7 +15,7 @@ const DEFAULT_MEMORY_MB = 4096;
 
 /** The panel's wording for a set of protections; `hint` only where the system protects less than it could. */
 function protectionsView(protections: Protections, source: ProtectionsView['source']): ProtectionsView {
-  return { text: describeProtections(protections), hint: protectsLess(protections) ? weakerSandboxAdvice() : undefined, source };
+  return { text: describeProtections(protections), lines: protectionParts(protections), hint: protectsLess(protections) ? weakerSandboxAdvice() : undefined, source };
 }
 
 /** Remembers a request's protections: they are a fact of the machine, so they outlive the workspace. */

@@ -1,43 +1,26 @@
-// The per-candidate report behind "No passing fix found … Details": each verdict and the first lines of its failure.
-import type { CandidateResult, FixResult, Verdict } from '../../core/contract/fixRequest';
+// The report behind "No passing fix found … Details": a conclusion, the candidates grouped by identical failure, next steps.
+import type { CandidateResult, FixResult } from '../../core/contract/fixRequest';
+import { failureExcerpt } from '../../core/testResults/failureExcerpt';
+import { EDITOR_NAMES, groupVerb, noFixAdvice } from '../../core/verification/noFixAdvice';
 
-/** Lines that usually say what failed, across test runners (node --test, mocha, jest, pytest, go test). */
-const failurePattern = /\b(not ok|fail(ed|ure)?|error|assert|expected|exception|traceback|panic)\b|✖|✗|×/i;
-/** Stack frames say where, not what: left out so the expected and actual lines fit. */
-const stackFrame = /^\s*(at |File "|\S+\.(js|ts|py|go|rs):\d+)/;
-/** A test that passed ends the failure before it. */
-const passLine = /^\s*(ok \d|✔|✓|PASS\b|PASSED\b)/;
-const LINES_PER_CANDIDATE = 8;
-
-/**
- * The failure as a reader needs it: from the first line that looks like one, the lines that follow it (an assertion's
- * expected and actual values rarely match any pattern), stack frames left out; else the last lines of the output.
- */
-export function failureExcerpt(verdict: Verdict, count = LINES_PER_CANDIDATE): string[] {
-  const lines = verdict.output.split(/\r?\n/).map((l) => l.trimEnd()).filter((l) => l.trim());
-  const first = lines.findIndex((l) => failurePattern.test(l));
-  let picked = lines.slice(-count);
-  if (first >= 0) {
-    const after = lines.slice(first);
-    const end = after.findIndex((l, i) => i > 0 && passLine.test(l));
-    picked = (end > 0 ? after.slice(0, end) : after).filter((l) => !stackFrame.test(l)).slice(0, count);
-  }
-  return picked.map((l) => (l.length > 200 ? `${l.slice(0, 200)}…` : l));
-}
+export { failureExcerpt };
 
 function runsText(c: CandidateResult): string {
   if (c.runs.length <= 1) return '';
   const passes = c.runs.filter((r) => r.status === 'pass').length;
-  return `, ${passes}/${c.runs.length} runs passed${c.flaky ? ' (flaky)' : ''}`;
+  const what = c.confirmedOn ? `fixed tests passed ${passes}/${c.runs.length} runs` : `${passes}/${c.runs.length} runs passed`;
+  return `, ${what}${c.flaky ? ' (flaky)' : ''}`;
 }
 
-function candidateSection(c: CandidateResult): string[] {
+/** One candidate: its verdict and change; its failure too unless the groups above already quote it. */
+function candidateSection(c: CandidateResult, withFailure: boolean): string[] {
   const status = `${c.verified ? 'verified' : c.verdict.status}${c.verdict.reason ? `: ${c.verdict.reason}` : ''}`;
-  const head = `## Candidate ${c.index + 1}${c.label ? ` — ${c.label}` : ''}: ${status}${runsText(c)}, ${(c.verdict.durationMs / 1000).toFixed(1)} s`;
+  const head = `${withFailure ? '##' : '###'} Candidate ${c.index + 1}${c.label ? ` — ${c.label}` : ''}: ${status}${runsText(c)}, ${(c.verdict.durationMs / 1000).toFixed(1)} s`;
   if (c.duplicateOf !== null) return [head, '', `Same as candidate ${c.duplicateOf + 1} (whitespace aside), so it was not run again.`, ''];
   const out = [head, ''];
-  if (c.diff) out.push('```diff', ...c.diff.split('\n').filter((l) => /^[-+@]/.test(l) && !/^(---|\+\+\+) /.test(l)).slice(0, 12), '```', '');
-  if (c.verdict.status !== 'pass') {
+  // A plain block, not ```diff: the preview's diff colours put light green on pale green in light themes.
+  if (c.diff) out.push('```text', ...c.diff.split('\n').filter((l) => /^[-+@]/.test(l) && !/^(---|\+\+\+) /.test(l)).slice(0, 12), '```', '');
+  if (c.verdict.status !== 'pass' && withFailure) {
     const excerpt = failureExcerpt(c.verdict);
     if (excerpt.length > 0) out.push('```text', ...excerpt, '```', '');
   }
@@ -58,7 +41,21 @@ export function formatRunReport(result: FixResult, location: string): string {
   if (result.stoppedEarly) out.push(`The request stopped early: ${result.stoppedEarly.message}.`);
   if (result.lost.length > 0) out.push(`${result.lost.length} sample(s) could not be obtained: ${[...new Set(result.lost.map((l) => l.message))].join('; ')}.`);
   out.push('');
-  for (const c of result.candidates) out.push(...candidateSection(c));
+  const advice = noFixAdvice(result, EDITOR_NAMES);
+  if (advice && result.candidates.length > 0) {
+    // Nothing passed: the conclusion first, each failure once with the candidates that share it, then what to do.
+    out.push(`**${advice.conclusion[0].toUpperCase()}${advice.conclusion.slice(1)}.**`, '');
+    if (advice.next.length > 0) out.push(`Next: ${advice.next.join('; ')}.`, '');
+    for (const group of advice.groups.filter((g) => g.numbers.length > 0)) {
+      const who = group.numbers.length === 1 ? `Candidate ${group.numbers[0]}` : `Candidates ${group.numbers.join(', ')}`;
+      out.push(`## ${who}: ${groupVerb(group)}`, '');
+      if (group.excerpt.length > 0) out.push('```text', ...group.excerpt, '```', '');
+    }
+    out.push('## Each candidate', '');
+    for (const c of result.candidates) out.push(...candidateSection(c, false));
+  } else {
+    for (const c of result.candidates) out.push(...candidateSection(c, true));
+  }
   if (result.candidates.length === 0) out.push('No candidates were produced.');
   return `${out.join('\n')}\n`;
 }

@@ -3,6 +3,8 @@ import type { SampleRecord } from '../../core/statistics/resultsFile';
 import { isSampleOutcome } from '../../core/statistics/sessionStats';
 import type { SampleOutcome } from '../../core/statistics/sessionStats';
 import type { StoppedEarly } from '../../core/contract/fixRequest';
+import { isLocalisedFrom } from './localisedTask';
+import type { LocalisedFrom } from './localisedTask';
 
 /** A verified candidate kept with its task, so the panel can reopen it later. */
 export interface StoredCandidate {
@@ -26,6 +28,11 @@ export interface StoredCandidate {
     /** Variants the tests accept too, to be read as diffs against the fix. */
     readonly survivors?: ReadonlyArray<{ readonly label: string; readonly replacement: string }>;
   };
+  /**
+   * Once the behaviour check compared it: its behaviour among the verified fixes (1-based), how many there are, and
+   * the note the list and the diff title show ("behaviour 1 of 2: pageCount(10, 5) → 2").
+   */
+  readonly behaviour?: { readonly group: number; readonly groups: number; readonly note: string };
 }
 
 /** One finished request. */
@@ -55,6 +62,8 @@ export interface StoredTask {
   readonly stoppedEarly?: StoppedEarly;
   readonly promptTokens?: number;
   readonly completionTokens?: number;
+  /** Set when fault localisation chose the lines (a failing test, "Fix Failing Tests"); absent in older sessions. */
+  readonly localisedFrom?: LocalisedFrom;
 }
 
 
@@ -74,10 +83,11 @@ export function isStoredTask(value: unknown): value is StoredTask {
     Array.isArray(t.outcomes) && t.outcomes.every(isSampleOutcome) &&
     (t.samples === undefined || (Array.isArray(t.samples) && t.samples.length === t.outcomes.length && t.samples.every((s) => isSampleOutcome(s?.outcome)))) &&
     Array.isArray(t.verified) && t.verified.every(isCandidate) &&
-    typeof t.baselinePassed === 'boolean' && typeof t.lost === 'number';
+    typeof t.baselinePassed === 'boolean' && typeof t.lost === 'number' &&
+    (t.localisedFrom === undefined || isLocalisedFrom(t.localisedFrom));
 }
 
-const STOP_KINDS: ReadonlySet<string> = new Set<StoppedEarly['kind']>(['cancelled', 'totalTimeout', 'providerError']);
+const STOP_KINDS: ReadonlySet<string> = new Set<StoppedEarly['kind']>(['cancelled', 'totalTimeout', 'providerError', 'baselineTimeout']);
 
 /**
  * Sessions saved before the kind was stored kept only the engine's message; those words are the engine's own

@@ -2,6 +2,7 @@
 import { computeSessionStats } from '../../core/statistics/sessionStats';
 import type { StatsSnapshot, TaskView } from '../../shared/protocol';
 import { lineLabel } from './labels';
+import { localisedTitle } from './localisedTask';
 import type { StoredTask } from './sessionSchema';
 
 function outcomeOf(task: StoredTask): string {
@@ -15,8 +16,27 @@ function outcomeOf(task: StoredTask): string {
   return 'none passed';
 }
 
-function view(task: StoredTask): TaskView {
+/**
+ * Each task's label, "range.js:3" ("range.js:clamp" when localisation chose the function: that function is the task), numbered from the second request on the same lines ("range.js:3 #2", by start time):
+ * a table with the same label twice reads like a bug.
+ */
+export function taskLabels(tasks: readonly StoredTask[]): Map<string, string> {
+  const seen = new Map<string, number>();
+  const labels = new Map<string, string>();
+  for (const task of [...tasks].sort((a, b) => a.startedAt - b.startedAt)) {
+    const where = task.localisedFrom ? task.localisedFrom.functionName : lineLabel(task.startLine, task.endLine);
+    const base = `${task.file.split('/').pop() ?? task.file}:${where}`;
+    const key = `${task.file}:${where}`;
+    const count = (seen.get(key) ?? 0) + 1;
+    seen.set(key, count);
+    labels.set(task.id, count === 1 ? base : `${base} #${count}`);
+  }
+  return labels;
+}
+
+function view(task: StoredTask, label: string): TaskView {
   return {
+    label,
     taskId: task.id,
     file: task.file,
     lines: lineLabel(task.startLine, task.endLine),
@@ -27,6 +47,7 @@ function view(task: StoredTask): TaskView {
     outcomes: task.outcomes,
     outcome: outcomeOf(task),
     verifiedCount: task.verified.length,
+    ...(task.localisedFrom ? { localised: localisedTitle(task.localisedFrom, task.verified.length > 0 && !task.baselinePassed) } : {}),
   };
 }
 
@@ -34,7 +55,7 @@ function view(task: StoredTask): TaskView {
 export const MIN_TASKS_FOR_INTERVALS = 5;
 
 function interval(range: readonly [number, number], tasks: number): string {
-  if (tasks < MIN_TASKS_FOR_INTERVALS || !Number.isFinite(range[0])) return `interval from ${MIN_TASKS_FOR_INTERVALS} tasks (${tasks} so far)`;
+  if (tasks < MIN_TASKS_FOR_INTERVALS || !Number.isFinite(range[0])) return `95% interval shown from ${MIN_TASKS_FOR_INTERVALS} tasks`;
   return `95% CI ${percent(range[0])}–${percent(range[1])}`;
 }
 
@@ -55,7 +76,8 @@ export function buildSnapshot(tasks: readonly StoredTask[], k: number): StatsSna
   const counted = tasks.filter((t) => t.outcomes.length > 0 && !t.baselinePassed);
   const ks = k === 1 ? [1] : [1, k];
   const stats = computeSessionStats(counted.map((t) => ({ taskId: t.id, outcomes: t.outcomes })), ks);
-  const views = new Map(tasks.map((t) => [t.id, view(t)]));
+  const labels = taskLabels(tasks);
+  const views = new Map(tasks.map((t) => [t.id, view(t, labels.get(t.id) ?? t.file)]));
   const fixes = tasks.filter((t) => t.verified.length > 0).length;
   const tokens = tasks.reduce((sum, t) => sum + (t.promptTokens ?? 0) + (t.completionTokens ?? 0), 0);
   const hasUsage = tasks.some((t) => t.promptTokens !== undefined || t.completionTokens !== undefined);

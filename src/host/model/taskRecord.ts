@@ -1,9 +1,11 @@
 // Turns a finished request into the task the session keeps: first-run outcomes, verified candidates, usage.
 import { createHash } from 'node:crypto';
 import type { CandidateResult, FixResult } from '../../core/contract/fixRequest';
-import { sampleRecords } from '../../core/statistics/resultsFile';
+import { requestTaskId, sampleRecords } from '../../core/statistics/resultsFile';
+import type { LocalisedFrom } from './localisedTask';
 import type { StoredCandidate, StoredTask } from './sessionSchema';
-import { lineLabel } from './labels';
+import type { BehaviourReport } from '../../core/contract/behaviour';
+import { behaviourNote } from '../../core/behaviour/describe';
 
 /** SHA-256 of a document's text: how a reopened task knows its file is unchanged. */
 export function textHash(text: string): string {
@@ -11,7 +13,9 @@ export function textHash(text: string): string {
 }
 
 /** A verified candidate as the QuickPick and the session keep it. */
-export function storedCandidate(c: CandidateResult): StoredCandidate {
+export function storedCandidate(c: CandidateResult, report?: BehaviourReport): StoredCandidate {
+  const note = behaviourNote(report, c.index);
+  const group = report?.groups.findIndex((g) => g.includes(c.index)) ?? -1;
   return {
     index: c.index,
     replacement: c.replacement,
@@ -23,12 +27,13 @@ export function storedCandidate(c: CandidateResult): StoredCandidate {
     changeSize: c.changeSize,
     ...(c.tests ? { testsFixed: c.tests.fixed.length, testsPassed: c.tests.passed } : {}),
     ...(c.strength ? { strength: { variants: c.strength.variants, caught: c.strength.caught, weak: c.strength.weak, survivors: c.strength.survivors.map(({ label, replacement }) => ({ label, replacement })) } } : {}),
+    ...(note && report && group >= 0 ? { behaviour: { group: group + 1, groups: report.groups.length, note } } : {}),
   };
 }
 
 /** The verified candidates of `result`, best first. */
 export function verifiedCandidates(result: FixResult): StoredCandidate[] {
-  return result.verified.flatMap((i) => result.candidates.filter((c) => c.index === i).map(storedCandidate));
+  return result.verified.flatMap((i) => result.candidates.filter((c) => c.index === i).map((c) => storedCandidate(c, result.behaviour)));
 }
 
 /** Sum of one usage field over the samples, or undefined when no sample reported it. */
@@ -40,12 +45,13 @@ function total(result: FixResult, pick: (c: CandidateResult) => number | undefin
 /** Completions longer than this are left out of the saved session (and its Export) to keep the workspace state small. */
 const STORED_COMPLETION_CHARS = 2000;
 
-/** The session's record of one request on `uri` (lines are 1-based and inclusive). */
-export function taskRecord(result: FixResult, uri: string, lines: { startLine: number; endLine: number }, startedAt: number): StoredTask {
+/** The session's record of one request on `uri` (lines are 1-based and inclusive); `localisedFrom` when localisation chose them. */
+export function taskRecord(result: FixResult, uri: string, lines: { startLine: number; endLine: number }, startedAt: number, localisedFrom?: LocalisedFrom): StoredTask {
   const promptTokens = total(result, (c) => c.usage?.promptTokens);
   const completionTokens = total(result, (c) => c.usage?.completionTokens);
   return {
-    id: `${result.relativePath}:${lineLabel(lines.startLine, lines.endLine)}@${startedAt.toString(36)}`,
+    // The same rule as the CLI's --results: one task per request, named by its code and start (resultsFile.ts).
+    id: requestTaskId(result.relativePath, [lines.startLine, lines.endLine], result.originalText.slice(result.start, result.end), startedAt),
     uri,
     file: result.relativePath,
     startLine: lines.startLine,
@@ -64,5 +70,6 @@ export function taskRecord(result: FixResult, uri: string, lines: { startLine: n
     ...(result.stoppedEarly ? { stoppedEarly: result.stoppedEarly } : {}),
     ...(promptTokens !== undefined ? { promptTokens } : {}),
     ...(completionTokens !== undefined ? { completionTokens } : {}),
+    ...(localisedFrom ? { localisedFrom } : {}),
   };
 }

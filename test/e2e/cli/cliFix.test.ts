@@ -1,6 +1,6 @@
 // `verified-fix fix` through the built CLI: the demo, the JSON shape, exit codes and bad input.
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { runCli } from '../../unit/helpers/cli';
@@ -45,6 +45,33 @@ describe('verified-fix fix', () => {
     assert.match(r.stdout, /1 verified fix \(best first\)/);
     assert.match(r.stdout, /\+  if \(quantity >= threshold\) \{\n     return/);
     assert.match(r.stdout, /pass@1 40\.0%, pass@2 70\.0%/);
+  });
+
+  it('stops when the baseline times out, names --timeout with the baseline\'s time and writes no results (exit 2)', async () => {
+    const ws = makeWorkspace({ 'a.txt': 'old\n', 'check.sh': 'sleep 30\n' });
+    const candidates = join(ws, 'c.json');
+    writeFileSync(candidates, JSON.stringify(['bad', 'worse', 'worst']));
+    const results = join(ws, 'results.jsonl');
+    const r = await runCli(['fix', '--workspace', ws, '--file', 'a.txt', '--lines', '1-1', '--candidates', candidates, '--test', 'sh check.sh', '--k', '1', '--timeout', '1', '--parallel', '1', '--results', results], { env });
+    assert.equal(r.exitCode, 2, r.stderr);
+    assert.match(r.stderr, /the tests on the unmodified code timed out \(stopped at \d+\.\d s\), so no candidate could be judged and the request stopped; raise --timeout above the time the tests take/);
+    assert.doesNotMatch(r.stderr, /more samples/);
+    assert.doesNotMatch(r.stderr, /candidate #\d timeout/, 'no candidate spent its run');
+    assert.equal(existsSync(results), false, 'nothing for the statistics');
+    remove(ws);
+  });
+
+  it('groups identical failures and leads with the conclusion when none passes', async () => {
+    const ws = makeWorkspace({ 'a.txt': 'old\n', 'check.sh': 'echo "expected good"; test "$(cat a.txt)" = good\n' });
+    const candidates = join(ws, 'c.json');
+    writeFileSync(candidates, JSON.stringify(['bad', 'worse', 'awful']));
+    const r = await runCli(['fix', '--workspace', ws, '--file', 'a.txt', '--lines', '1-1', '--candidates', candidates, '--test', 'sh check.sh', '--k', '1'], { env });
+    assert.equal(r.exitCode, 1, r.stderr);
+    assert.match(r.stdout, /^No passing fix found \(0 of 3 passed\): all 3 candidates fail with `expected good`\./m);
+    assert.equal(r.stdout.match(/expected good/g)?.length, 2, `the failure once in the conclusion and once in its group:\n${r.stdout}`);
+    assert.match(r.stdout, /#1, #2, #3:/);
+    assert.match(r.stdout, /^Next: more samples \(--samples\), a model provider \(--provider openai-compatible\) or widen --lines\.$/m);
+    remove(ws);
   });
 
   it('exits 1 with each candidate\'s failure when none passes', async () => {

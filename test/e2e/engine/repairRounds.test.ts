@@ -131,7 +131,8 @@ describe('model repair rounds', () => {
     assert.equal(result.stoppedEarly?.kind, 'cancelled');
     assert.equal(server.requests.length, 2, 'no round after the cancelled one');
     assert.deepEqual(rounds(result.candidates), [1, 1]);
-    assert.ok(Date.now() - began < 20_000);
+    // A hanging round would last until the total timeout: the cancel ended it well before.
+    assert.ok(Date.now() - began < 60_000);
   });
 
   it('keeps the mutation-first order: the first provider\'s candidates are not shown to the model, its rounds are', async () => {

@@ -240,8 +240,8 @@ describe('attacks on the sandbox', async () => {
     const ws = makeWorkspace(projectFiles, { git: true });
     const candidatesFile = join(outside, 'candidates-pg.json');
     writeFileSync(candidatesFile, JSON.stringify([GOOD, ...cheats.map((a) => `${a.candidate(ws)}\n${WRONG}`), WRONG, WRONG]));
-    // A reporter of the user's own choosing: no per-test results, so passes are judged by the printed summary.
-    const args = ['fix', '--workspace', ws, '--file', 'src/answer.js', '--lines', '1-1', '--candidates', candidatesFile, '--test', 'node --test --test-reporter=spec'];
+    // A chained command: no per-test results, so passes are judged by the printed summary.
+    const args = ['fix', '--workspace', ws, '--file', 'src/answer.js', '--lines', '1-1', '--candidates', candidatesFile, '--test', 'true && node --test --test-reporter=spec'];
     args.push('--timeout', '20', '--parallel', '2', '--confirm-runs', '1', '--k', '1', '--sandbox', 'process-group', '--strength', 'off', '--json', '--verbose');
     const r = await runCliWith(args, cliEnv(), []);
     assert.equal(r.exitCode, 0, r.stderr);

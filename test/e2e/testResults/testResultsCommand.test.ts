@@ -1,13 +1,13 @@
 // Each adapter's command: its shape, and that names with quotes, spaces, $ and regex characters survive sh and the regex (the pure parts: test/unit/testResultsCommand.test.ts).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { cargoAdapter } from '../../../src/core/testResults/cargo';
 import { goAdapter } from '../../../src/core/testResults/go';
-import { jestAdapter } from '../../../src/core/testResults/jest';
+import { jestAdapter, jestJsonAdapter } from '../../../src/core/testResults/jest';
 import { mochaAdapter } from '../../../src/core/testResults/mocha';
 import { nodeAdapter } from '../../../src/core/testResults/node';
 import { pytestAdapter } from '../../../src/core/testResults/pytest';
@@ -30,6 +30,10 @@ for (const name of ['go', 'cargo']) {
   writeFileSync(join(bin, name), `#!/bin/sh\nexec ${shellQuote(fake)} "$@"\n`);
   chmodSync(join(bin, name), 0o755);
 }
+// The run's output folder, holding the files an adapter asks for (mocha's hook), as the executor writes them.
+const OUT = join(bin, 'out dir');
+mkdirSync(OUT);
+for (const [name, text] of Object.entries(mochaAdapter.outputFiles ?? {})) writeFileSync(join(OUT, name), text);
 after(() => remove(bin));
 
 /** The argv the command's program receives from `/bin/sh -c` (read from the report when the command redirects stdout there). */
@@ -84,8 +88,8 @@ describe('commands', () => {
     [mochaAdapter, 'npx mocha', undefined, '--grep'],
   ] as Array<[RunnerAdapter, string, string | undefined, string]>) {
     it(`${adapter.name}: report options, the ids' files and one full-name regex`, () => {
-      assert.ok(adapter.command(base, REPORT)?.startsWith(`${base} `));
-      const argv = argvOf(adapter.command(fake, REPORT, [HI, ODD_ID, HI]) ?? '');
+      assert.ok(adapter.command(base, REPORT)?.includes(`${base}`));
+      const argv = argvOf(adapter.command(fake, REPORT, [HI, ODD_ID, HI], OUT) ?? '');
       const files = ['test/range.test.js', 'test/names.test.js'];
       const at = argv.indexOf(files[0]);
       assert.deepEqual(argv.slice(at, at + 2), files);
@@ -96,25 +100,39 @@ describe('commands', () => {
     });
   }
 
-  it('jest, vitest, mocha: report paths', () => {
-    assert.equal(option(argvOf(jestAdapter.command(fake, REPORT) ?? ''), '--outputFile'), REPORT);
+  it('jest, vitest: report paths (jest through its results processor)', () => {
+    assert.equal(option(argvOf(jestAdapter.command(fake, REPORT, undefined, OUT) ?? ''), '--testResultsProcessor'), `${OUT}/verified-fix-jest-processor.cjs`);
+    assert.equal(option(argvOf(jestJsonAdapter.command(fake, REPORT) ?? ''), '--outputFile'), REPORT);
     assert.equal(option(argvOf(vitestAdapter.command(fake, REPORT) ?? ''), '--outputFile'), REPORT);
-    assert.equal(option(argvOf(mochaAdapter.command(fake, REPORT) ?? ''), '--reporter-option'), `output=${REPORT}`);
-    assert.equal(mochaAdapter.command('npx mocha', '/tmp/a,b/report'), undefined, 'mocha splits reporter options on commas');
+  });
+
+  it('mocha: the report through a hook in NODE_OPTIONS, ahead of the user\'s own; the arguments untouched', () => {
+    const env = `${fake}-env`;
+    writeFileSync(env, `#!${process.execPath}\nprocess.stdout.write(JSON.stringify([process.env.VERIFIED_FIX_MOCHA_REPORT, process.env.NODE_OPTIONS, ...process.argv.slice(2)]));\n`);
+    chmodSync(env, 0o755);
+    const out = OUT;
+    assert.deepEqual(argvOf(mochaAdapter.command(`${env} --reporter dot`, REPORT, undefined, out) ?? ''), [REPORT, `--require "${out}/verified-fix-mocha-hook.cjs"`, '--reporter', 'dot']);
+    const own = mochaAdapter.command(`NODE_OPTIONS=--max-old-space-size=99 ${env}`, REPORT, undefined, out) ?? '';
+    assert.equal(argvOf(own)[1], `--require "${out}/verified-fix-mocha-hook.cjs" --max-old-space-size=99`);
+    const inherited = spawnSync('/bin/sh', ['-c', mochaAdapter.command(env, REPORT, undefined, out) ?? ''], { encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '--no-warnings' } });
+    assert.equal((JSON.parse(inherited.stdout) as string[])[1], `--require "${out}/verified-fix-mocha-hook.cjs" --no-warnings`);
+    assert.equal(mochaAdapter.command('npx mocha', REPORT, undefined, '/tmp/a"b'), undefined, 'NODE_OPTIONS cannot quote a double quote');
+    assert.equal(mochaAdapter.command('npx mocha --grep slow', REPORT, [HI], out), undefined, 'the user\'s own --grep leaves no selection');
+    assert.ok(mochaAdapter.command('npx mocha --grep slow', REPORT, undefined, out));
   });
 
   it('mocha: a hook id selects every test of its suite; a root hook the whole file', () => {
-    const argv = argvOf(mochaAdapter.command(fake, REPORT, ['test/h.test.js > with hook > "before all" hook']) ?? '');
+    const argv = argvOf(mochaAdapter.command(fake, REPORT, ['test/h.test.js > with hook > "before all" hook'], OUT) ?? '');
     const pattern = new RegExp(option(argv, '--grep') ?? '');
     assert.ok(pattern.test('with hook a') && pattern.test('with hook inner b'));
     assert.ok(!pattern.test('with hooks a') && !pattern.test('other'));
-    assert.equal(option(argvOf(mochaAdapter.command(fake, REPORT, ['test/h.test.js > "before each" hook: setup']) ?? ''), '--grep'), undefined);
+    assert.equal(option(argvOf(mochaAdapter.command(fake, REPORT, ['test/h.test.js > "before each" hook: setup'], OUT) ?? ''), '--grep'), undefined);
   });
 
   it('pytest: node ids as arguments, exactly as given', () => {
     const id = `tests/test_names.py::test_odd[${ODD}]`;
-    const argv = argvOf(pytestAdapter.command(`${fake} -q`, REPORT, [id, 'tests/test_a.py::T::t']) ?? '');
-    assert.deepEqual(argv, ['-q', '-p', 'no:cacheprovider', '-o', 'junit_family=xunit1', `--junitxml=${REPORT}`, id, 'tests/test_a.py::T::t']);
+    const argv = argvOf(pytestAdapter.command(`${fake} -q`, REPORT, [id, 'tests/test_a.py::T::t'], OUT) ?? '');
+    assert.deepEqual(argv, ['-q', '-p', 'no:cacheprovider', '-p', 'verified_fix_pytest_report', id, 'tests/test_a.py::T::t']);
   });
 
   it('go: -json (and -run) right after `go test`, packages instead of ./..., stdout to the report', () => {

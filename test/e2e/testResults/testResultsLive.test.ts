@@ -21,7 +21,8 @@ function run(adapter: RunnerAdapter, base: string, cwd: string, only?: readonly 
   const folder = mkdtempSync(join(tmpdir(), 'vf-report-'));
   cleanup.push(folder);
   const report = join(folder, 'report');
-  const command = adapter.command(base, report, only);
+  for (const [name, text] of Object.entries(adapter.outputFiles ?? {})) writeFileSync(join(folder, name), text);
+  const command = adapter.command(base, report, only, folder);
   assert.ok(command, 'the adapter could not express the run');
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
   // Set inside every file node --test runs; a nested node --test that inherits it reports to its parent instead.

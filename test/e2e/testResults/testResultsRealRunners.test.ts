@@ -100,7 +100,8 @@ function run(adapter: RunnerAdapter, base: string, cwd: string, only?: readonly 
   const folder = mkdtempSync(join(tmpdir(), 'vf-report-'));
   cleanup.push(folder);
   const report = join(folder, 'report.json');
-  const command = adapter.command(base, report, only);
+  for (const [name, text] of Object.entries(adapter.outputFiles ?? {})) writeFileSync(join(folder, name), text);
+  const command = adapter.command(base, report, only, folder);
   assert.ok(command, 'the adapter could not express the run');
   const child = spawnSync('/bin/sh', ['-c', command], { cwd, env: childEnv(), encoding: 'utf8', timeout: 120_000 });
   const text = existsSync(report) ? readFileSync(report, 'utf8') : '';

@@ -144,7 +144,8 @@ describe('checkStrength', () => {
     const start = source.indexOf('  for');
     const end = source.indexOf('\n', start);
     const seen: number[] = [];
-    const verifier = { tryVariant: async (_label: string, _text: string, timeoutMs: number) => (seen.push(timeoutMs), 'caught' as const) };
+    // The control run (the fix with a comment added) passes; the variants are caught.
+    const verifier = { tryVariant: async (label: string, _text: string, timeoutMs: number) => (label.endsWith('c') ? ('survived' as const) : (seen.push(timeoutMs), 'caught' as const)) };
     const verdict = (durationMs: number) => ({ status: 'pass' as const, durationMs, exitCode: 0, output: '', stdout: '', stderr: '' });
     const candidate = (index: number, durations: number[]) => ({
       index, replacement: source.slice(start, end), verdict: verdict(durations[0]), duplicateOf: null, runs: durations.map(verdict), verified: true, flaky: false, diff: '', changeSize: 0, changedCharacters: 0,

@@ -34,10 +34,10 @@ export async function setSettings(values: Record<string, unknown>): Promise<void
 }
 
 /** Settings that keep a request short on a loaded 2-core machine. */
-export const quickSettings = { samples: 2, k: 2, confirmRuns: 2, parallel: 2, baselineCheck: true };
+export const quickSettings = { samples: 2, k: 2, confirmRuns: 2, parallel: 2 };
 
 /** Every setting the tests touch, for clean-up. */
-export const touchedSettings = ['samples', 'k', 'confirmRuns', 'parallel', 'baselineCheck', 'testCommand', 'testTimeoutSeconds', 'totalTimeoutSeconds'];
+export const touchedSettings = ['samples', 'k', 'confirmRuns', 'parallel', 'testCommand', 'testTimeoutSeconds', 'totalTimeoutSeconds'];
 
 export async function clearSettings(): Promise<void> {
   await setSettings(Object.fromEntries(touchedSettings.map((key) => [key, undefined])));

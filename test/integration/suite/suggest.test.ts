@@ -70,7 +70,11 @@ describe('Suggest Verified Fix', function () {
     const diffTab = await waitFor('the diff tab', () =>
       vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.toString() === uri.toString()),
     );
-    assert.match(diffTab.label, /candidate \d+ .*fixes \d+ failing tests? · .*passed 2\/2 runs.* · (tests pin it: \d+ of \d+ variants caught|weak tests: \d+ of \d+ variants also pass)/, 'the title says what was proven, and how firmly');
+    assert.match(diffTab.label, /^sum\.js ↔ candidate \d+ \(\d+\/\d+\)$/, 'a short title');
+    // What was proven, and how firmly, is the hover on the changed line.
+    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', uri, new vscode.Position(buggyLine - 1, 4));
+    const hover = hovers.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value))).join('\n');
+    assert.match(hover, /candidate \d+ .*fixes \d+ failing tests? · .*passed 2\/2 runs.* · (tests pin it: \d+ of \d+ variants caught|weak tests: \d+ of \d+ variants also pass)/i, hover);
   });
 
   it('shows a variant the tests also accept as a diff against the fix, or says there is none', async () => {
@@ -97,9 +101,14 @@ describe('Suggest Verified Fix', function () {
   it('applies the candidate as one edit that undo reverts', async () => {
     const applied = await vscode.commands.executeCommand<boolean>('verifiedFix.applyCandidate');
     assert.equal(applied, true);
-    const document = (await openSumJs()).document;
+    assert.equal(api.candidateStatus(), undefined, 'Apply clears the "verified fixes" status bar item');
+    const editor = await openSumJs();
+    const document = editor.document;
     assert.equal(document.lineAt(buggyLine - 1).text, fixedLine);
     assert.equal(document.getText(), original.replace('i < n;', 'i <= n;'));
+    // The cursor at the end of the change, nothing selected: the next keystroke must not replace the fix.
+    assert.ok(editor.selection.isEmpty, `selection ${JSON.stringify(editor.selection)}`);
+    assert.equal(editor.selection.active.line, buggyLine - 1);
     await vscode.commands.executeCommand('undo');
     await waitFor('undo to restore the file', () => document.getText() === original);
   });
@@ -157,7 +166,7 @@ describe('Suggest Verified Fix', function () {
       assert.ok(none);
       assert.equal(none.verified.length, 0);
       assert.ok(api.shownMessages().some((m) => m.startsWith(`No passing fix found (0 of ${none.samples} passed) for sum.js:7`)), JSON.stringify(api.shownMessages().slice(-3)));
-      assert.ok(api.shownMessages().some((m) => /No passing fix found.*Next: more samples, a model provider or a wider selection/.test(m)), 'the message offers next steps');
+      assert.ok(api.shownMessages().some((m) => /No passing fix found.*: all \d+ candidates fail the tests\. Next: more samples \(verifiedFix\.samples\), a model provider \(verifiedFix\.provider\) or select more lines/.test(m)), `the message concludes and offers next steps: ${JSON.stringify(api.shownMessages().slice(-2))}`);
       assert.equal(api.snapshot().tasks, 2);
     } finally {
       await setSettings({ testCommand: undefined });

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Installs the test runners the e2e tests run for real but the project does not depend on (several mocha majors,
+# tape, node-tap; jest 29 and vitest 3 are the project's own devDependencies) into a cache folder, one folder per
+# release; a release already there costs nothing. Never fails the build: the tests that need a missing runner skip
+# and say so.
+set -uo pipefail
+
+cache="${VERIFIED_FIX_CACHE:-$HOME/.cache/verified-fix}/runners"
+mkdir -p "$cache" || exit 0
+# name@range → folder; keep in step with test/unit/helpers/runners.ts.
+runners=(
+  "mocha-1 mocha@1"
+  "mocha-3 mocha@3"
+  "mocha-5 mocha@5"
+  "mocha-8 mocha@8"
+  "mocha-9.0 mocha@9.0"
+  "mocha-10 mocha@10"
+  "mocha-11 mocha@11"
+  "tape-5 tape@5"
+  "tap-16 tap@16"
+)
+for entry in "${runners[@]}"; do
+  folder="${entry%% *}"
+  spec="${entry#* }"
+  bin="${spec%%@*}"
+  dir="$cache/$folder"
+  if [ -x "$dir/node_modules/.bin/$bin" ]; then continue; fi
+  mkdir -p "$dir"
+  [ -f "$dir/package.json" ] || echo '{"private":true}' > "$dir/package.json"
+  echo "installing $spec into $dir"
+  if ! (cd "$dir" && npm install --no-save --no-package-lock --ignore-scripts --no-audit --no-fund --loglevel=error "$spec" >/dev/null); then
+    echo "could not install $spec (the tests that need it will be skipped)" >&2
+  fi
+done
+exit 0

@@ -1,0 +1,149 @@
+// The behaviour check: after the verdicts, record the selected function's inputs in a run of the unmodified code's
+// tests, generate inputs near them, replay the unmodified function and every verified fix on all of them (each in a
+// run of its own, in the request's sandbox), and say where they disagree.
+import { existsSync } from 'node:fs';
+import { readFile, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Logger } from '../base/logger';
+import type { BehaviourReport } from '../contract/behaviour';
+import type { StrengthChoice } from '../contract/choices';
+import type { TestExecutor } from '../execution/executor';
+import type { ReporterRun } from '../testResults/reporterCommand';
+import { shellQuote } from '../testResults/shell';
+import { fixBehaviours, groupFixes } from './compare';
+import { HARNESS_FILE, HARNESS_SOURCE, INPUTS_FILE, RESULTS_FILE } from './harness';
+import { MAX_RECORDING_BYTES, RECORD_VARIABLE, recordingText, replayText } from './instrument';
+import { locateFunction } from './locate';
+import type { LocatedFunction } from './locate';
+import { generateInputs, inputKey } from './neighbours';
+import type { ReplayInput } from './neighbours';
+import { readResults } from './outcomes';
+import type { Outcome } from './outcomes';
+import { readRecording, RECORDING_FILE } from './recording';
+import type { Recording } from './recording';
+import { serialize } from 'node:v8';
+
+export type BehaviourLevel = Exclude<StrengthChoice, 'off'>;
+
+/** Inputs replayed (observed ones first), the time limit of one call, and the replay's whole call budget. */
+const BUDGETS: Record<BehaviourLevel, { inputs: number; observed: number; perCallMs: number; callBudgetMs: number }> = {
+  quick: { inputs: 300, observed: 100, perCallMs: 100, callBudgetMs: 3000 },
+  thorough: { inputs: 3000, observed: 500, perCallMs: 500, callBudgetMs: 20000 },
+};
+/** A replay run's limit beyond its call budget: node's start and the module's own loading. */
+const REPLAY_START_MS = 15000;
+const MAX_RESULTS_BYTES = 64 * 1024 * 1024;
+
+export interface BehaviourCheck {
+  readonly level: BehaviourLevel;
+  readonly executor: Pick<TestExecutor, 'run'>;
+  readonly slot: <T>(run: () => Promise<T>) => Promise<T>;
+  readonly workspace: string;
+  readonly languageId: string;
+  readonly relativePath: string;
+  readonly originalText: string;
+  readonly start: number;
+  readonly end: number;
+  /** The verified fixes, best first: their index and whole file text. */
+  readonly fixes: ReadonlyArray<{ readonly index: number; readonly fileText: string }>;
+  /** The whole suite's command, as the request runs it. */
+  readonly testCommand: string;
+  /** Only the failing tests, when the runner can select them: their inputs are told from the others'. */
+  readonly failingTests?: ReporterRun;
+  readonly signal: AbortSignal;
+  readonly logger: Logger;
+}
+
+const empty = { observed: 0, generated: 0, failingTestInputs: 0, fixes: [], groups: [], pairs: [] };
+
+/** One run of the unmodified code's tests with the prologue; the inputs it recorded, or undefined when cancelled. */
+async function record(check: BehaviourCheck, fn: LocatedFunction, label: string, run: ReporterRun | undefined, max: number): Promise<Recording | undefined> {
+  // Exported, not a prefix: a resolved npm script is `export PATH=…; exec node --test`, where a prefix would reach only `export`.
+  const command = (report: string, out?: string) => `export ${RECORD_VARIABLE}=${shellQuote(join(out ?? '', RECORDING_FILE))}; ${run ? run.command(report, out) : check.testCommand}`;
+  const outputFiles = { ...run?.outputFiles, [RECORDING_FILE]: '' };
+  const executed = await check.slot(() => check.executor.run(recordingText(check.originalText, fn), label, { command, outputFiles }));
+  if (executed.verdict.cancelled) return undefined;
+  if (!executed.outputDir) return { inputs: [], uncloneable: 0, reason: `the recording run failed: ${executed.verdict.reason ?? executed.verdict.status}` };
+  try {
+    const file = join(executed.outputDir, RECORDING_FILE);
+    const size = (await stat(file)).size;
+    // The prologue stops appending near its cap; anything far past it was not written by the prologue alone.
+    return readRecording(size > 2 * MAX_RECORDING_BYTES ? Buffer.alloc(0) : await readFile(file), max);
+  } catch {
+    return { inputs: [], uncloneable: 0 };
+  } finally {
+    await rm(executed.outputDir, { recursive: true, force: true });
+  }
+}
+
+/** One version replayed in a run of its own: its outcomes, why there are none, or undefined when cancelled. */
+async function replay(check: BehaviourCheck, fn: LocatedFunction, label: string, fileText: string, inputs: readonly ReplayInput[]) {
+  const { perCallMs, callBudgetMs } = BUDGETS[check.level];
+  const loader = fn.typescript ? '--import tsx ' : '';
+  const command = (_report: string, out?: string) =>
+    `node ${loader}${shellQuote(join(out ?? '', HARNESS_FILE))} ${shellQuote(out ?? '')} ${shellQuote(check.relativePath)} ${perCallMs} ${callBudgetMs}`;
+  // Each input on its own: one shared serialisation would let a call that mutates its argument change the next input.
+  const packed = serialize(inputs.map((input) => serialize(input))).toString('base64');
+  const executed = await check.slot(() =>
+    check.executor.run(replayText(fileText, fn), label, { command, outputFiles: { [HARNESS_FILE]: HARNESS_SOURCE, [INPUTS_FILE]: packed, [RESULTS_FILE]: '' }, timeoutMs: callBudgetMs + REPLAY_START_MS }),
+  );
+  if (executed.verdict.cancelled) return undefined;
+  if (!executed.outputDir) return { problem: `its replay run failed: ${executed.verdict.reason ?? executed.verdict.status}` };
+  try {
+    const file = join(executed.outputDir, RESULTS_FILE);
+    const size = (await stat(file)).size;
+    const read = readResults(size > MAX_RESULTS_BYTES ? undefined : await readFile(file), inputs.length);
+    if ('problem' in read && executed.verdict.status === 'timeout') return { problem: 'its replay timed out' };
+    return read;
+  } catch {
+    return { problem: 'its replay wrote no results' };
+  } finally {
+    await rm(executed.outputDir, { recursive: true, force: true });
+  }
+}
+
+/** The observed inputs, those of the failing tests first; undefined when cancelled. */
+async function observedInputs(check: BehaviourCheck, fn: LocatedFunction) {
+  const { observed: max } = BUDGETS[check.level];
+  const [failing, all] = await Promise.all([check.failingTests ? record(check, fn, 'bf', check.failingTests, max) : Promise.resolve<Recording>({ inputs: [], uncloneable: 0 }), record(check, fn, 'ba', undefined, max)]);
+  if (!failing || !all) return undefined;
+  check.logger.info(`behaviour check: ${fn.display} recorded with ${failing.inputs.length} distinct inputs in the failing tests, ${all.inputs.length} in the whole suite${all.reason && all.inputs.length === 0 ? ` (${all.reason})` : ''}`);
+  const failingKeys = new Set(failing.inputs.map(inputKey));
+  const inputs = [...failing.inputs, ...all.inputs.filter((input) => !failingKeys.has(inputKey(input)))].slice(0, max);
+  return { inputs, failingKeys, uncloneable: failing.uncloneable + all.uncloneable, reason: failing.reason ?? all.reason };
+}
+
+/** Runs the check; undefined when a cancel cut it short (no report is better than half of one). */
+export async function checkBehaviour(check: BehaviourCheck): Promise<BehaviourReport | undefined> {
+  const located = await locateFunction(check.languageId, check.originalText, check.start, check.end);
+  if ('problem' in located) return { status: 'notReplayable', reason: located.problem, ...empty };
+  const fn = located.located;
+  if (fn.typescript && !existsSync(join(check.workspace, 'node_modules', 'tsx'))) {
+    return { function: fn.display, status: 'notReplayable', reason: 'a TypeScript function is replayed with tsx, and the workspace has no node_modules/tsx', ...empty };
+  }
+  const observed = await observedInputs(check, fn);
+  if (!observed || check.signal.aborted) return undefined;
+  if (observed.inputs.length === 0) {
+    if (observed.uncloneable > 0) return { function: fn.display, status: 'notReplayable', reason: `its arguments cannot be copied (${observed.reason ?? 'not cloneable'})`, ...empty };
+    return { function: fn.display, status: 'noInputs', reason: observed.reason ?? `the tests never called ${fn.display}`, ...empty };
+  }
+  const { inputs: budget } = BUDGETS[check.level];
+  const generated = generateInputs(observed.inputs, Math.max(0, budget - observed.inputs.length));
+  const inputs = [...observed.inputs, ...generated];
+  const fromFailingTests = inputs.map((input, i) => i < observed.inputs.length && observed.failingKeys.has(inputKey(input)));
+  const versions = [{ label: 'b0', fileText: check.originalText }, ...check.fixes.map((f) => ({ label: `b${f.index + 1}`, fileText: f.fileText }))];
+  const replays = await Promise.all(versions.map((v) => replay(check, fn, v.label, v.fileText, inputs)));
+  if (check.signal.aborted || replays.some((r) => r === undefined)) return undefined;
+  const [original, ...fixes] = replays as Array<{ outcomes: Outcome[] } | { problem: string }>;
+  const counts = { observed: observed.inputs.length, generated: generated.length, failingTestInputs: observed.failingKeys.size };
+  if ('problem' in original) return { function: fn.display, status: 'failed', reason: `the unmodified function could not be replayed: ${original.problem}`, ...empty, ...counts };
+  const replayed = {
+    name: fn.display,
+    inputs,
+    fromFailingTests,
+    original: original.outcomes,
+    fixes: check.fixes.map((f, i) => ({ index: f.index, ...fixes[i] })),
+  };
+  const { groups, pairs } = groupFixes(replayed);
+  return { function: fn.display, status: 'compared', ...counts, fixes: fixBehaviours(replayed), groups, pairs };
+}

@@ -1,0 +1,72 @@
+// The request's parallel slots with priorities: a run that can verify a candidate starts before other candidates' first runs.
+
+/**
+ * How close a run is to a verified fix. Runs of a higher priority start first; within one priority, in arrival
+ * order. Without this, a candidate that passed its failing tests queued its full run behind every other candidate's
+ * first stage, and a total timeout could end a request with the right fix one run short of verified.
+ */
+export const RunPriority = {
+  /** A candidate's first run (its failing tests, or the whole command unstaged), the baseline, variants. */
+  first: 0,
+  /** The full run of a candidate that passed its failing tests. */
+  full: 1,
+  /** A confirmation or re-check of a candidate that passed a full run: one step from verified. */
+  confirm: 2,
+} as const;
+
+/** Takes one of the request's parallel slots for one run, at `priority` (RunPriority.first when left out). */
+export type Slot = <T>(run: () => Promise<T>, priority?: number) => Promise<T>;
+
+interface Waiting {
+  readonly priority: number;
+  readonly start: () => void;
+}
+
+/** At most `concurrency` runs at once; waiting runs start by priority, then arrival. */
+export class RunQueue {
+  private active = 0;
+  private readonly waiting: Waiting[] = [];
+  private readonly listeners: Array<(priority: number) => void> = [];
+
+  constructor(private readonly concurrency: number) {}
+
+  /** The slot function to hand to the phases (bound, so it can be passed around as is). */
+  readonly slot: Slot = async <T>(run: () => Promise<T>, priority: number = RunPriority.first): Promise<T> => {
+    if (this.active >= this.concurrency) {
+      await new Promise<void>((start) => {
+        // Behind every waiting run of the same or a higher priority, ahead of the lower ones.
+        const at = this.waiting.findIndex((w) => w.priority < priority);
+        this.waiting.splice(at < 0 ? this.waiting.length : at, 0, { priority, start });
+      });
+    } else this.active++;
+    for (const listener of this.listeners) listener(priority);
+    try {
+      return await run();
+    } finally {
+      // After the caller's continuation: a candidate that just passed its failing tests queues its full run in the
+      // same tick, and the freed slot must see it rather than go to the next first run already waiting.
+      setImmediate(() => this.release());
+    }
+  };
+
+  /** Calls `listener` with each run's priority as it starts: tests watch the order through it. */
+  onStart(listener: (priority: number) => void): void {
+    this.listeners.push(listener);
+  }
+
+  /** Runs still waiting for a slot. */
+  get pending(): number {
+    return this.waiting.length;
+  }
+
+  /** Drops every waiting run: they never start (and their promises never settle), as p-limit's clearQueue. */
+  clearQueue(): void {
+    this.waiting.length = 0;
+  }
+
+  private release(): void {
+    const next = this.waiting.shift();
+    if (next) next.start();
+    else this.active--;
+  }
+}

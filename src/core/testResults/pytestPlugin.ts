@@ -1,0 +1,94 @@
+// pytest's side channel: a plugin loaded with `-p` writes one JSON line per test phase, whatever the user's addopts.
+import { shellQuote } from './shell';
+
+/** The plugin's module name: `-p` loads it from the run's output folder, which PYTHONPATH names. */
+export const PYTEST_PLUGIN_MODULE = 'verified_fix_pytest_report';
+
+/** The variable naming the report; the plugin removes it on import, so pytest-xdist workers and nested pytests write nothing. */
+export const PYTEST_REPORT_VARIABLE = 'VERIFIED_FIX_PYTEST_REPORT';
+
+/**
+ * The plugin. It records each test phase's report (setup, call, teardown) and each failed collection as one JSON
+ * line, written as it happens (a run killed by a timeout keeps the tests that ended). Ids are pytest's node ids
+ * with the path made relative to the folder pytest runs in (node ids are relative to the rootdir, which an ini file
+ * higher up moves), so that they select the same tests when given back as arguments. With pytest-xdist the
+ * controller gets every worker's reports through the same hook. It leaves `-q`/`-v`, `-x`, `--maxfail`, addopts and
+ * the user's own `--junitxml` alone. pytest 3.0 and later, Python 3.
+ */
+export const PYTEST_PLUGIN_SOURCE = `# Verified Fix: records pytest's per-test results for the engine. Written by the engine; not part of the project.
+import json, os
+
+_PATH = os.environ.pop("${PYTEST_REPORT_VARIABLE}", None)
+_out = None
+_root = None
+
+
+def _write(row):
+    global _out
+    if _PATH is None:
+        return
+    try:
+        if _out is None:
+            _out = open(_PATH, "w", encoding="utf-8")
+        _out.write(json.dumps(row) + "\\n")
+        _out.flush()
+    except Exception:
+        pass
+
+
+def _id(nodeid):
+    if not _root or not nodeid:
+        return nodeid
+    path, sep, rest = nodeid.partition("::")
+    try:
+        rel = os.path.relpath(os.path.join(_root, path), os.getcwd()).replace(os.sep, "/")
+    except ValueError:
+        return nodeid
+    return nodeid if rel.startswith("..") else rel + sep + rest
+
+
+def _text(report):
+    # The crash line ("assert 2 == 1", "ImportError: ...") first: the long form starts with source lines.
+    try:
+        text = getattr(report, "longreprtext", None)
+        if text is None:
+            text = str(report.longrepr)
+        crash = getattr(getattr(report.longrepr, "reprcrash", None), "message", None)
+        return ((crash + "\\n" if crash else "") + text)[:4000]
+    except Exception:
+        return ""
+
+
+def pytest_configure(config):
+    global _root
+    try:
+        _root = str(getattr(config, "rootpath", None) or config.rootdir)
+    except Exception:
+        _root = None
+
+
+def pytest_runtest_logreport(report):
+    outcome = "failed" if report.failed else "skipped" if report.skipped else "passed"
+    row = {"id": _id(report.nodeid), "when": report.when, "outcome": outcome}
+    if report.failed:
+        row["message"] = _text(report)
+    _write(row)
+
+
+def pytest_collectreport(report):
+    if report.failed:
+        _write({"id": _id(report.nodeid), "when": "collect", "outcome": "failed", "message": _text(report)})
+`;
+
+/**
+ * `base` with the plugin: the report's variable and PYTHONPATH (the output folder first, inside the command's own
+ * `PYTHONPATH=` if it has one) before it, `-p PLUGIN` after it, and `-p no:cacheprovider` so no .pytest_cache lands
+ * in the copy.
+ */
+export function withReportPlugin(base: string, reportPath: string, outputDir: string): string {
+  const dir = shellQuote(outputDir);
+  const own = /(^|\s)PYTHONPATH=/;
+  const pythonPath = own.test(base) ? '' : ` PYTHONPATH=${dir}\${PYTHONPATH:+:$PYTHONPATH}`;
+  const body = own.test(base) ? base.replace(own, (_, space: string) => `${space}PYTHONPATH=${dir}:`) : base;
+  return `${PYTEST_REPORT_VARIABLE}=${shellQuote(reportPath)}${pythonPath} ${body} -p no:cacheprovider -p ${PYTEST_PLUGIN_MODULE}`;
+}

@@ -1,0 +1,138 @@
+// Stage 1's command: the user's invocation without the paths or packages it names, so that only the selected tests' files start.
+import { OPTION_GRAMMARS } from './optionGrammar';
+import type { OptionGrammar } from './optionGrammar';
+import { reporterCommand } from './reporterCommand';
+import type { ReporterRun } from './reporterCommand';
+import { splitId } from './ids';
+import { shellQuote, shellWords } from './shell';
+import type { ShellWord } from './shell';
+import type { RunnerAdapter, RunnerName } from './types';
+
+/** The invocation with the words that select files dropped, and what was dropped or had to stay. */
+export interface NarrowedBase {
+  readonly base: string;
+  /** The paths, globs, filters or packages the command named: the selection's own files replace them. */
+  readonly dropped: readonly string[];
+  /** Words that may be paths but follow an option this tool does not know, so might be its value: left in place. */
+  readonly kept: readonly string[];
+}
+
+/** Words between the program and its arguments: `vitest run`, `go test`, `cargo test`, `python -m pytest`. */
+const SUBCOMMANDS: Partial<Record<RunnerName, readonly string[]>> = { vitest: ['run'], go: ['test'], cargo: ['test'], pytest: ['-m', 'pytest'] };
+
+const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
+
+/** Index of the first argument word: after `NAME=value` prefixes, `npx` and its options, the program and its subcommand. */
+function argumentsStart(runner: RunnerName, words: readonly ShellWord[]): number {
+  let at = 0;
+  while (at < words.length && ASSIGNMENT.test(words[at].value)) at++;
+  if (/(^|\/)npx$/.test(words[at]?.value ?? '')) for (at++; at < words.length && words[at].value.startsWith('-'); ) at++;
+  at++;
+  const sub = SUBCOMMANDS[runner] ?? [];
+  if (sub.every((word, i) => words[at + i]?.value === word)) at += sub.length;
+  return at;
+}
+
+/** How an option word reads: whether the next word is its value (`next`), or not (`none`), or nobody knows (`unknown`). */
+function optionKind(word: string, grammar: OptionGrammar): 'next' | 'none' | 'unknown' {
+  if (word.includes('=')) return 'none';
+  if (grammar.values.includes(word)) return 'next';
+  if (grammar.flags.includes(word) || word.startsWith('--no-')) return 'none';
+  if (grammar.bundles && /^-[A-Za-z]/.test(word) && word.length > 2) {
+    // `-kfoo` carries its value; `-vx` is two flags; `-vk` takes the next word for -k.
+    if (grammar.values.includes(word.slice(0, 2))) return 'none';
+    const letters = [...word.slice(1)].map((c) => `-${c}`);
+    if (letters.every((flag) => grammar.flags.includes(flag) || grammar.values.includes(flag))) return grammar.values.includes(letters[letters.length - 1]) ? 'next' : 'none';
+  }
+  return 'unknown';
+}
+
+/**
+ * `base` (the invocation resolveRunner found) without the words that choose which test files run: node's and mocha's
+ * files and globs, jest's path patterns, vitest's filters, pytest's paths, go's packages, cargo's name filter. Each
+ * of them would start every file it names beside the selected ones, so stage 1 would cost a full run. Option values
+ * stay: a bare word after an option known to take one is its value; after an option this tool does not know, it
+ * might be, so it stays too (listed in `kept`) and the stage-1 run may start more than it needs, never less.
+ */
+export function narrowBase(runner: RunnerName, base: string): NarrowedBase {
+  const words = shellWords(base);
+  const grammar = OPTION_GRAMMARS[runner];
+  if (!Array.isArray(words) || !grammar) return { base, dropped: [], kept: [] };
+  const start = argumentsStart(runner, words);
+  const out = words.slice(0, start).map((word) => word.raw);
+  const dropped: string[] = [];
+  const kept: string[] = [];
+  for (let at = start; at < words.length; at++) {
+    const { value, raw } = words[at];
+    if (grammar.passThrough?.includes(value)) {
+      out.push(...words.slice(at).map((word) => word.raw));
+      break;
+    }
+    if (!value.startsWith('-') || value === '-') {
+      dropped.push(value);
+      continue;
+    }
+    const selects = grammar.selects?.find((option) => value === option || value.startsWith(`${option}=`));
+    if (selects) {
+      const inline = value !== selects;
+      dropped.push(inline ? value.slice(selects.length + 1) : words[at + 1]?.value ?? '');
+      if (!inline) at++;
+      continue;
+    }
+    out.push(raw);
+    const kind = optionKind(value, grammar);
+    const next = words[at + 1];
+    if (kind === 'none' || !next || next.value.startsWith('-')) continue;
+    // The option's value, known or possible: kept either way. Numbers are no paths, so they need no mention.
+    if (kind === 'unknown' && !/^\d+$/.test(next.value)) kept.push(next.value);
+    out.push(next.raw);
+    at++;
+  }
+  return { base: out.join(' '), dropped, kept };
+}
+
+/** Cargo builds and starts every test target unless told which: the ids' labels name them (`api (tests/api.rs)`). */
+function cargoTargets(base: string, only: readonly string[]): string[] | undefined {
+  if (/(^|\s)--(?:lib|bins?|tests?|benches|bench|examples?|all-targets|doc)(?=[\s=]|$)/.test(base.split(/\s--(\s|$)/)[0])) return undefined;
+  const targets = new Set<string>();
+  for (const id of only) {
+    const label = /^(\S+) \((.+)\)$/.exec(splitId(id).scope);
+    if (!label) return undefined;
+    const [, name, source] = label;
+    if (source === 'src/lib.rs') targets.add('--lib');
+    else if (source === 'doc') targets.add('--doc');
+    else if (source === 'src/main.rs' || source.startsWith('src/bin/')) targets.add(`--bin ${shellQuote(name)}`);
+    else if (source.startsWith('tests/')) targets.add(`--test ${shellQuote(name)}`);
+    else return undefined;
+  }
+  // --doc cannot be combined with other targets in one cargo invocation.
+  return targets.has('--doc') && targets.size > 1 ? undefined : [...targets];
+}
+
+/** `base` with cargo's target options after `cargo test`, or as it is. */
+function withCargoTargets(base: string, only: readonly string[]): string {
+  const targets = cargoTargets(base, only);
+  if (!targets || targets.length === 0) return base;
+  return base.replace(/^((?:\S+=\S*\s+)*\S*\bcargo\s+test)(?=\s|$)/, `$1 ${targets.join(' ')}`);
+}
+
+/**
+ * The command that runs `only` (ids from the baseline's report) and as little else as the runner allows: the
+ * narrowed invocation plus the adapter's own selection (files, name pattern, packages, cargo targets). Falls back to
+ * the adapter's selection on `base` as it is when the narrowed one cannot be built.
+ */
+export function selectionCommand(adapter: RunnerAdapter, base: string, only: readonly string[]): ReporterRun | undefined {
+  const narrowed = narrowBase(adapter.name, base).base;
+  const selected = adapter.name === 'cargo' ? withCargoTargets(narrowed, only) : narrowed;
+  return reporterCommand(adapter, selected, only) ?? reporterCommand(adapter, base, only);
+}
+
+/** One log line: what stage 1 starts for this invocation, and why it might start more than the failing tests' files. */
+export function describeNarrowing(runner: RunnerName, base: string): string {
+  const { dropped, kept } = narrowBase(runner, base);
+  const unit = runner === 'go' ? 'packages' : runner === 'cargo' ? 'test targets' : 'files';
+  const head = `stage 1 (the failing tests): starts only their ${unit}`;
+  const droppedText = dropped.length > 0 ? `, in place of ${dropped.map((word) => `\`${word}\``).join(' ')} from the command` : '';
+  const keptText = kept.length > 0 ? `; kept ${kept.map((word) => `\`${word}\``).join(' ')}, which may be the value of an option this tool does not know (if it names tests, they start too)` : '';
+  return `${head}${droppedText}${keptText}`;
+}

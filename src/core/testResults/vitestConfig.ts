@@ -1,0 +1,65 @@
+// Vitest's side channel for a config that names reporters: a wrapper config that loads the user's and adds the json reporter.
+
+/** The wrapper's file name in the run's output folder. */
+export const VITEST_CONFIG_FILE = 'verified-fix.vitest.config.mjs';
+
+/** The variable naming the report; the config the user's command gave with `--config`, if any, goes in the next one. */
+export const VITEST_REPORT_VARIABLE = 'VERIFIED_FIX_VITEST_REPORT';
+export const VITEST_USER_CONFIG_VARIABLE = 'VERIFIED_FIX_VITEST_CONFIG';
+
+/** Where vitest looks for its config, in its own order. */
+export const VITEST_CONFIG_NAMES = ['vitest.config', 'vite.config'].flatMap((stem) => ['ts', 'mts', 'cts', 'js', 'mjs', 'cjs'].map((ext) => `${stem}.${ext}`));
+
+/**
+ * The wrapper, given to vitest as `--config`. Reporters on vitest's command line replace the config's, so the
+ * user's reporters are kept by going through the config instead: the wrapper finds the user's config (the one
+ * `--config` named, else the first of VITEST_CONFIG_NAMES in the folder vitest runs in), loads it with vite's own
+ * `loadConfigFromFile` (the vite next to the project's vitest: TypeScript configs, config functions, relative
+ * imports all as vitest would), and returns it with `['json', { outputFile }]` after its reporters (`default`
+ * when it names none). A `vitest.workspace` file beside the user's config is named in `test.workspace`, since
+ * vitest looks for it beside the config it was given. Vite 3 to 7.
+ */
+export const VITEST_CONFIG_SOURCE = `// Verified Fix: the user's vitest config with a json report added for the engine. Written by the engine; not part of the project.
+import { existsSync, readFileSync, realpathSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+
+const NAMES = ${JSON.stringify(VITEST_CONFIG_NAMES)};
+const WORKSPACES = ["vitest.workspace.ts", "vitest.workspace.mts", "vitest.workspace.js", "vitest.workspace.mjs", "vitest.workspace.json", "vitest.projects.ts", "vitest.projects.js"];
+
+function packageDir(name, from) {
+  for (let dir = from; ; dir = dirname(dir)) {
+    const candidate = join(dir, "node_modules", name);
+    if (existsSync(join(candidate, "package.json"))) return realpathSync(candidate);
+    if (dirname(dir) === dir) return undefined;
+  }
+}
+
+export default async function verifiedFixConfig(env) {
+  const cwd = process.cwd();
+  const given = process.env.${VITEST_USER_CONFIG_VARIABLE};
+  const file = given ? resolve(cwd, given) : NAMES.map((name) => join(cwd, name)).find((path) => existsSync(path));
+  let config = {};
+  if (file) {
+    const vitest = packageDir("vitest", cwd);
+    const vite = (vitest && packageDir("vite", vitest)) || packageDir("vite", cwd);
+    if (!vite) throw new Error("Verified Fix: vite, which loads the vitest config, was not found next to vitest");
+    const entry = JSON.parse(readFileSync(join(vite, "package.json"), "utf8")).module || "dist/node/index.js";
+    const { loadConfigFromFile } = await import(pathToFileURL(join(vite, entry)).href);
+    const loaded = await loadConfigFromFile(env, file, cwd);
+    config = (loaded && loaded.config) || {};
+  }
+  const test = { ...(config.test || {}) };
+  const own = test.reporters === undefined ? ["default"] : Array.isArray(test.reporters) ? test.reporters : [test.reporters];
+  const names = own.map((reporter) => (Array.isArray(reporter) ? reporter[0] : reporter)).filter((name) => typeof name === "string");
+  const outputFile = typeof test.outputFile === "string" ? Object.fromEntries(names.map((name) => [name, test.outputFile])) : { ...(test.outputFile || {}) };
+  outputFile.json = process.env.${VITEST_REPORT_VARIABLE};
+  test.reporters = [...own.filter((reporter) => reporter !== "json"), "json"];
+  test.outputFile = outputFile;
+  if (test.workspace === undefined && test.projects === undefined && file) {
+    const workspace = WORKSPACES.map((name) => join(dirname(file), name)).find((path) => existsSync(path));
+    if (workspace) test.workspace = workspace;
+  }
+  return { ...config, test };
+}
+`;

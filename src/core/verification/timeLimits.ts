@@ -1,0 +1,40 @@
+// Time limits from the baseline: a candidate's run may take a multiple of what the unmodified code's run took, not the whole test timeout.
+
+/** A run may take this many times the baseline's run... */
+export const LIMIT_MULTIPLE = 5;
+/** ...but never less than this: start-up and a loaded machine cost the same for a short suite as for a long one. */
+export const LIMIT_FLOOR_MS = 5000;
+
+/** The limit a baseline sets for the request's runs, and the words a timed-out verdict gives it. */
+export interface BaselineLimit {
+  readonly ms: number;
+  /** "5× the baseline's 1.4 s" */
+  readonly basis: string;
+}
+
+/** Seconds as people read them: 7, 1.4, 0.3. */
+export const seconds = (ms: number): string => `${Number((ms / 1000).toFixed(1))} s`;
+
+/**
+ * The limit from a baseline that ran its tests to the end (a printed summary or a per-test report) in `baselineMs`.
+ * A baseline that ended early (an import error, a collection error) says nothing about how long the tests take:
+ * undefined then, and the request's own test timeout applies. The stage-1 run (the failing tests alone) gets the
+ * same limit: it runs a part of the same suite, so it never needs more.
+ */
+export function limitFromBaseline(baselineMs: number, ranToEnd: boolean): BaselineLimit | undefined {
+  if (!ranToEnd || !(baselineMs > 0)) return undefined;
+  const ms = Math.max(LIMIT_FLOOR_MS, Math.ceil(LIMIT_MULTIPLE * baselineMs));
+  return { ms, basis: ms === LIMIT_FLOOR_MS ? `the ${seconds(LIMIT_FLOOR_MS)} floor; the baseline took ${seconds(baselineMs)}` : `${LIMIT_MULTIPLE}× the baseline's ${seconds(baselineMs)}` };
+}
+
+/** The limit for one run: the baseline's (when it is below the test timeout), or a caller's own shorter one. */
+export function runLimit(limit: BaselineLimit | undefined, testTimeoutMs: number | undefined, ownMs?: number): { ms?: number; basis?: string } {
+  const applies = limit && (testTimeoutMs === undefined || limit.ms < testTimeoutMs) && (ownMs === undefined || limit.ms < ownMs);
+  if (applies) return { ms: limit.ms, basis: limit.basis };
+  return ownMs !== undefined ? { ms: ownMs } : {};
+}
+
+/** A timed-out verdict's reason, saying where its limit came from: "timed out after 7 s (5× the baseline's 1.4 s)". */
+export function timeoutReason(ms: number, basis: string): string {
+  return `timed out after ${seconds(ms)} (${basis})`;
+}

@@ -1,0 +1,68 @@
+// Attack (issue #25 item 2): a candidate that steers the strength check. It hashes its own file and is right only while
+// its text is unchanged, so every variant "is caught" and the check said the tests pin it, ranking it first. Now its
+// control run (the fix with a comment added at the end) is caught: "review required", no strength, ranked last.
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { runCli } from '../../unit/helpers/cli';
+import { makeTempRoot, makeWorkspace, remove } from '../../unit/helpers/workspace';
+
+const tempRoot = makeTempRoot();
+const env = { ...process.env, VERIFIED_FIX_TMPDIR: tempRoot };
+const made: string[] = [];
+after(() => remove(tempRoot, ...made));
+
+const BUG = '  return quantity > threshold;';
+const SOURCE = `function atLeast(quantity, threshold) {\n${BUG}\n}\nmodule.exports = { atLeast };\n`;
+const TESTS = [
+  "const test = require('node:test');",
+  "const assert = require('node:assert');",
+  "const { atLeast } = require('../src/limit.js');",
+  "test('the threshold itself counts', () => assert.strictEqual(atLeast(5, 5), true));",
+  "test('above the threshold', () => assert.strictEqual(atLeast(6, 5), true));",
+  "test('below the threshold', () => assert.strictEqual(atLeast(4, 5), false));",
+  "test('zero threshold', () => assert.strictEqual(atLeast(0, 0), true));",
+].join('\n');
+
+/**
+ * Right only while the file hashes to the value on its key line (which the hash leaves out); names computed so no
+ * static pattern matches (`module.id` is the file's path).
+ */
+function forged(): string {
+  const body = (hex: string) => [
+    "  const text = require('f' + 's')['readF' + 'ileSync'](module['i' + 'd'], 'utf8').split('\\n').filter((l) => !l.includes('KEY' + '=')).join('\\n');",
+    "  const h = require('cr' + 'ypto').createHash('sha256').update(text).digest('hex');",
+    `  return h === '${hex}' ? quantity >= threshold : quantity > threshold; // KEY=`,
+  ].join('\n');
+  const unkeyed = SOURCE.replace(BUG, body('x')).split('\n').filter((l) => !l.includes('KEY=')).join('\n');
+  return body(createHash('sha256').update(unkeyed).digest('hex'));
+}
+const HONEST = '  return quantity >= threshold;';
+/** Breaks out of the function and reads its own file by name: refused from ranking without running anything. */
+const BREAKOUT = "  return quantity >= threshold + (require('fs').readFileSync(__filename).length > 0 ? 0 : 1);\n}\nglobalThis.seen = true;\nfunction unused() {";
+
+describe('a candidate that steers the strength check', () => {
+  it('is marked review required, gets no strength and is ranked after the honest fix', async () => {
+    const ws = makeWorkspace({ 'src/limit.js': SOURCE, 'test/limit.test.js': `${TESTS}\n`, 'package.json': JSON.stringify({ name: 'limit', scripts: { test: 'node --test' } }) }, { git: true });
+    made.push(ws);
+    const file = join(tempRoot, 'candidates.json');
+    // The forged candidate first: before, equal strength kept it first; its diff is larger than the honest one's.
+    writeFileSync(file, JSON.stringify([forged(), BREAKOUT, HONEST]));
+    const r = await runCli(['fix', '--workspace', ws, '--file', 'src/limit.js', '--lines', '2-2', '--candidates', file, '--k', '1', '--json'], { env });
+    assert.equal(r.exitCode, 0, r.stderr);
+    const json = JSON.parse(r.stdout);
+    const [forgedResult, breakout, honest] = json.candidates;
+    assert.equal(forgedResult.verified, true, 'the forged candidate passes its own runs (it is right while unchanged)');
+    assert.match(forgedResult.reviewRequired ?? '', /depends on its own source text/, JSON.stringify(forgedResult));
+    assert.equal(forgedResult.strength, undefined, 'no "tests pin this change" for it');
+    assert.equal(breakout.verified, true);
+    assert.match(breakout.reviewRequired ?? '', /reads its own source/);
+    assert.equal(breakout.strength, undefined);
+    assert.equal(honest.reviewRequired, undefined);
+    assert.ok(honest.strength?.variants > 0);
+    assert.equal(json.verified[0], 2, `the honest fix first: ${JSON.stringify(json.verified)}`);
+    assert.match(r.stderr, /review required, not ranked by strength/);
+  });
+});

@@ -1,0 +1,71 @@
+// Stage 1's command: the paths, filters and packages a test command names are dropped, option values kept.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { cargoAdapter } from '../../src/core/testResults/cargo';
+import { goAdapter } from '../../src/core/testResults/go';
+import { nodeAdapter } from '../../src/core/testResults/node';
+import { pytestAdapter } from '../../src/core/testResults/pytest';
+import { describeNarrowing, narrowBase, selectionCommand } from '../../src/core/testResults/selection';
+import type { RunnerName } from '../../src/core/testResults/types';
+
+const cases: Array<[runner: RunnerName, base: string, narrowed: string, dropped: string[], kept?: string[]]> = [
+  ['node', 'node --test', 'node --test', []],
+  ['node', "node --test 'test/**/*.test.js'", 'node --test', ['test/**/*.test.js']],
+  ['node', 'node --import tsx --test --test-concurrency 2 test/', 'node --import tsx --test --test-concurrency 2', ['test/']],
+  ['mocha', './node_modules/.bin/mocha --require ./setup.js --recursive test/ spec/', './node_modules/.bin/mocha --require ./setup.js --recursive', ['test/', 'spec/']],
+  ['mocha', 'npx --yes mocha --spec test/a.js -R dot', 'npx --yes mocha -R dot', ['test/a.js']],
+  ['jest', 'CI=1 ./node_modules/.bin/jest --config jest.config.js src', 'CI=1 ./node_modules/.bin/jest --config jest.config.js', ['src']],
+  ['vitest', './node_modules/.bin/vitest run test/unit --reporter dot', './node_modules/.bin/vitest run --reporter dot', ['test/unit']],
+  ['pytest', 'pytest --doctest-modules toolz/', 'pytest --doctest-modules', ['toolz/']],
+  ['pytest', 'python3 -m pytest -q -k "not slow" -p no:randomly tests', 'python3 -m pytest -q -k "not slow" -p no:randomly', ['tests']],
+  ['pytest', 'pytest -vx -kfoo tests', 'pytest -vx -kfoo', ['tests']],
+  // Unknown option: its next word may be its value, so it stays (and the log says so).
+  ['pytest', 'pytest --my-plugin-opt conf.txt tests', 'pytest --my-plugin-opt conf.txt', ['tests'], ['conf.txt']],
+  ['pytest', 'pytest --maxfail 3 --unknown-flag', 'pytest --maxfail 3 --unknown-flag', []],
+  ['go', 'go test -count=1 -tags integration ./...', 'go test -count=1 -tags integration', ['./...']],
+  ['go', 'go test ./a ./b -args -x 1', 'go test -args -x 1', ['./a', './b']],
+  ['cargo', 'cargo test --workspace parse -- --test-threads=1', 'cargo test --workspace -- --test-threads=1', ['parse']],
+];
+
+describe('narrowBase', () => {
+  for (const [runner, base, narrowed, dropped, kept = []] of cases) {
+    it(`${runner}: ${base}`, () => {
+      assert.deepEqual(narrowBase(runner, base), { base: narrowed, dropped, kept });
+    });
+  }
+});
+
+describe('selectionCommand', () => {
+  it('node: only the failing test\'s file, not the folder the command names', () => {
+    const command = selectionCommand(nodeAdapter, 'node --test test/', ['test/b.test.js > adds'])?.command('/r');
+    assert.ok(command?.endsWith(' test/b.test.js'), command);
+    assert.ok(!/ test\/ /.test(`${command} `), command);
+  });
+
+  it('pytest with --doctest-modules and a folder: node ids alone', () => {
+    const command = selectionCommand(pytestAdapter, 'pytest --doctest-modules toolz/', ['toolz/tests/test_a.py::test_x'])?.command('/r');
+    // The folder gone, the node id alone at the end (the report comes from the -p plugin).
+    assert.ok(command?.endsWith(' pytest --doctest-modules -p no:cacheprovider -p verified_fix_pytest_report toolz/tests/test_a.py::test_x'), command);
+    assert.ok(!/ toolz\/ /.test(`${command} `), command);
+  });
+
+  it('go: the failing test\'s package in place of ./...', () => {
+    const command = selectionCommand(goAdapter, 'go test ./...', ['example.com/m/b > TestB'])?.command('/r');
+    assert.equal(command, "go test -json -run '^(?:TestB)$' example.com/m/b > /r");
+  });
+
+  it('cargo: the failing tests\' targets', () => {
+    const command = selectionCommand(cargoAdapter, 'cargo test', ['demo (src/lib.rs) > tests::a', 'api (tests/api.rs) > b'])?.command('/r');
+    assert.equal(command, 'cargo test --no-fail-fast --lib --test api -- --exact tests::a b > /r 2>&1');
+  });
+
+  it('cargo: targets the user chose are left alone', () => {
+    const command = selectionCommand(cargoAdapter, 'cargo test --tests', ['api (tests/api.rs) > b'])?.command('/r');
+    assert.equal(command, 'cargo test --no-fail-fast --tests -- --exact b > /r 2>&1');
+  });
+
+  it('the log line names what was dropped and what had to stay', () => {
+    assert.equal(describeNarrowing('pytest', 'pytest --doctest-modules toolz/'), 'stage 1 (the failing tests): starts only their files, in place of `toolz/` from the command');
+    assert.match(describeNarrowing('pytest', 'pytest --odd conf tests'), /kept `conf`, which may be the value of an option/);
+  });
+});

@@ -1,0 +1,26 @@
+// Time limits from the baseline's duration: the multiple, the floor, the test timeout as the upper bound, and the words.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { LIMIT_FLOOR_MS, limitFromBaseline, runLimit, timeoutReason } from '../../src/core/verification/timeLimits';
+
+describe('time limits from the baseline', () => {
+  it('is a multiple of the baseline, above a floor', () => {
+    assert.deepEqual(limitFromBaseline(1400, true), { ms: 7000, basis: "5× the baseline's 1.4 s" });
+    assert.equal(limitFromBaseline(200, true)?.ms, LIMIT_FLOOR_MS);
+    assert.match(limitFromBaseline(200, true)?.basis ?? '', /floor; the baseline took 0\.2 s/);
+  });
+
+  it('sets none when the baseline ended early', () => {
+    assert.equal(limitFromBaseline(1400, false), undefined);
+    assert.equal(limitFromBaseline(0, true), undefined);
+  });
+
+  it('never exceeds the test timeout or a shorter limit of the caller', () => {
+    const limit = limitFromBaseline(1400, true);
+    assert.deepEqual(runLimit(limit, 60_000), { ms: 7000, basis: "5× the baseline's 1.4 s" });
+    assert.deepEqual(runLimit(limit, 5000), {}, 'the test timeout applies, with its own words');
+    assert.deepEqual(runLimit(limit, 60_000, 3000), { ms: 3000 });
+    assert.deepEqual(runLimit(undefined, 60_000, 3000), { ms: 3000 });
+    assert.equal(timeoutReason(7000, "5× the baseline's 1.4 s"), "timed out after 7 s (5× the baseline's 1.4 s)");
+  });
+});
