@@ -263,6 +263,10 @@ describe('workbench with Verified Fix installed', function () {
 
   it('numbers a repeated task in the panel', async () => {
     await workbench.page.keyboard.press('Escape');
+    // The list opens at the verdicts; the strength and behaviour checks go on after it, and one request runs at a
+    // time: the panel's running row goes when that request ends.
+    const running = workbench.page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame').locator('table.tasks tr.running');
+    await running.first().waitFor({ state: 'detached', timeout: 4 * uiTimeoutMs });
     await workbench.page.locator('.tabs-container .tab', { hasText: /^sum\.js$/ }).first().click();
     await workbench.selectLine(7);
     await workbench.contextMenu('Suggest Verified Fix');
