@@ -80,3 +80,22 @@ export function shellWords(text: string): ShellWord[] | { refused: string } {
   end();
   return words;
 }
+
+/**
+ * `base` with the file and glob arguments after its `program` replaced by `files`; undefined when base does not
+ * start that program plainly. Everything up to the program stays (assignments, `npx`), and so do its options: a word
+ * after one of `valueOptions` is that option's value, not a file.
+ */
+export function withFileArguments(base: string, program: RegExp, valueOptions: readonly string[], files: readonly string[]): string | undefined {
+  const words = shellWords(base);
+  if (!Array.isArray(words)) return undefined;
+  const at = words.findIndex(({ value }) => program.test(value));
+  if (at < 0) return undefined;
+  const kept = words.slice(0, at + 1).map(({ raw }) => raw);
+  for (let i = at + 1; i < words.length; i++) {
+    const { value, raw } = words[i];
+    if (valueOptions.includes(value)) kept.push(raw, words[++i]?.raw ?? '');
+    else if (value.startsWith('-')) kept.push(raw);
+  }
+  return [...kept, ...files.map(shellQuote)].join(' ');
+}

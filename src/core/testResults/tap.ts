@@ -1,7 +1,7 @@
 // node-tap: its raw TAP goes to the report (`--output-file`) beside its own reporter; one result per test file, selected by file.
 import { unique } from './ids';
 import { boundMessage } from './reportText';
-import { shellQuote, shellWords } from './shell';
+import { shellQuote, withFileArguments } from './shell';
 import type { RunnerAdapter, TestOutcome, TestResult } from './types';
 
 /** node-tap's options that take their value as the next word: that word is not a test file. */
@@ -9,17 +9,7 @@ const VALUE_OPTIONS = ['-R', '--reporter', '-j', '--jobs', '-t', '--timeout', '-
 
 /** `base` with its file and glob arguments replaced by `files`; undefined when base is not a plain tap command. */
 function withFiles(base: string, files: readonly string[]): string | undefined {
-  const words = shellWords(base);
-  if (!Array.isArray(words)) return undefined;
-  const at = words.findIndex(({ value }) => /(?:^|\/)tap$/.test(value));
-  if (at < 0) return undefined;
-  const kept = words.slice(0, at + 1).map(({ raw }) => raw);
-  for (let i = at + 1; i < words.length; i++) {
-    const { value, raw } = words[i];
-    if (VALUE_OPTIONS.includes(value)) kept.push(raw, words[++i]?.raw ?? '');
-    else if (value.startsWith('-')) kept.push(raw);
-  }
-  return [...kept, ...files.map(shellQuote)].join(' ');
+  return withFileArguments(base, /(?:^|\/)tap$/, VALUE_OPTIONS, files);
 }
 
 const POINT = /^(not )?ok\b\s*\d*\s*(?:- )?(.*?)(?:\s+#\s*(SKIP|TODO)\b.*?)?(?:\s+# time=[\d.]+m?s)?$/i;

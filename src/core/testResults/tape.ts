@@ -2,29 +2,16 @@
 import { join } from 'node:path';
 import { joinId, splitId, unique } from './ids';
 import { boundMessage, jsonLines, str } from './reportText';
-import { shellQuote, shellWords } from './shell';
+import { shellQuote, withFileArguments } from './shell';
 import { TAPE_HOOK_FILE, TAPE_HOOK_SOURCE, TAPE_REPORT_VARIABLE } from './tapeHook';
 import type { RunnerAdapter, TestResult } from './types';
 
 /** Tape's options that take a value: the word after them is not a test file. */
 const VALUE_OPTIONS = ['-r', '--require', '-i', '--ignore', '--ignore-pattern'];
 
-/**
- * `base` with its file and glob arguments replaced by `files`, or undefined when base is not a plain tape command.
- * Everything up to the tape program stays (assignments, `npx`), and so do its options.
- */
+/** `base` with its file and glob arguments replaced by `files`; undefined when base is not a plain tape command. */
 function withFiles(base: string, files: readonly string[]): string | undefined {
-  const words = shellWords(base);
-  if (!Array.isArray(words)) return undefined;
-  const at = words.findIndex(({ value }) => /(?:^|\/)tape$/.test(value));
-  if (at < 0) return undefined;
-  const kept = words.slice(0, at + 1).map(({ raw }) => raw);
-  for (let i = at + 1; i < words.length; i++) {
-    const { value, raw } = words[i];
-    if (VALUE_OPTIONS.includes(value)) kept.push(raw, words[++i]?.raw ?? '');
-    else if (value.startsWith('-')) kept.push(raw);
-  }
-  return [...kept, ...files.map(shellQuote)].join(' ');
+  return withFileArguments(base, /(?:^|\/)tape$/, VALUE_OPTIONS, files);
 }
 
 /**
