@@ -1,6 +1,7 @@
 // Time limits from the baseline's duration: the multiple, the floor, the test timeout as the upper bound, and the words.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { parseSchedstat } from '../../src/core/sandbox/cpuWait';
 import { LIMIT_FLOOR_MS, limitFromBaseline, runLimit, timeoutReason } from '../../src/core/verification/timeLimits';
 
 describe('time limits from the baseline', () => {
@@ -22,5 +23,15 @@ describe('time limits from the baseline', () => {
     assert.deepEqual(runLimit(limit, 60_000, 3000), { ms: 3000 });
     assert.deepEqual(runLimit(undefined, 60_000, 3000), { ms: 3000 });
     assert.equal(timeoutReason(7000, "5× the baseline's 1.4 s"), "timed out after 7 s (5× the baseline's 1.4 s)");
+  });
+
+  it('says how long a timed-out run waited for a CPU beyond its limit, and nothing for a sampling interval\'s slack', () => {
+    assert.equal(timeoutReason(7000, "5× the baseline's 1.4 s", 16_400), "timed out after 7 s (5× the baseline's 1.4 s), not counting 9.4 s spent waiting for a CPU");
+    assert.equal(timeoutReason(7000, "5× the baseline's 1.4 s", 7600), "timed out after 7 s (5× the baseline's 1.4 s)");
+  });
+
+  it('reads the run-queue wait from a thread\'s schedstat line', () => {
+    assert.equal(parseSchedstat('271790 18408420 1\n'), 18408420);
+    assert.equal(parseSchedstat(''), undefined);
   });
 });

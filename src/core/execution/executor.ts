@@ -25,6 +25,8 @@ export interface RunOptions {
    * more with longer), never above twice the request's.
    */
   readonly timeoutMs?: number;
+  /** Up to this much wall time, waiting for a CPU does not count against `timeoutMs` (a limit from the baseline). */
+  readonly waitingExtendsUpToMs?: number;
 }
 
 /** A finished run: its verdict and, when the command wrote one, the test reporter's file. */

@@ -131,7 +131,7 @@ export class LocalExecutor implements TestExecutor {
     return runOptions.alone ? this.gate.alone(work) : this.gate.shared(work);
   }
 
-  private async runInTree(fileText: string, label: string, { command, timeoutMs, outputFiles }: RunOptions): Promise<ExecutedRun> {
+  private async runInTree(fileText: string, label: string, { command, timeoutMs, waitingExtendsUpToMs, outputFiles }: RunOptions): Promise<ExecutedRun> {
     const { request, relativePath, logger, signal } = this.options;
     const trees = this.trees;
     if (signal.aborted || !trees) return { verdict: cancelledVerdict() };
@@ -175,8 +175,7 @@ export class LocalExecutor implements TestExecutor {
         hiddenFolders: [tempRootPath()],
         writablePaths: [reportDir, outputDir].filter((dir) => dir !== undefined),
         hiddenInTree: this.hiddenInTree,
-        // Up to twice the request's limit: the retry of a confirmation that timed out.
-        timeoutMs: Math.min(timeoutMs ?? request.testTimeoutMs, 2 * request.testTimeoutMs),
+        ...runLimits(request.testTimeoutMs, timeoutMs, waitingExtendsUpToMs),
         signal,
         backend: this.options.backend,
         allowNetwork: request.isolation.allowNetwork,
@@ -236,4 +235,10 @@ export class LocalExecutor implements TestExecutor {
     if (!this.requestDir) return;
     await removeReporting(this.requestDir, (problem) => this.options.logger.warn(problem));
   }
+}
+
+/** A run's limits: its own, up to twice the request's (the retry of a confirmation that timed out), else the request's. */
+function runLimits(requestMs: number, timeoutMs?: number, waitingExtendsUpToMs?: number): { timeoutMs: number; waitingExtendsUpToMs?: number } {
+  const cap = 2 * requestMs;
+  return { timeoutMs: Math.min(timeoutMs ?? requestMs, cap), ...(waitingExtendsUpToMs !== undefined ? { waitingExtendsUpToMs: Math.min(waitingExtendsUpToMs, cap) } : {}) };
 }

@@ -1,6 +1,7 @@
 // Runs one test command in one copy: contained, time-limited, output capped, and always settled with a verdict.
 import { execa } from 'execa';
 import type { RunStatus, Verdict, VerdictCause } from '../contract/fixRequest';
+import { armDeadline, waitingNote } from './cpuWait';
 import { OutputTail } from './outputTail';
 import { SANDBOX_SETUP_EXIT, SANDBOX_SETUP_MARKER } from './backend';
 import type { OverlayMount, PreparedRun, SandboxBackend } from './backend';
@@ -24,6 +25,11 @@ export interface TestRunOptions {
   /** Entries of the workspace the run must not see (`.git`, untracked `.env*`). */
   readonly hiddenInTree?: readonly string[];
   readonly timeoutMs: number;
+  /**
+   * Up to this much wall time, time the run spent waiting for a CPU does not count against `timeoutMs` (a limit
+   * derived from an idle baseline, not the user's own); unset, `timeoutMs` is wall time.
+   */
+  readonly waitingExtendsUpToMs?: number;
   readonly signal?: AbortSignal;
   readonly backend: SandboxBackend;
   readonly allowNetwork: boolean;
@@ -118,7 +124,7 @@ async function runPrepared(options: TestRunOptions, prepared: PreparedRun, elaps
     ended = why;
     void prepared.stop();
   };
-  const timer = setTimeout(() => stop('timeout'), options.timeoutMs);
+  const disarm = armDeadline(options.timeoutMs, options.waitingExtendsUpToMs, subprocess.pid, () => stop('timeout'));
   const onAbort = () => stop('cancelled');
   options.signal?.addEventListener('abort', onAbort, { once: true });
 
@@ -126,7 +132,7 @@ async function runPrepared(options: TestRunOptions, prepared: PreparedRun, elaps
     subprocess.once('error', (error) => resolve({ code: null, spawnError: error }));
     subprocess.once('exit', (code) => resolve({ code }));
   });
-  clearTimeout(timer);
+  disarm();
   options.signal?.removeEventListener('abort', onAbort);
   await Promise.race([
     Promise.all([subprocess.stdout, subprocess.stderr].map((s) => (s && !s.closed ? new Promise((r) => s.once('close', r)) : undefined))),
@@ -146,7 +152,10 @@ async function judgeExit(
   verdict: MakeVerdict, output: string, stderr: string,
 ): Promise<Verdict> {
   if (exit.spawnError) return verdict('error', null, `could not start ${prepared.file}: ${exit.spawnError.message}`, 'startFailed');
-  if (ended === 'timeout') return verdict('timeout', exit.code, `timed out after ${(options.timeoutMs / 1000).toFixed(1)} s`, 'timeout');
+  if (ended === 'timeout') {
+    const timedOut = verdict('timeout', exit.code, undefined, 'timeout');
+    return { ...timedOut, reason: `timed out after ${(options.timeoutMs / 1000).toFixed(1)} s${waitingNote(options.timeoutMs, timedOut.durationMs)}` };
+  }
   if (ended === 'cancelled') return { ...verdict('error', exit.code, 'cancelled', 'cancelled'), cancelled: true };
   if (exit.code === SANDBOX_SETUP_EXIT) {
     const line = stderr.split('\n').find((text) => text.startsWith(SANDBOX_SETUP_MARKER));

@@ -1,4 +1,5 @@
 // Time limits from the baseline: a candidate's run may take a multiple of what the unmodified code's run took, not the whole test timeout.
+import { waitingNote } from '../sandbox/cpuWait';
 
 /** A run may take this many times the baseline's run... */
 export const LIMIT_MULTIPLE = 5;
@@ -34,7 +35,10 @@ export function runLimit(limit: BaselineLimit | undefined, testTimeoutMs: number
   return ownMs !== undefined ? { ms: ownMs } : {};
 }
 
-/** A timed-out verdict's reason, saying where its limit came from: "timed out after 7 s (5× the baseline's 1.4 s)". */
-export function timeoutReason(ms: number, basis: string): string {
-  return `timed out after ${seconds(ms)} (${basis})`;
+/**
+ * A timed-out verdict's reason, saying where its limit came from and, when the run was held up past it by a loaded
+ * machine, how long it waited for a CPU: "timed out after 7 s (5× the baseline's 1.4 s)".
+ */
+export function timeoutReason(ms: number, basis: string, wallMs = ms): string {
+  return `timed out after ${seconds(ms)} (${basis})${waitingNote(ms, wallMs)}`;
 }

@@ -143,9 +143,12 @@ export class Verifier {
   /** Runs `label` under the limit the baseline sets (or `ownMs`, when shorter); a timeout's reason says which. */
   private async limitedRun(fileText: string, label: string, options: RunOptions, ownMs?: number, priority: number = RunPriority.first): Promise<ExecutedRun> {
     const { ms, basis } = runLimit(this.settled?.limit, this.options.testTimeoutMs, ownMs);
-    const run = await this.options.slot(() => this.options.executor.run(fileText, label, { ...options, ...(ms !== undefined ? { timeoutMs: ms } : {}) }), priority);
+    // A limit from the idle baseline counts only time the run could run; the user's own limit stays wall time.
+    const cap = Math.min(this.options.testTimeoutMs ?? Infinity, ownMs ?? Infinity);
+    const limits = ms === undefined ? {} : { timeoutMs: ms, ...(basis !== undefined && cap < Infinity ? { waitingExtendsUpToMs: cap } : {}) };
+    const run = await this.options.slot(() => this.options.executor.run(fileText, label, { ...options, ...limits }), priority);
     if (run.verdict.status !== 'timeout' || basis === undefined || ms === undefined) return run;
-    return { ...run, verdict: { ...run.verdict, reason: timeoutReason(ms, basis) } };
+    return { ...run, verdict: { ...run.verdict, reason: timeoutReason(ms, basis, run.verdict.durationMs) } };
   }
 
   async verify(index: number, selection: string, replacement: string, fileText: string): Promise<{ runs: Verdict[]; evidence: Evidence } | undefined> {

@@ -53,7 +53,7 @@ async function fix(ws: string, file: string, candidates: string[], extra: string
   const list = join(ws, '..', `${ws.split('/').pop()}-candidates.json`);
   writeFileSync(list, JSON.stringify(candidates));
   made.push(list);
-  const args = ['fix', '--workspace', ws, '--file', file, '--lines', '2-2', '--candidates', list, '--k', '1', '--strength', 'off', ...extra];
+  const args = ['fix', '--workspace', ws, '--file', file, '--lines', '2-2', '--candidates', list, '--k', '1', '--strength', 'off', ...(extra.includes('--behaviour') ? [] : ['--behaviour', 'quick']), ...extra];
   const human = await runCli(args, { env });
   assert.equal(human.exitCode, 0, human.stderr);
   const json = await runCli([...args, '--json'], { env });
@@ -130,7 +130,7 @@ describe('the behaviour check (JavaScript, node --test)', () => {
     const list = join(ws, '..', 'stats-candidates.json');
     writeFileSync(list, JSON.stringify([even, same]));
     made.push(list);
-    const r = await runCli(['fix', '--workspace', ws, '--file', 'src/stats.js', '--lines', '5-5', '--candidates', list, '--k', '1', '--strength', 'off', '--json'], { env });
+    const r = await runCli(['fix', '--workspace', ws, '--file', 'src/stats.js', '--lines', '5-5', '--candidates', list, '--k', '1', '--strength', 'off', '--behaviour', 'quick', '--json'], { env });
     assert.equal(r.exitCode, 0, r.stderr);
     const b = JSON.parse(r.stdout).behaviour;
     assert.equal(b.function, 'Stats#median');
@@ -153,7 +153,7 @@ describe('the behaviour check (JavaScript, node --test)', () => {
     const list = join(ws, '..', 'age-ts-candidates.json');
     writeFileSync(list, JSON.stringify(['  return age >= 18;', '  return age > 17;']));
     made.push(list);
-    const r = await runCli(['fix', '--workspace', ws, '--file', 'src/age.ts', '--lines', '2-2', '--candidates', list, '--k', '1', '--strength', 'off', '--json'], { env });
+    const r = await runCli(['fix', '--workspace', ws, '--file', 'src/age.ts', '--lines', '2-2', '--candidates', list, '--k', '1', '--strength', 'off', '--behaviour', 'quick', '--json'], { env });
     assert.equal(r.exitCode, 0, r.stderr);
     const b = JSON.parse(r.stdout).behaviour;
     assert.equal(b.status, 'compared', JSON.stringify(b));

@@ -30,7 +30,7 @@ const results = join(scratch, 'results.jsonl');
 
 describe('docs/schemas', () => {
   it('describe fix --json with per-test evidence, a verified fix and failures', async () => {
-    const r = await runCli(['fix', '--workspace', example, '--file', 'src/pricing.js', '--lines', '5-5', '--candidates', join(example, 'candidates.json'), '--json', '--results', results], { env });
+    const r = await runCli(['fix', '--workspace', example, '--file', 'src/pricing.js', '--lines', '5-5', '--candidates', join(example, 'candidates.json'), '--json', '--results', results, '--behaviour', 'quick'], { env });
     assert.equal(r.exitCode, 0, r.stderr);
     const json = JSON.parse(r.stdout);
     assert.ok(json.candidates.some((c: { tests?: unknown }) => c.tests), 'the example has per-test evidence');

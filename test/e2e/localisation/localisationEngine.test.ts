@@ -111,9 +111,8 @@ async function fix(c: Case, ws: string, faultLocalisation: boolean, logs: string
     end,
     testCommand: c.test,
     samples: SAMPLES,
-    
-    testTimeoutMs: 30_000,
-    totalTimeoutMs: 240_000,
+    testTimeoutMs: 600_000,
+    totalTimeoutMs: 1_800_000,
     parallel: 4,
     baselineCheck: true,
     confirmRuns: 1,

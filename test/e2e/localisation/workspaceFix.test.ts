@@ -20,7 +20,7 @@ after(() => remove(tempRoot, ...workspaces));
 function request(ws: string, logs: string[], extra: Partial<WorkspaceFixRequest> = {}): WorkspaceFixRequest {
   const logger: Logger = { trace() {}, info: (m) => logs.push(m), warn: (m) => logs.push(m), error: (m) => logs.push(String(m)) };
   return {
-    workspace: ws, testCommand: 'node --test test/', samples: 20, testTimeoutMs: 30_000, totalTimeoutMs: 240_000, parallel: 2,
+    workspace: ws, testCommand: 'node --test test/', samples: 20, testTimeoutMs: 600_000, totalTimeoutMs: 1_800_000, parallel: 2,
     baselineCheck: true, confirmRuns: 1, strengthCheck: 'off',
     isolation: { linkedFolders: ['node_modules'], excludes: [], allowNetwork: false, memoryMB: 0 },
     provider: createMutationProvider(), logger, ...extra,

@@ -43,7 +43,7 @@ async function behaviour(ws: string, candidates: string[]) {
   const list = join(ws, '..', `${ws.split('/').pop()}-${candidates.length}.json`);
   writeFileSync(list, JSON.stringify(candidates));
   made.push(list);
-  const r = await runCli(['fix', '--workspace', ws, '--file', 'src/pages.js', '--lines', '2-2', '--candidates', list, '--k', '1', '--strength', 'off', '--json'], { env });
+  const r = await runCli(['fix', '--workspace', ws, '--file', 'src/pages.js', '--lines', '2-2', '--candidates', list, '--k', '1', '--strength', 'off', '--behaviour', 'quick', '--json'], { env });
   assert.equal(r.exitCode, 0, r.stderr);
   return JSON.parse(r.stdout);
 }

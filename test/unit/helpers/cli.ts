@@ -10,12 +10,20 @@ export interface CliResult {
   readonly stderr: string;
 }
 
+/**
+ * The behaviour check (default quick) adds two recording runs and the replays to every `fix` request; only the suites
+ * about it ask for it (`--behaviour quick`), so the CLI suites stay lean. Its default is covered by the options table.
+ */
+function withTestDefaults(args: readonly string[]): readonly string[] {
+  return args[0] === 'fix' && !args.includes('--behaviour') ? [...args, '--behaviour', 'off'] : args;
+}
+
 export function runCli(args: readonly string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<CliResult> {
   return new Promise((resolve) => {
     // The limit only ends a hung CLI: generous, since a loaded runner takes minutes for what takes seconds idle.
     execFile(
       process.execPath,
-      [cliPath, ...args],
+      [cliPath, ...withTestDefaults(args)],
       { cwd: options.cwd, env: options.env ?? process.env, timeout: options.timeoutMs ?? 600_000, maxBuffer: 64 * 1024 * 1024 },
       (error, stdout, stderr) => {
         const code = error && typeof (error as { code?: unknown }).code === 'number' ? (error as { code: number }).code : error ? 99 : 0;

@@ -1,0 +1,63 @@
+// A limit derived from the baseline counts time the run could run: a CPU-bound run kept waiting by other processes on
+// its CPU passes where the wall clock would time it out, while a run that sleeps, or loops, still ends at its limit.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { after, describe, it } from 'node:test';
+import type { SandboxBackend } from '../../../src/core/sandbox/backend';
+import { sandboxOfKind } from '../../../src/core/sandbox/detect';
+import { runTestCommand } from '../../../src/core/sandbox/runCommand';
+import { LOCAL_BACKENDS } from '../../../src/core/contract/choices';
+import { makeWorkspace, remove } from '../../unit/helpers/workspace';
+
+// A fixed amount of work; it prints the CPU time it used.
+const WORK = 'let x = 0; for (let i = 0; i < 3e8; i++) x += i % 7; const u = process.cpuUsage(); console.log(JSON.stringify({ cpuMs: (u.user + u.system) / 1000, x }));';
+const cwd = makeWorkspace({ 'work.js': WORK, 'loop.js': 'for (;;) {}', 'sleep.js': 'setTimeout(() => {}, 600000);' });
+after(() => remove(cwd));
+
+/** The run is pinned to CPU 0 at a low priority, so one busy process there takes nearly all of that CPU's time. */
+const starved = (script: string) => `taskset -c 0 nice -n 10 node ${script}`;
+/** A safety cap far above anything the runs below need: only a broken deadline would reach it. */
+const CAP_MS = 600_000;
+
+const hogs: ChildProcess[] = [];
+function startHog(): void {
+  hogs.push(spawn('taskset', ['-c', '0', process.execPath, '-e', 'for (;;) {}'], { stdio: 'ignore' }));
+}
+after(() => hogs.forEach((hog) => hog.kill('SIGKILL')));
+
+const run = (backend: SandboxBackend, command: string, timeoutMs: number, waitingExtendsUpToMs?: number) =>
+  runTestCommand({ command, cwd, timeoutMs, ...(waitingExtendsUpToMs ? { waitingExtendsUpToMs } : {}), backend, allowNetwork: false, memoryMB: 0 });
+
+describe('time limits that do not count waiting for a CPU', { concurrency: 1 }, async () => {
+  const backends = (await Promise.all(LOCAL_BACKENDS.map((kind) => sandboxOfKind(kind)))).filter((b): b is SandboxBackend => b !== undefined);
+  // The CPU time the work needs, measured before any hog runs: the limit is four times that (the sandbox's setup and node's start-up are not in it).
+  let limitMs = 0;
+
+  it('measures the work alone', async () => {
+    const alone = await run(backends[0], starved('work.js'), CAP_MS);
+    assert.equal(alone.status, 'pass', alone.output);
+    limitMs = Math.ceil(4 * JSON.parse(alone.stdout).cpuMs);
+    startHog();
+  });
+
+  for (const backend of backends) {
+    describe(`under ${backend.kind}`, () => {
+      it('passes a run that needed less CPU than its limit but waited past it, and says so in the wall-clock control', async () => {
+        const counted = await run(backend, starved('work.js'), limitMs, CAP_MS);
+        assert.equal(counted.status, 'pass', counted.reason);
+        assert.ok(counted.durationMs > limitMs, `the run waited for a CPU (${counted.durationMs} ms wall, limit ${limitMs} ms)`);
+        const wall = await run(backend, starved('work.js'), limitMs);
+        assert.equal(wall.status, 'timeout', 'without the option the same run times out on the wall clock');
+      });
+
+      it('still ends a run that sleeps, and one that loops, at their limit rather than the cap', async () => {
+        for (const script of ['sleep.js', 'loop.js']) {
+          const verdict = await run(backend, starved(script), Math.ceil(limitMs / 4), CAP_MS);
+          assert.equal(verdict.status, 'timeout', script);
+          assert.ok(verdict.durationMs < CAP_MS / 4, `${script} ended after ${verdict.durationMs} ms`);
+        }
+      });
+    });
+  }
+});
