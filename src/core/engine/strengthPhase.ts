@@ -54,7 +54,7 @@ export async function runStrengthPhase(phase: StrengthPhase): Promise<StrengthOu
   const { languageId, relativePath, text: originalText, start, end } = prepared;
   await checkStrength({
     level: request.strengthCheck === 'thorough' ? 'thorough' : 'quick', verifier: verifierFor(0), verifierFor, languageId, relativePath, originalText, start, end,
-    candidates: phase.candidates, ranking: phase.ranking, sharing: request.strengthSharing !== false, ...(phase.groups ? { groups: phase.groups } : {}),
+    candidates: phase.candidates, ranking: phase.ranking, sharing: request.strengthSharing !== false, ...(phase.groups ? { groups: phase.groups } : {}), logger,
   }, (index, strength) => {
     if (strength.sharedFrom) sharedFixes++;
     strengths.set(index, strength);

@@ -4,7 +4,8 @@ import type { CandidateResult } from '../contract/fixRequest';
 import type { StrengthChoice } from '../contract/choices';
 import type { TestStrength } from '../contract/strength';
 import { applyReplacement } from '../base/textRange';
-import { limitFromBaseline } from './timeLimits';
+import { LIMIT_FLOOR_MS, LIMIT_MULTIPLE, limitFromBaseline, seconds } from './timeLimits';
+import type { Logger } from '../base/logger';
 import { CONTROL_FAILED, RETRY_SLOWDOWN, staticReviewReason, strengthVariants, testStrength, withControlComment } from './strengthCheck';
 import type { Variant, VariantOutcome } from './strengthCheck';
 import { equivalenceKey } from './strengthBudget';
@@ -43,6 +44,8 @@ export interface StrengthCheck {
    * did not run or compared nothing): a fix past the first shares the strength of an earlier fix of its group.
    */
   readonly groups?: Promise<readonly (readonly number[])[] | undefined>;
+  /** Told each fix's variant limits, and which fixes share. */
+  readonly logger?: Logger;
 }
 
 /** What one fix's own check found; undefined when a cancel or the budget cut it short. */
@@ -57,6 +60,14 @@ function variantLimit(verifier: VariantVerifier, candidate: CandidateResult): Va
   return failingTestsMs === undefined || failingTestsMs === fullMs ? fullMs : { failingTestsMs, fullMs };
 }
 
+/** "each variant gets 5 s for the failing tests and 12.5 s for the full run (5× the fix's own run of each, at least 5 s)" */
+export function describeLimit(limit: VariantLimit): string {
+  const floor = `at least ${seconds(LIMIT_FLOOR_MS)}`;
+  const basis = `${LIMIT_MULTIPLE}× the fix's own run of each, ${floor}`;
+  if (typeof limit === 'number') return `each variant gets ${seconds(limit)} per run (${LIMIT_MULTIPLE}× the fix's slowest run, ${floor})`;
+  return `each variant gets ${seconds(limit.failingTestsMs)} for the failing tests and ${seconds(limit.fullMs)} for the full run (${basis})`;
+}
+
 const times = (limit: VariantLimit, by: number): VariantLimit =>
   (typeof limit === 'number' ? by * limit : { failingTestsMs: by * limit.failingTestsMs, fullMs: by * limit.fullMs });
 
@@ -64,6 +75,7 @@ const times = (limit: VariantLimit, by: number): VariantLimit =>
 async function checkOwn(check: StrengthCheck, candidate: CandidateResult, verifier: VariantVerifier, cache: Map<string, Promise<VariantOutcome | undefined>>): Promise<OwnResult> {
   const { index } = candidate;
   const limit = variantLimit(verifier, candidate);
+  check.logger?.info(`strength check of #${index + 1}: ${describeLimit(limit)}`);
   const fixed = applyReplacement(check.originalText, check.start, check.end, candidate.replacement);
   const control = withControlComment(fixed, check.languageId);
   if (control !== undefined) {
@@ -143,7 +155,10 @@ export async function checkStrength(
     if (steering) return onReviewRequired(index, steering);
     const key = equivalenceKey(applyReplacement(check.originalText, check.start, check.end, candidate.replacement));
     const same = sharing ? byText.get(key) : undefined;
-    if (same !== undefined) return sameText.push({ candidate, from: same });
+    if (same !== undefined) {
+      check.logger?.info(`strength check of #${index + 1}: shares the variants of #${same + 1} (the same code once spacing is normalised)`);
+      return sameText.push({ candidate, from: same });
+    }
     byText.set(key, index);
     // The first fix starts at once; the others wait for the behaviour check's groups, when it runs.
     if (rank > 0 && sharing && check.groups) waiting.push(candidate);
@@ -155,6 +170,7 @@ export async function checkStrength(
     for (const candidate of waiting) {
       const from = behaviourSource(candidate.index, groups, check.ranking, owners);
       if (from !== undefined) behaviourShares.set(candidate.index, from);
+      if (from !== undefined) check.logger?.info(`strength check of #${candidate.index + 1}: shares the variants of #${from + 1} (the same outcome on every input the behaviour check tried)`);
       pending.push(from !== undefined ? share(candidate, from, 'behaviour') : report(candidate.index, own(candidate)));
     }
   }
