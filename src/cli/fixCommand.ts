@@ -17,6 +17,7 @@ import { weakerSandboxAdvice } from '../core/sandbox/detect';
 import { readUserText } from '../core/base/userFiles';
 import { lineRangeToOffsets } from '../core/base/textRange';
 import { describeStrength, strengthKnown } from '../core/verification/strengthCheck';
+import { describeStrengthCost } from '../core/verification/strengthBudget';
 import type { TestStrength } from '../core/contract/strength';
 import { describeBehaviour } from '../core/behaviour/describe';
 import { candidateLine, describeEvent } from '../core/engine/describeEvent';
@@ -60,7 +61,8 @@ function failureExcerpt(verdict: CandidateResult['verdict']): string {
 
 function strengthJson(s: TestStrength): object {
   const survivors = s.survivors.map(({ replacement, diff }) => ({ replacement, diff }));
-  return { variants: s.variants, caught: s.caught, weak: s.weak, undecided: s.undecided ?? 0, known: s.variants > 0 && strengthKnown(s), survivors };
+  const shared = s.sharedFrom ? { sharedWith: s.sharedFrom.index + 1, sharedBy: s.sharedFrom.by } : {};
+  return { variants: s.variants, caught: s.caught, weak: s.weak, undecided: s.undecided ?? 0, known: s.variants > 0 && strengthKnown(s), survivors, ...shared };
 }
 
 /** One run as `--json` keeps it: enough to tell afterwards why a confirmation failed. */
@@ -117,6 +119,7 @@ export function fixJson(result: FixResult, lines: [number, number], k: number): 
     ...(result.behaviour ? { behaviour: result.behaviour } : {}),
     ...(result.stoppedEarly ? { stoppedEarly: result.stoppedEarly.message } : {}),
     ...(result.strengthCutShort ? { strengthCutShort: result.strengthCutShort } : {}),
+    ...(result.strengthCost ? { strengthCost: { ...result.strengthCost, share: result.durationMs > 0 ? Number((result.strengthCost.durationMs / result.durationMs).toFixed(3)) : 0 } } : {}),
     ...(result.passedFailingTestsOnly ? { passedFailingTestsOnly: result.passedFailingTestsOnly.map((c) => ({ ...c, number: c.index + 1, note: FULL_RUN_NOT_REACHED })) } : {}),
     durationMs: result.durationMs,
   };
@@ -163,6 +166,8 @@ function humanReport(result: FixResult, k: number): string {
       // The first surviving variants, so a reviewer sees what else the tests would accept.
       for (const survivor of c.strength?.survivors.slice(0, MAX_SURVIVORS_SHOWN) ?? []) out.push(`  also passes: ${survivor.label}`, survivor.diff);
     }
+    // What the check cost, so its share of the request is never hidden.
+    if (result.strengthCost) out.push('', describeStrengthCost(result.strengthCost, result.durationMs));
   } else {
     out.push(...noFixLines(result));
   }

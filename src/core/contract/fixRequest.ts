@@ -4,7 +4,7 @@ import type { CandidateProvider, LostKind, LostSample, SampleUsage } from './pro
 import type { Protections } from './protections';
 import type { BehaviourReport } from './behaviour';
 import type { BackendChoice, IsolationChoice, StrengthChoice } from './choices';
-import type { TestStrength } from './strength';
+import type { StrengthCost, TestStrength } from './strength';
 
 /** How the `container` backend runs tests. */
 export interface ContainerSettings {
@@ -85,6 +85,13 @@ export interface FixRequest {
    * (`quick`, the default: up to 10 per fix; `thorough`: up to 40; `off`). Variants are not samples.
    */
   readonly strengthCheck?: StrengthChoice;
+  /**
+   * The strength check's budget, in percent of the request's wall time (default 33: it ends before taking a third of
+   * the request; 0: no budget). The best-ranked fix's check always runs to its end; the budget ends the others'.
+   */
+  readonly strengthBudget?: number;
+  /** Equivalent verified fixes share their variants' outcomes (default true; false: each runs its own, for the bench). */
+  readonly strengthSharing?: boolean;
   /**
    * After the last verdict, the selected function's inputs from the tests (and inputs near them) are replayed on the
    * unmodified function and every verified fix, to say where the fixes disagree (`quick`: up to 300 inputs;
@@ -297,7 +304,14 @@ export interface FixResult {
    * Why the strength check stopped before every verified fix had its strength (the total timeout, a cancel), and
    * which fixes it left without one. The verdicts stand; absent when the check finished or did not run.
    */
-  readonly strengthCutShort?: { readonly message: string; readonly unchecked: readonly number[] };
+  readonly strengthCutShort?: {
+    readonly message: string;
+    readonly unchecked: readonly number[];
+    /** `budget`: its share of the request ran out (strengthBudget); `stopped`: the total timeout or a cancel. */
+    readonly kind?: 'budget' | 'stopped';
+  };
+  /** What the strength check cost; absent when it did not run. */
+  readonly strengthCost?: StrengthCost;
   readonly durationMs: number;
   /** The file text the candidates were applied to (unsaved text when given). */
   readonly originalText: string;

@@ -20,4 +20,22 @@ export interface TestStrength {
    * on a busy machine a timeout says more about the load than about the tests. Absent: none.
    */
   readonly undecided?: number;
+  /**
+   * This fix ran no variants of its own: it is equivalent to verified fix `index`, whose variants' outcomes it shares
+   * (`text`: the same text once spacing is normalised; `behaviour`: the same outcome on every input the behaviour
+   * check tried). Absent: its own variants ran.
+   */
+  readonly sharedFrom?: { readonly index: number; readonly by: 'text' | 'behaviour' };
+}
+
+/** What the strength check cost, as the front ends report it ("strength check: 12 runs, 8.1 s, 22% of the request"). */
+export interface StrengthCost {
+  /** Runs it started (control runs, variants' stages, retries); those a shared outcome saved are not in it. */
+  readonly runs: number;
+  /** Its wall time, from the verdicts to its last run. */
+  readonly durationMs: number;
+  /** The time it was allowed (a share of the request); absent: no budget. */
+  readonly budgetMs?: number;
+  /** Verified fixes that shared an equivalent fix's variants instead of running their own. */
+  readonly sharedFixes: number;
 }

@@ -13,9 +13,11 @@ import { RunQueue } from '../execution/runQueue';
 import { planTests } from '../testCommand/testPlan';
 import type { TestPlan } from '../testCommand/testPlan';
 import type { PerTestPlan } from '../verification/stagedVerification';
-import { checkStrength, rankByStrength, staticReviewReason } from '../verification/strengthCheck';
+import { rankByStrength, staticReviewReason } from '../verification/strengthCheck';
+import { runStrengthPhase } from './strengthPhase';
+import type { Slot } from '../execution/runQueue';
 import { Verifier } from '../verification/verifier';
-import type { TestStrength } from '../contract/strength';
+import type { StrengthCost, TestStrength } from '../contract/strength';
 import type { BehaviourReport } from '../contract/behaviour';
 import { checkBehaviour } from '../behaviour/behaviourCheck';
 import { applyReplacement } from '../base/textRange';
@@ -124,6 +126,7 @@ interface Facts {
   /** Verified candidates that could steer the strength check, and why (strengthSteering, the control run). */
   readonly reviewRequired: Map<number, string>;
   strengthCutShort?: FixResult['strengthCutShort'];
+  strengthCost?: StrengthCost;
   behaviour?: BehaviourReport;
 }
 
@@ -131,17 +134,20 @@ interface Facts {
  * Once every verdict is in, the list can be shown; then the strength and behaviour checks run side by side. A stop
  * from here on ends only the checks: every verdict is in, so the request did not stop early.
  */
-async function afterVerdicts(facts: Facts, executor: TestExecutor, slot: <T>(run: () => Promise<T>) => Promise<T>, onEvent: (event: FixEvent) => void): Promise<void> {
+async function afterVerdicts(facts: Facts, executor: TestExecutor, slot: Slot, onEvent: (event: FixEvent) => void): Promise<void> {
   const { request, pool, lifetime, opened } = facts;
   const due = (request.strengthCheck ?? 'quick') !== 'off' || (request.behaviourCheck ?? 'off') !== 'off';
   if (!due || !pool.anyVerified || lifetime.signal.aborted) return;
   onEvent({ type: 'verdicts', result: resultOf(facts) });
   const before = lifetime.stoppedEarly;
-  await Promise.all([checkStrengthIfDue(facts, onEvent), checkBehaviourIfDue(facts, executor, slot, onEvent)]);
+  const behaviour = checkBehaviourIfDue(facts, executor, slot, onEvent);
+  // Fixes past the first wait for the behaviour check's groups: a fix of an earlier one's group shares its variants.
+  const groups = (request.behaviourCheck ?? 'off') === 'off' ? undefined : behaviour.then(() => (facts.behaviour?.status === 'compared' ? facts.behaviour.groups : undefined), () => undefined);
+  await Promise.all([checkStrengthIfDue(facts, executor, slot, groups, onEvent), behaviour]);
   if (lifetime.stoppedEarly !== before) {
     opened.logger.info(`the checks after the verdicts were stopped (${lifetime.stoppedEarly?.message}); the verified fixes they did not finish have no strength, and a behaviour check cut short reports nothing`);
     const unchecked = (request.strengthCheck ?? 'quick') === 'off' ? [] : pool.ranking().filter((index) => !facts.strengths.has(index));
-    if (unchecked.length > 0) facts.strengthCutShort = { message: lifetime.stoppedEarly?.message ?? 'stopped', unchecked };
+    if (unchecked.length > 0) facts.strengthCutShort = { message: lifetime.stoppedEarly?.message ?? 'stopped', unchecked, kind: 'stopped' };
     lifetime.restore(before);
   }
 }
@@ -166,23 +172,16 @@ async function checkBehaviourIfDue(facts: Facts, executor: TestExecutor, slot: <
   onEvent({ type: 'behaviour', report });
 }
 
-/** How firmly the tests pin each verified fix, unless the check is off. */
-async function checkStrengthIfDue(facts: Facts, onEvent: (event: FixEvent) => void): Promise<void> {
-  const { request, opened, pool, verifier, strengths } = facts;
-  const level = request.strengthCheck ?? 'quick';
-  if (level === 'off') return;
-  const { languageId, relativePath, text: originalText, start, end } = opened.prepared;
-  const check = { level, verifier, languageId, relativePath, originalText, start, end, candidates: pool.candidates, ranking: pool.ranking() };
-  const reviewRequired = (index: number, reason: string) => {
-    facts.reviewRequired.set(index, reason);
-    const message = `candidate #${index + 1}: review required, not ranked by strength: ${reason}`;
-    opened.logger.warn(message);
-    onEvent({ type: 'warning', message });
-  };
-  await checkStrength(check, (index, strength) => {
-    strengths.set(index, strength);
-    onEvent({ type: 'strength', index, strength });
-  }, reviewRequired);
+/** How firmly the tests pin each verified fix, unless the check is off (strengthPhase: its budget and cost). */
+async function checkStrengthIfDue(facts: Facts, executor: TestExecutor, slot: Slot, groups: Promise<readonly (readonly number[])[] | undefined> | undefined, onEvent: (event: FixEvent) => void): Promise<void> {
+  const { request, opened, pool, verifier, strengths, reviewRequired, started } = facts;
+  if ((request.strengthCheck ?? 'quick') === 'off') return;
+  const outcome = await runStrengthPhase({
+    request, prepared: opened.prepared, logger: opened.logger, candidates: pool.candidates, ranking: pool.ranking(), verifier, executor, slot, requestStarted: started,
+    ...(groups ? { groups } : {}), onEvent, strengths, reviewRequired,
+  });
+  facts.strengthCost = outcome.cost;
+  if (outcome.cutShort) facts.strengthCutShort = outcome.cutShort;
 }
 
 /** Why each verified candidate needs review: the strength check's findings, else the static ones (strength off). */
@@ -198,7 +197,7 @@ function reviewReasons({ opened, pool, reviewRequired }: Facts): Map<number, str
 }
 
 function resultOf(facts: Facts): FixResult {
-  const { opened, plan, pool, verifier, lost, unfinished, lifetime, started, baseline, perTest, strengths, strengthCutShort, behaviour } = facts;
+  const { opened, plan, pool, verifier, lost, unfinished, lifetime, started, baseline, perTest, strengths, strengthCutShort, strengthCost, behaviour } = facts;
   const { relativePath, text: originalText, start, end } = opened.prepared;
   const stoppedEarly = lifetime.stoppedEarly;
   const review = reviewReasons(facts);
@@ -221,6 +220,7 @@ function resultOf(facts: Facts): FixResult {
     lost,
     ...(stoppedEarly ? { stoppedEarly } : {}),
     ...(strengthCutShort ? { strengthCutShort } : {}),
+    ...(strengthCost ? { strengthCost } : {}),
     ...(unfinished.length > 0 ? { passedFailingTestsOnly: [...unfinished].sort((a, b) => a.index - b.index) } : {}),
     durationMs: Math.round(performance.now() - started),
     originalText,

@@ -8,11 +8,11 @@ import type { StrengthChoice } from '../contract/choices';
 import type { SurvivingVariant, TestStrength } from '../contract/strength';
 import { steeringReason } from './strengthSteering';
 
-/** A variant's time limit: this many times its fix's slowest run, and never below the floor (start-up noise). */
-const VARIANT_SLOWDOWN = 5;
-const VARIANT_MIN_TIMEOUT_MS = 5000;
+export { checkStrength } from './strengthRuns';
+export type { StrengthCheck } from './strengthRuns';
+
 /** A variant that timed out runs once more with this many times its first limit before it is called undecided. */
-const RETRY_SLOWDOWN = 4;
+export const RETRY_SLOWDOWN = 4;
 
 /** Variants tried per verified candidate. */
 const BUDGET: Record<Exclude<StrengthChoice, 'off'>, number> = { quick: 10, thorough: 40 };
@@ -105,8 +105,14 @@ export function strengthKnown(s: TestStrength): boolean {
   return s.weak || (s.survivors.length + undecided) * 10 <= s.variants;
 }
 
-/** One line for a verified candidate; the numbers are always in it. */
+/** One line for a verified candidate; the numbers are always in it, and where they came from when shared. */
 export function describeStrength(s: TestStrength): string {
+  if (!s.sharedFrom) return describeOwnStrength(s);
+  const why = s.sharedFrom.by === 'text' ? 'the same code once spacing is normalised' : 'the same outcome on every input the behaviour check tried';
+  return `${describeOwnStrength(s)} (the variants of #${s.sharedFrom.index + 1}, an equivalent fix: ${why})`;
+}
+
+function describeOwnStrength(s: TestStrength): string {
   if (s.variants === 0) return 'no variant of this change could be made, so how firmly the tests pin it is unknown';
   const undecided = s.undecided ?? 0;
   const decided = s.caught + s.survivors.length;
@@ -158,71 +164,10 @@ export function rankByStrength(
     .map((x) => x.index);
 }
 
-export interface StrengthCheck {
-  readonly level: Exclude<StrengthChoice, 'off'>;
-  /**
-   * Runs one variant as the verifier runs candidates (the failing tests first); `timedOut` when the run that would
-   * have decided it ran past `timeoutMs`; undefined when cancelled.
-   */
-  readonly verifier: { tryVariant(label: string, fileText: string, timeoutMs: number): Promise<'caught' | 'survived' | 'timedOut' | undefined> };
-  readonly languageId: string;
-  readonly relativePath: string;
-  readonly originalText: string;
-  readonly start: number;
-  readonly end: number;
-  readonly candidates: readonly CandidateResult[];
-  /** The verified candidates to check, best first: their variants are queued first. */
-  readonly ranking: readonly number[];
-}
-
 /** Why a verified candidate is "review required" without running anything (strengthSteering), or undefined. */
-export function staticReviewReason(check: Pick<StrengthCheck, 'languageId' | 'originalText' | 'start' | 'end'>, candidate: CandidateResult): string | undefined {
+export function staticReviewReason(check: Pick<VariantInput, 'languageId' | 'originalText' | 'start' | 'end'>, candidate: CandidateResult): string | undefined {
   return steeringReason({ ...check, replacement: candidate.replacement });
 }
 
 /** The control run's finding: the fix fails once a comment is added outside its change. */
 export const CONTROL_FAILED = 'its tests fail once a comment line is added at the end of the file: it depends on its own source text';
-
-/**
- * Checks every verified candidate; each strength is reported as it completes, none for a candidate a cancel cut
- * short. A candidate that could steer the check is reported to `onReviewRequired` and gets no strength: one that
- * reads its own source or changes code outside the selected function (staticReviewReason), or whose control run
- * (the fix with a comment added at the end of the file) is caught.
- */
-export async function checkStrength(
-  check: StrengthCheck,
-  onStrength: (index: number, strength: TestStrength) => void,
-  onReviewRequired: (index: number, reason: string) => void = () => undefined,
-): Promise<void> {
-  await Promise.all(
-    check.ranking.map(async (index) => {
-      const candidate = check.candidates.find((c) => c.index === index);
-      if (!candidate) return;
-      const steering = staticReviewReason(check, candidate);
-      if (steering) return onReviewRequired(index, steering);
-      const fixed = applyReplacement(check.originalText, check.start, check.end, candidate.replacement);
-      const control = withControlComment(fixed, check.languageId);
-      if (control !== undefined) {
-        const slowest = Math.max(...candidate.runs.map((run) => run.durationMs));
-        const outcome = await check.verifier.tryVariant(`s${index}c`, control, RETRY_SLOWDOWN * Math.max(VARIANT_MIN_TIMEOUT_MS, VARIANT_SLOWDOWN * slowest));
-        if (outcome === undefined) return;
-        if (outcome === 'caught') return onReviewRequired(index, CONTROL_FAILED);
-      }
-      const variants = await strengthVariants({ ...check, replacement: candidate.replacement });
-      // A variant that loops (`i >= n` in a for loop) would hold its slot for the whole test time limit, so its limit
-      // follows the fix's own runs. A timeout is no verdict though (a loaded machine slows every run): the variant
-      // runs once more with a longer limit, and one that still does not finish is undecided.
-      const slowest = Math.max(...candidate.runs.map((run) => run.durationMs));
-      const timeoutMs = Math.max(VARIANT_MIN_TIMEOUT_MS, VARIANT_SLOWDOWN * slowest);
-      const tryOne = async (variant: Variant, i: number): Promise<VariantOutcome | undefined> => {
-        const first = await check.verifier.tryVariant(`s${index}v${i}`, variant.fileText, timeoutMs);
-        if (first !== 'timedOut') return first;
-        const again = await check.verifier.tryVariant(`s${index}v${i}t`, variant.fileText, RETRY_SLOWDOWN * timeoutMs);
-        return again === 'timedOut' ? 'undecided' : again;
-      };
-      const outcomes = await Promise.all(variants.map(tryOne));
-      if (outcomes.some((outcome) => outcome === undefined)) return;
-      onStrength(index, testStrength(variants, outcomes as VariantOutcome[]));
-    }),
-  );
-}

@@ -135,9 +135,22 @@ export class Verifier {
   private readonly survivors = new Map<number, TestEvidence>();
   /** The reference once the baseline is in: runs that start before it (unstaged ones) get the test timeout. */
   private settled?: Reference;
+  /** How long each candidate's failing-tests run took: its variants' first stage gets a multiple of it. */
+  private readonly failingTestsMs: Map<number, number>;
 
-  constructor(private readonly options: VerifierOptions) {
+  constructor(private readonly options: VerifierOptions, failingTestsMs = new Map<number, number>()) {
+    this.failingTestsMs = failingTestsMs;
     void options.reference.then((reference) => (this.settled = reference));
+  }
+
+  /** The same verifier running through another executor and slot (the strength check's metered ones). */
+  through(executor: TestExecutor, slot: Slot): Verifier {
+    return new Verifier({ ...this.options, executor, slot }, this.failingTestsMs);
+  }
+
+  /** How long candidate `index`'s run of the failing tests took, when it had one. */
+  failingTestsRunMs(index: number): number | undefined {
+    return this.failingTestsMs.get(index);
   }
 
   /** Runs `label` under the limit the baseline sets (or `ownMs`, when shorter); a timeout's reason says which. */
@@ -162,6 +175,7 @@ export class Verifier {
     if (first && first.verdict.status !== 'pass') return { runs: [first.verdict], evidence: { stage: 'failing-tests', tests: first.tests } };
     // Until its verdict is in: a stop (the total timeout) from here on leaves a candidate that passed its failing tests.
     if (first) this.survivors.set(index, first.tests);
+    if (first) this.failingTestsMs.set(index, first.verdict.durationMs);
     const runs: Runs = { verdicts: [], tests: [], fixedOnly: [], setAside: [] };
     const push = (run: { verdict: Verdict; tests?: TestEvidence; fixedOnly?: boolean }) => (runs.verdicts.push(run.verdict), runs.tests.push(run.tests), runs.fixedOnly.push(run.fixedOnly === true));
     // Past the failing tests a pass is likely: where runs cannot reach each other, its confirmations run beside it.
@@ -264,10 +278,11 @@ export class Verifier {
   /**
    * A variant of a verified fix: caught when it fails the baseline's failing tests or, past them, one full run;
    * `timedOut` when the run that would decide it ran past its limit (no verdict: the caller may give it longer).
-   * Undefined when a cancel ended it.
+   * Undefined when a cancel ended it. A number limits both stages alike; else each stage has its own.
    */
-  async tryVariant(label: string, fileText: string, timeoutMs: number): Promise<'caught' | 'survived' | 'timedOut' | undefined> {
-    const first = await this.runFailingTests(fileText, `${label}f`, timeoutMs);
+  async tryVariant(label: string, fileText: string, limit: number | { readonly failingTestsMs: number; readonly fullMs: number }): Promise<'caught' | 'survived' | 'timedOut' | undefined> {
+    const timeoutMs = typeof limit === 'number' ? limit : limit.fullMs;
+    const first = await this.runFailingTests(fileText, `${label}f`, typeof limit === 'number' ? limit : limit.failingTestsMs);
     if (first?.verdict.cancelled) return undefined;
     if (first?.verdict.status === 'timeout') return 'timedOut';
     if (first && first.verdict.status !== 'pass') return 'caught';

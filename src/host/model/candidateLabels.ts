@@ -2,11 +2,19 @@
 import { provenByTests } from '../../core/verification/evidence';
 import type { StoredCandidate } from './sessionSchema';
 
-/** "weak tests: 4 of 10 variants also pass" / "tests pin it: 10 of 10 variants caught"; empty before the check. */
+/** The CLI's words for a fix the strength check did not reach ("strength: cut short (…)"), shortened for a list row. */
+export const STRENGTH_CUT_SHORT = 'strength check cut short';
+
+/**
+ * "weak tests: 4 of 10 variants also pass" / "tests pin it: 10 of 10 variants caught" (with "shared with candidate 2"
+ * when an equivalent fix's variants stood in); "strength check cut short" when the check ended first; empty before it.
+ */
 function strengthLabel(c: StoredCandidate): string {
+  if (c.strengthCutShort && !c.strength) return STRENGTH_CUT_SHORT;
   const s = c.strength;
   if (!s || s.variants === 0) return '';
-  return s.weak ? `weak tests: ${s.variants - s.caught} of ${s.variants} variants also pass, review it` : `tests pin it: ${s.caught} of ${s.variants} variants caught`;
+  const shared = s.sharedWith !== undefined ? ` (shared with candidate ${s.sharedWith})` : '';
+  return s.weak ? `weak tests: ${s.variants - s.caught} of ${s.variants} variants also pass, review it${shared}` : `tests pin it: ${s.caught} of ${s.variants} variants caught${shared}`;
 }
 
 /**

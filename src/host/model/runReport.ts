@@ -2,6 +2,9 @@
 import type { CandidateResult, FixResult } from '../../core/contract/fixRequest';
 import { failureExcerpt } from '../../core/testResults/failureExcerpt';
 import { EDITOR_NAMES, groupVerb, noFixAdvice } from '../../core/verification/noFixAdvice';
+import { FULL_RUN_NOT_REACHED } from '../../core/verification/evidence';
+import { describeStrength } from '../../core/verification/strengthCheck';
+import { describeStrengthCost } from '../../core/verification/strengthBudget';
 
 export { failureExcerpt };
 
@@ -12,12 +15,28 @@ function runsText(c: CandidateResult): string {
   return `, ${what}${c.flaky ? ' (flaky)' : ''}`;
 }
 
+/** What the strength check said of a verified candidate, in the CLI's words; empty when it did not run on it. */
+function strengthLines(c: CandidateResult, cutShort: FixResult['strengthCutShort']): string[] {
+  if (!c.verified) return [];
+  if (c.strength) return [`Strength: ${describeStrength(c.strength)}.`, ''];
+  if (cutShort?.unchecked.includes(c.index)) return [`Strength: cut short (${cutShort.message}).`, ''];
+  return [];
+}
+
+/** Candidates a stop left after their failing tests passed: not verified, the likeliest fixes to look at. */
+function unfinishedLines(result: FixResult): string[] {
+  return (result.passedFailingTestsOnly ?? []).flatMap((c) => [
+    `## Candidate ${c.index + 1}${c.label ? ` — ${c.label}` : ''}: ${FULL_RUN_NOT_REACHED} (not verified)`, '',
+    '```text', ...c.diff.split('\n').filter((l) => /^[-+@]/.test(l) && !/^(---|\+\+\+) /.test(l)).slice(0, 12), '```', '',
+  ]);
+}
+
 /** One candidate: its verdict and change; its failure too unless the groups above already quote it. */
-function candidateSection(c: CandidateResult, withFailure: boolean): string[] {
+function candidateSection(c: CandidateResult, withFailure: boolean, cutShort?: FixResult['strengthCutShort']): string[] {
   const status = `${c.verified ? 'verified' : c.verdict.status}${c.verdict.reason ? `: ${c.verdict.reason}` : ''}`;
   const head = `${withFailure ? '##' : '###'} Candidate ${c.index + 1}${c.label ? ` — ${c.label}` : ''}: ${status}${runsText(c)}, ${(c.verdict.durationMs / 1000).toFixed(1)} s`;
   if (c.duplicateOf !== null) return [head, '', `Same as candidate ${c.duplicateOf + 1} (whitespace aside), so it was not run again.`, ''];
-  const out = [head, ''];
+  const out = [head, '', ...strengthLines(c, cutShort)];
   // A plain block, not ```diff: the preview's diff colours put light green on pale green in light themes.
   if (c.diff) out.push('```text', ...c.diff.split('\n').filter((l) => /^[-+@]/.test(l) && !/^(---|\+\+\+) /.test(l)).slice(0, 12), '```', '');
   if (c.verdict.status !== 'pass' && withFailure) {
@@ -40,7 +59,9 @@ export function formatRunReport(result: FixResult, location: string): string {
   }
   if (result.stoppedEarly) out.push(`The request stopped early: ${result.stoppedEarly.message}.`);
   if (result.lost.length > 0) out.push(`${result.lost.length} sample(s) could not be obtained: ${[...new Set(result.lost.map((l) => l.message))].join('; ')}.`);
-  out.push('');
+  if (result.strengthCost) out.push(`S${describeStrengthCost(result.strengthCost, result.durationMs).slice(1)}.`);
+  if (result.strengthCutShort) out.push(`The strength check was cut short: ${result.strengthCutShort.message}.`);
+  out.push('', ...unfinishedLines(result));
   const advice = noFixAdvice(result, EDITOR_NAMES);
   if (advice && result.candidates.length > 0) {
     // Nothing passed: the conclusion first, each failure once with the candidates that share it, then what to do.
@@ -54,7 +75,7 @@ export function formatRunReport(result: FixResult, location: string): string {
     out.push('## Each candidate', '');
     for (const c of result.candidates) out.push(...candidateSection(c, false));
   } else {
-    for (const c of result.candidates) out.push(...candidateSection(c, true));
+    for (const c of result.candidates) out.push(...candidateSection(c, true, result.strengthCutShort));
   }
   if (result.candidates.length === 0) out.push('No candidates were produced.');
   return `${out.join('\n')}\n`;

@@ -27,7 +27,11 @@ export interface StoredCandidate {
     readonly weak: boolean;
     /** Variants the tests accept too, to be read as diffs against the fix. */
     readonly survivors?: ReadonlyArray<{ readonly label: string; readonly replacement: string }>;
+    /** The candidate number (1-based) of the equivalent fix whose variants it shares; absent: its own ran. */
+    readonly sharedWith?: number;
   };
+  /** The strength check was cut short before this fix had a strength (its budget, the total timeout, a cancel): why. */
+  readonly strengthCutShort?: string;
   /**
    * Once the behaviour check compared it: its behaviour among the verified fixes (1-based), how many there are, and
    * the note the list and the diff title show ("behaviour 1 of 2: pageCount(10, 5) → 2").

@@ -13,7 +13,7 @@ export function textHash(text: string): string {
 }
 
 /** A verified candidate as the QuickPick and the session keep it. */
-export function storedCandidate(c: CandidateResult, report?: BehaviourReport): StoredCandidate {
+export function storedCandidate(c: CandidateResult, report?: BehaviourReport, cutShort?: FixResult['strengthCutShort']): StoredCandidate {
   const note = behaviourNote(report, c.index);
   const group = report?.groups.findIndex((g) => g.includes(c.index)) ?? -1;
   return {
@@ -26,14 +26,15 @@ export function storedCandidate(c: CandidateResult, report?: BehaviourReport): S
     durationMs: c.verdict.durationMs,
     changeSize: c.changeSize,
     ...(c.tests ? { testsFixed: c.tests.fixed.length, testsPassed: c.tests.passed } : {}),
-    ...(c.strength ? { strength: { variants: c.strength.variants, caught: c.strength.caught, weak: c.strength.weak, survivors: c.strength.survivors.map(({ label, replacement }) => ({ label, replacement })) } } : {}),
+    ...(c.strength ? { strength: { variants: c.strength.variants, caught: c.strength.caught, weak: c.strength.weak, survivors: c.strength.survivors.map(({ label, replacement }) => ({ label, replacement })), ...(c.strength.sharedFrom ? { sharedWith: c.strength.sharedFrom.index + 1 } : {}) } } : {}),
+    ...(!c.strength && cutShort?.unchecked.includes(c.index) ? { strengthCutShort: cutShort.message } : {}),
     ...(note && report && group >= 0 ? { behaviour: { group: group + 1, groups: report.groups.length, note } } : {}),
   };
 }
 
 /** The verified candidates of `result`, best first. */
 export function verifiedCandidates(result: FixResult): StoredCandidate[] {
-  return result.verified.flatMap((i) => result.candidates.filter((c) => c.index === i).map((c) => storedCandidate(c, result.behaviour)));
+  return result.verified.flatMap((i) => result.candidates.filter((c) => c.index === i).map((c) => storedCandidate(c, result.behaviour, result.strengthCutShort)));
 }
 
 /** Sum of one usage field over the samples, or undefined when no sample reported it. */

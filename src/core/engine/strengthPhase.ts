@@ -1,0 +1,70 @@
+// The strength phase of a request: after the list is shown, the strength check on the verified fixes, on the request's
+// run queue, metered and held to its budget (a share of the request), its cost said in the log and the result.
+import type { Logger } from '../base/logger';
+import type { CandidateResult, FixEvent, FixRequest, FixResult } from '../contract/fixRequest';
+import type { StrengthCost, TestStrength } from '../contract/strength';
+import type { TestExecutor } from '../execution/executor';
+import type { Slot } from '../execution/runQueue';
+import type { Verifier } from '../verification/verifier';
+import { checkStrength } from '../verification/strengthCheck';
+import { BUDGET_SPENT, DEFAULT_STRENGTH_BUDGET_PERCENT, StrengthMeter, describeStrengthCost, strengthBudgetMs } from '../verification/strengthBudget';
+import { seconds } from '../verification/timeLimits';
+
+export interface StrengthPhase {
+  readonly request: FixRequest;
+  readonly prepared: { readonly languageId: string; readonly relativePath: string; readonly text: string; readonly start: number; readonly end: number };
+  readonly logger: Logger;
+  readonly candidates: readonly CandidateResult[];
+  /** The verified fixes, best first. */
+  readonly ranking: readonly number[];
+  readonly verifier: Verifier;
+  readonly executor: TestExecutor;
+  readonly slot: Slot;
+  /** `performance.now()` when the request started: the budget is a share of the whole request. */
+  readonly requestStarted: number;
+  /** The behaviour check's groups once it ends, when it runs. */
+  readonly groups?: Promise<readonly (readonly number[])[] | undefined>;
+  readonly onEvent: (event: FixEvent) => void;
+  readonly strengths: Map<number, TestStrength>;
+  readonly reviewRequired: Map<number, string>;
+}
+
+/** What the phase leaves for the result: its cost, and the fixes the budget left unchecked. */
+export interface StrengthOutcome {
+  readonly cost: StrengthCost;
+  readonly cutShort?: NonNullable<FixResult['strengthCutShort']>;
+}
+
+/** How firmly the tests pin each verified fix; the first fix's check always ends, the budget ends the others'. */
+export async function runStrengthPhase(phase: StrengthPhase): Promise<StrengthOutcome> {
+  const { request, prepared, logger, verifier, executor, slot, strengths, onEvent } = phase;
+  const started = performance.now();
+  const percent = request.strengthBudget ?? DEFAULT_STRENGTH_BUDGET_PERCENT;
+  const budgetMs = strengthBudgetMs(started - phase.requestStarted, percent);
+  const meter = new StrengthMeter(budgetMs === undefined ? undefined : started + budgetMs);
+  // Each fix's runs queue behind those of the fixes ranked above it (and behind candidates' and behaviour runs).
+  const verifierFor = (order: number) => verifier.through(meter.executor(executor, order > 0), (run) => slot(run, -1 - order));
+  const reviewRequired = (index: number, reason: string) => {
+    phase.reviewRequired.set(index, reason);
+    const message = `candidate #${index + 1}: review required, not ranked by strength: ${reason}`;
+    logger.warn(message);
+    onEvent({ type: 'warning', message });
+  };
+  let sharedFixes = 0;
+  const { languageId, relativePath, text: originalText, start, end } = prepared;
+  await checkStrength({
+    level: request.strengthCheck === 'thorough' ? 'thorough' : 'quick', verifier: verifierFor(0), verifierFor, languageId, relativePath, originalText, start, end,
+    candidates: phase.candidates, ranking: phase.ranking, sharing: request.strengthSharing !== false, ...(phase.groups ? { groups: phase.groups } : {}), logger,
+  }, (index, strength) => {
+    if (strength.sharedFrom) sharedFixes++;
+    strengths.set(index, strength);
+    onEvent({ type: 'strength', index, strength });
+  }, reviewRequired);
+  const cost: StrengthCost = { runs: meter.runs, durationMs: Math.round(performance.now() - started), ...(budgetMs !== undefined ? { budgetMs } : {}), sharedFixes };
+  logger.info(describeStrengthCost(cost, performance.now() - phase.requestStarted));
+  const unchecked = phase.ranking.filter((index) => !strengths.has(index) && !phase.reviewRequired.has(index));
+  if (!meter.budgetSpent || unchecked.length === 0 || budgetMs === undefined) return { cost };
+  const message = `${BUDGET_SPENT}: ${seconds(budgetMs)}, ${percent}% of the request (--strength-budget / verifiedFix.strengthBudget)`;
+  logger.info(`${message}; ${unchecked.map((i) => `#${i + 1}`).join(', ')} left without a strength`);
+  return { cost, cutShort: { message, unchecked, kind: 'budget' } };
+}

@@ -1,0 +1,183 @@
+// Runs the strength check over the verified fixes: each fix's control run and variants, staged like candidates with
+// limits from the fix's own runs; equivalent fixes share one fix's outcomes; identical variant texts run once.
+import type { CandidateResult } from '../contract/fixRequest';
+import type { StrengthChoice } from '../contract/choices';
+import type { TestStrength } from '../contract/strength';
+import { applyReplacement } from '../base/textRange';
+import { LIMIT_FLOOR_MS, LIMIT_MULTIPLE, limitFromBaseline, seconds } from './timeLimits';
+import type { Logger } from '../base/logger';
+import { CONTROL_FAILED, RETRY_SLOWDOWN, staticReviewReason, strengthVariants, testStrength, withControlComment } from './strengthCheck';
+import type { Variant, VariantOutcome } from './strengthCheck';
+import { equivalenceKey } from './strengthBudget';
+
+/** A variant's stage limits: a number limits both stages alike. */
+export type VariantLimit = number | { readonly failingTestsMs: number; readonly fullMs: number };
+
+/** Runs variants as the verifier runs candidates (the failing tests first, the full run for those that pass them). */
+export interface VariantVerifier {
+  /** `timedOut` when the run that would have decided it ran past its limit; undefined when cancelled. */
+  tryVariant(label: string, fileText: string, limit: VariantLimit): Promise<'caught' | 'survived' | 'timedOut' | undefined>;
+  /** How long candidate `index`'s run of the failing tests took (its variants' first stage gets a multiple of it). */
+  failingTestsRunMs?(index: number): number | undefined;
+}
+
+export interface StrengthCheck {
+  readonly level: Exclude<StrengthChoice, 'off'>;
+  readonly verifier: VariantVerifier;
+  /**
+   * The verifier for the `order`-th fix that runs its own variants (0: the first); default `verifier`. The engine
+   * gives the first an unbounded one and the others one held to the check's budget, each queued behind the one before.
+   */
+  readonly verifierFor?: (order: number) => VariantVerifier;
+  readonly languageId: string;
+  readonly relativePath: string;
+  readonly originalText: string;
+  readonly start: number;
+  readonly end: number;
+  readonly candidates: readonly CandidateResult[];
+  /** The verified candidates to check, best first: their variants are queued first. */
+  readonly ranking: readonly number[];
+  /** Equivalent fixes share one's variants' outcomes (default true). */
+  readonly sharing?: boolean;
+  /**
+   * The behaviour check's groups of fixes with the same outcome on every input tried, once it ends (undefined when it
+   * did not run or compared nothing): a fix past the first shares the strength of an earlier fix of its group.
+   */
+  readonly groups?: Promise<readonly (readonly number[])[] | undefined>;
+  /** Told each fix's variant limits, and which fixes share. */
+  readonly logger?: Logger;
+}
+
+/** What one fix's own check found; undefined when a cancel or the budget cut it short. */
+type OwnResult = { readonly strength: TestStrength } | { readonly review: string } | undefined;
+
+/** The limits for `candidate`'s variants: a multiple of its own runs of each stage, as the baseline sets candidates'. */
+function variantLimit(verifier: VariantVerifier, candidate: CandidateResult): VariantLimit {
+  const slowest = Math.max(...candidate.runs.map((run) => run.durationMs));
+  const fullMs = limitFromBaseline(slowest, true)?.ms ?? limitFromBaseline(1, true)!.ms;
+  const stageOne = verifier.failingTestsRunMs?.(candidate.index);
+  const failingTestsMs = stageOne !== undefined ? limitFromBaseline(stageOne, true)?.ms : undefined;
+  return failingTestsMs === undefined || failingTestsMs === fullMs ? fullMs : { failingTestsMs, fullMs };
+}
+
+/** "each variant gets 5 s for the failing tests and 12.5 s for the full run (5× the fix's own run of each, at least 5 s)" */
+export function describeLimit(limit: VariantLimit): string {
+  const floor = `at least ${seconds(LIMIT_FLOOR_MS)}`;
+  const basis = `${LIMIT_MULTIPLE}× the fix's own run of each, ${floor}`;
+  if (typeof limit === 'number') return `each variant gets ${seconds(limit)} per run (${LIMIT_MULTIPLE}× the fix's slowest run, ${floor})`;
+  return `each variant gets ${seconds(limit.failingTestsMs)} for the failing tests and ${seconds(limit.fullMs)} for the full run (${basis})`;
+}
+
+const times = (limit: VariantLimit, by: number): VariantLimit =>
+  (typeof limit === 'number' ? by * limit : { failingTestsMs: by * limit.failingTestsMs, fullMs: by * limit.fullMs });
+
+/** One fix's control run and variants; `cache` holds outcomes by variant text, shared by every fix of the request. */
+async function checkOwn(check: StrengthCheck, candidate: CandidateResult, verifier: VariantVerifier, cache: Map<string, Promise<VariantOutcome | undefined>>): Promise<OwnResult> {
+  const { index } = candidate;
+  const limit = variantLimit(verifier, candidate);
+  check.logger?.info(`strength check of #${index + 1}: ${describeLimit(limit)}`);
+  const fixed = applyReplacement(check.originalText, check.start, check.end, candidate.replacement);
+  const control = withControlComment(fixed, check.languageId);
+  if (control !== undefined) {
+    const outcome = await verifier.tryVariant(`s${index}c`, control, times(limit, RETRY_SLOWDOWN));
+    if (outcome === undefined) return undefined;
+    if (outcome === 'caught') return { review: CONTROL_FAILED };
+  }
+  const variants = await strengthVariants({ ...check, replacement: candidate.replacement });
+  // A variant that loops (`i >= n` in a for loop) would hold its slot for the whole test time limit, so its limit
+  // follows the fix's own runs. A timeout is no verdict though (a loaded machine slows every run): the variant
+  // runs once more with a longer limit, and one that still does not finish is undecided.
+  const tryOne = (variant: Variant, i: number): Promise<VariantOutcome | undefined> => {
+    const known = cache.get(variant.fileText);
+    if (known) return known;
+    const outcome = (async () => {
+      const first = await verifier.tryVariant(`s${index}v${i}`, variant.fileText, limit);
+      if (first !== 'timedOut') return first;
+      const again = await verifier.tryVariant(`s${index}v${i}t`, variant.fileText, times(limit, RETRY_SLOWDOWN));
+      return again === 'timedOut' ? 'undecided' : again;
+    })();
+    cache.set(variant.fileText, outcome);
+    return outcome;
+  };
+  const outcomes = await Promise.all(variants.map(tryOne));
+  if (outcomes.some((outcome) => outcome === undefined)) return undefined;
+  return { strength: testStrength(variants, outcomes as VariantOutcome[]) };
+}
+
+/** The earlier fix of `index`'s behaviour group that runs its own variants, or undefined. */
+function behaviourSource(index: number, groups: readonly (readonly number[])[] | undefined, ranking: readonly number[], owners: ReadonlyMap<number, unknown>): number | undefined {
+  const group = groups?.find((g) => g.includes(index));
+  if (!group) return undefined;
+  return ranking.slice(0, ranking.indexOf(index)).find((earlier) => group.includes(earlier) && owners.has(earlier));
+}
+
+/**
+ * Checks every verified candidate; each strength is reported as it completes, none for a candidate a cancel (or the
+ * budget) cut short. A candidate that could steer the check is reported to `onReviewRequired` and gets no strength:
+ * one that reads its own source or changes code outside the selected function (staticReviewReason), or whose control
+ * run (the fix with a comment added at the end of the file) is caught. Sharing (the default): a fix with the same
+ * text as an earlier one once spacing is normalised, or (once the behaviour check ends) with the same behaviour as
+ * an earlier fix that runs its own variants, takes that fix's strength instead of running variants of its own.
+ */
+export async function checkStrength(
+  check: StrengthCheck,
+  onStrength: (index: number, strength: TestStrength) => void,
+  onReviewRequired: (index: number, reason: string) => void = () => undefined,
+): Promise<void> {
+  const sharing = check.sharing !== false;
+  const owners = new Map<number, Promise<OwnResult>>();
+  const cache = new Map<string, Promise<VariantOutcome | undefined>>();
+  const byText = new Map<string, number>();
+  const pending: Promise<void>[] = [];
+  const own = (candidate: CandidateResult): Promise<OwnResult> => {
+    const verifier = check.verifierFor?.(owners.size) ?? check.verifier;
+    const result = checkOwn(check, candidate, verifier, cache);
+    owners.set(candidate.index, result);
+    return result;
+  };
+  const report = async (index: number, result: Promise<OwnResult>, sharedFrom?: TestStrength['sharedFrom']) => {
+    const found = await result;
+    if (found && 'review' in found) return sharedFrom ? undefined : onReviewRequired(index, found.review);
+    if (found) onStrength(index, sharedFrom ? { ...found.strength, sharedFrom } : found.strength);
+  };
+  // A fix whose source turns out to need review shares nothing: its equivalent runs its own variants then.
+  const share = async (candidate: CandidateResult, from: number, by: 'text' | 'behaviour') => {
+    const found = await owners.get(from);
+    if (found && 'review' in found) return report(candidate.index, own(candidate));
+    return report(candidate.index, Promise.resolve(found), { index: from, by });
+  };
+  const waiting: CandidateResult[] = [];
+  const sameText: Array<{ candidate: CandidateResult; from: number }> = [];
+  check.ranking.forEach((index, rank) => {
+    const candidate = check.candidates.find((c) => c.index === index);
+    if (!candidate) return;
+    const steering = staticReviewReason(check, candidate);
+    if (steering) return onReviewRequired(index, steering);
+    const key = equivalenceKey(applyReplacement(check.originalText, check.start, check.end, candidate.replacement));
+    const same = sharing ? byText.get(key) : undefined;
+    if (same !== undefined) {
+      check.logger?.info(`strength check of #${index + 1}: shares the variants of #${same + 1} (the same code once spacing is normalised)`);
+      return sameText.push({ candidate, from: same });
+    }
+    byText.set(key, index);
+    // The first fix starts at once; the others wait for the behaviour check's groups, when it runs.
+    if (rank > 0 && sharing && check.groups) waiting.push(candidate);
+    else pending.push(report(index, own(candidate)));
+  });
+  const behaviourShares = new Map<number, number>();
+  if (waiting.length > 0) {
+    const groups = await check.groups;
+    for (const candidate of waiting) {
+      const from = behaviourSource(candidate.index, groups, check.ranking, owners);
+      if (from !== undefined) behaviourShares.set(candidate.index, from);
+      if (from !== undefined) check.logger?.info(`strength check of #${candidate.index + 1}: shares the variants of #${from + 1} (the same outcome on every input the behaviour check tried)`);
+      pending.push(from !== undefined ? share(candidate, from, 'behaviour') : report(candidate.index, own(candidate)));
+    }
+  }
+  // After every owner is known: the fix with the same text may itself share an earlier fix's behaviour.
+  for (const { candidate, from } of sameText) {
+    const behaviour = behaviourShares.get(from);
+    pending.push(behaviour !== undefined ? share(candidate, behaviour, 'behaviour') : share(candidate, from, 'text'));
+  }
+  await Promise.all(pending);
+}

@@ -1,0 +1,144 @@
+// The strength check's cost: its budget arithmetic, the meter that holds runs to it, the equivalence of fixes, the
+// sharing of variants between equivalent fixes, stage limits from the fix's own runs, and how the cost is said.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { StrengthMeter, describeStrengthCost, equivalenceKey, strengthBudgetMs } from '../../src/core/verification/strengthBudget';
+import { checkStrength } from '../../src/core/verification/strengthCheck';
+import type { VariantLimit } from '../../src/core/verification/strengthRuns';
+import type { TestStrength } from '../../src/core/contract/strength';
+import type { ExecutedRun, TestExecutor } from '../../src/core/execution/executor';
+
+describe('strengthBudgetMs', () => {
+  it('gives the check what keeps it at the share of the whole request: budget / (elapsed + budget) = percent', () => {
+    assert.equal(strengthBudgetMs(10_000), Math.floor((10_000 * 33) / 67));
+    assert.equal(strengthBudgetMs(10_000, 50), 10_000);
+    assert.equal(strengthBudgetMs(9_000, 25), 3_000);
+    for (const [elapsed, percent] of [[12_345, 33], [1, 10], [600_000, 20]]) {
+      const budget = strengthBudgetMs(elapsed, percent)!;
+      assert.ok(budget / (elapsed + budget) <= percent / 100, `${budget} of ${elapsed + budget}`);
+    }
+  });
+  it('has no budget at 0 or at 100 and above', () => {
+    assert.equal(strengthBudgetMs(10_000, 0), undefined);
+    assert.equal(strengthBudgetMs(10_000, 100), undefined);
+  });
+});
+
+describe('describeStrengthCost', () => {
+  it('says runs, seconds and the share of the request', () => {
+    assert.equal(describeStrengthCost({ runs: 12, durationMs: 8100, sharedFixes: 0 }, 36_818), 'strength check: 12 runs, 8.1 s, 22% of the request');
+    assert.equal(describeStrengthCost({ runs: 1, durationMs: 500, budgetMs: 4000, sharedFixes: 2 }, 10_000), "strength check: 1 run, 0.5 s, 5% of the request (budget 4 s); 2 fixes shared an equivalent fix's variants");
+  });
+});
+
+const pass = (durationMs: number): ExecutedRun => ({ verdict: { status: 'pass', durationMs, exitCode: 0, output: '', stdout: '', stderr: '' } });
+const timedOut = (durationMs: number): ExecutedRun => ({ verdict: { status: 'timeout', durationMs, exitCode: null, output: '', stdout: '', stderr: '' } });
+
+function fakeExecutor(answer: (timeoutMs: number | undefined) => ExecutedRun, seen: Array<number | undefined>): TestExecutor {
+  return {
+    protections: {} as TestExecutor['protections'], runsCanInterfere: false, isolation: 'test',
+    run: async (_text, _label, options) => (seen.push(options?.timeoutMs), answer(options?.timeoutMs)),
+    dispose: async () => undefined,
+  };
+}
+
+describe('StrengthMeter', () => {
+  it('counts runs; a bounded run gets at most the time left, and one the deadline ended is cancelled, not timed out', async () => {
+    const seen: Array<number | undefined> = [];
+    const meter = new StrengthMeter(performance.now() + 60_000);
+    const bounded = meter.executor(fakeExecutor((ms) => (ms !== undefined && ms <= 60_000 ? timedOut(ms) : pass(1)), seen), true);
+    const ended = await bounded.run('x', 'a', { timeoutMs: 120_000 });
+    assert.ok(seen[0]! <= 60_000 && seen[0]! > 50_000, String(seen[0]));
+    assert.equal(ended.verdict.cancelled, true);
+    assert.equal(meter.budgetSpent, true);
+    // Its own limit below the time left: a timeout stays a timeout (the variant ran past its limit).
+    const own = await bounded.run('x', 'b', { timeoutMs: 1000 });
+    assert.equal(own.verdict.status, 'timeout');
+    assert.equal(meter.runs, 2);
+  });
+  it('starts nothing past the deadline, except for the unbounded (first) fix', async () => {
+    const seen: Array<number | undefined> = [];
+    const meter = new StrengthMeter(performance.now() - 1);
+    const inner = fakeExecutor(() => pass(1), seen);
+    assert.equal((await meter.executor(inner, true).run('x', 'a', { timeoutMs: 5000 })).verdict.cancelled, true);
+    assert.equal(seen.length, 0, 'not started');
+    assert.equal((await meter.executor(inner, false).run('x', 'b', { timeoutMs: 5000 })).verdict.status, 'pass');
+    assert.deepEqual(seen, [5000]);
+    assert.equal(meter.runs, 1);
+  });
+  it('without a deadline counts only', async () => {
+    const seen: Array<number | undefined> = [];
+    const meter = new StrengthMeter(undefined);
+    await meter.executor(fakeExecutor(() => pass(1), seen), true).run('x', 'a', { timeoutMs: 5000 });
+    assert.deepEqual(seen, [5000]);
+    assert.equal(meter.budgetSpent, false);
+  });
+});
+
+describe('equivalenceKey', () => {
+  it('equates spacing differences outside strings, keeps indentation and string contents', () => {
+    assert.equal(equivalenceKey('if (a  >=  b) {\n  return f( x, y );\n}\n'), equivalenceKey('if (a >= b){\n  return f(x,y);\n\n}'));
+    assert.notEqual(equivalenceKey('x = "a  b"'), equivalenceKey('x = "a b"'));
+    assert.notEqual(equivalenceKey('def f():\n    return 1\n'), equivalenceKey('def f():\n  return 1\n'));
+    assert.notEqual(equivalenceKey('a >= b'), equivalenceKey('b <= a'));
+    assert.notEqual(equivalenceKey('a - -b'), equivalenceKey('a --b'));
+  });
+});
+
+// Line 2 of `atLeast` as four verified fixes: #0 and #1 differ in spacing only, #2 behaves as #0 (a behaviour group),
+// #3 is a different program.
+const original = 'function atLeast(q, t) {\n  return q > t;\n}\n';
+const start = original.indexOf('  return');
+const end = original.indexOf('\n', start);
+const verdict = (durationMs: number) => ({ status: 'pass' as const, durationMs, exitCode: 0, output: '', stdout: '', stderr: '' });
+const candidate = (index: number, replacement: string) => ({ index, replacement, verdict: verdict(2000), duplicateOf: null, runs: [verdict(2000)], verified: true, flaky: false, diff: '', changeSize: 1, changedCharacters: 1 });
+const fixes = [candidate(0, '  return q >= t;'), candidate(1, '  return q  >=  t;'), candidate(2, '  return t <= q;'), candidate(3, '  return q >= t && true;')];
+
+async function runCheck(options: { sharing?: boolean; groups?: number[][]; stageOneMs?: number }) {
+  const labels: string[] = [];
+  const limits: VariantLimit[] = [];
+  const verifier = {
+    tryVariant: async (label: string, _text: string, limit: VariantLimit) => (labels.push(label), limits.push(limit), label.endsWith('c') ? ('survived' as const) : ('caught' as const)),
+    failingTestsRunMs: () => options.stageOneMs,
+  };
+  const strengths = new Map<number, TestStrength>();
+  await checkStrength({
+    level: 'quick', verifier, languageId: 'javascript', relativePath: 'a.js', originalText: original, start, end, candidates: fixes, ranking: [0, 1, 2, 3],
+    ...(options.sharing === false ? { sharing: false } : {}), ...(options.groups ? { groups: Promise.resolve(options.groups) } : {}),
+  }, (i, s) => strengths.set(i, s));
+  const ranFor = new Set(labels.map((l) => Number(/^s(\d+)/.exec(l)?.[1])));
+  return { labels, limits, strengths, ranFor };
+}
+
+describe('equivalent fixes share their variants', () => {
+  it('a fix with the same code once spacing is normalised runs nothing and says whose variants it took', async () => {
+    const { strengths, ranFor } = await runCheck({});
+    assert.deepEqual([...ranFor].sort(), [0, 2, 3]);
+    assert.deepEqual(strengths.get(1)?.sharedFrom, { index: 0, by: 'text' });
+    assert.equal(strengths.get(1)?.caught, strengths.get(0)?.caught);
+    assert.equal(strengths.get(0)?.sharedFrom, undefined);
+  });
+  it('a fix of an earlier fix\'s behaviour group shares its strength once the groups are in', async () => {
+    const { strengths, ranFor } = await runCheck({ groups: [[0, 1, 2], [3]] });
+    assert.deepEqual([...ranFor].sort(), [0, 3]);
+    assert.deepEqual(strengths.get(2)?.sharedFrom, { index: 0, by: 'behaviour' });
+    assert.equal(strengths.size, 4);
+  });
+  it('sharing off: every fix runs its own variants', async () => {
+    const { ranFor, strengths } = await runCheck({ sharing: false, groups: [[0, 1, 2], [3]] });
+    assert.deepEqual([...ranFor].sort(), [0, 1, 2, 3]);
+    assert.ok([...strengths.values()].every((s) => s.sharedFrom === undefined));
+  });
+});
+
+describe('variant limits follow the stages', () => {
+  it('the first stage gets a multiple of the fix\'s own failing-tests run, the full run a multiple of its full run', async () => {
+    const { limits, labels } = await runCheck({ sharing: false, stageOneMs: 1500 });
+    const variant = limits[labels.findIndex((l) => /v\d+$/.test(l))];
+    assert.deepEqual(variant, { failingTestsMs: 7500, fullMs: 10_000 });
+  });
+  it('without a failing-tests run both stages get the full run\'s limit', async () => {
+    const { limits, labels } = await runCheck({ sharing: false });
+    assert.equal(limits[labels.findIndex((l) => /v\d+$/.test(l))], 10_000);
+  });
+});
