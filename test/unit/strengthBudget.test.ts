@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { StrengthMeter, describeStrengthCost, equivalenceKey, strengthBudgetMs } from '../../src/core/verification/strengthBudget';
-import { checkStrength } from '../../src/core/verification/strengthCheck';
+import { checkStrength } from '../../src/core/verification/strengthRuns';
 import type { VariantLimit } from '../../src/core/verification/strengthRuns';
 import type { TestStrength } from '../../src/core/contract/strength';
 import type { ExecutedRun, TestExecutor } from '../../src/core/execution/executor';

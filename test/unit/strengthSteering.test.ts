@@ -3,7 +3,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { steeringReason } from '../../src/core/verification/strengthSteering';
-import { CONTROL_FAILED, checkStrength, rankByStrength, withControlComment } from '../../src/core/verification/strengthCheck';
+import { CONTROL_FAILED, rankByStrength, withControlComment } from '../../src/core/verification/strengthCheck';
+import { checkStrength } from '../../src/core/verification/strengthRuns';
 import type { TestStrength } from '../../src/core/contract/strength';
 
 const js = 'const x = 1;\nfunction answer(a) {\n  return a + 41;\n}\nmodule.exports = { answer };\n';

@@ -1,7 +1,8 @@
 // A timeout is no verdict in the strength check: a variant that runs out of time gets one longer run, then is undecided.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { checkStrength, describeStrength, rankByStrength, strengthKnown } from '../../src/core/verification/strengthCheck';
+import { describeStrength, rankByStrength, strengthKnown } from '../../src/core/verification/strengthCheck';
+import { checkStrength } from '../../src/core/verification/strengthRuns';
 import type { TestStrength } from '../../src/core/contract/strength';
 
 const source = 'function sumTo(n) {\n  let total = 0;\n  for (let i = 1; i <= n; i++) total += i;\n  return total;\n}\n';

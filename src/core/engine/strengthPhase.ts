@@ -6,7 +6,7 @@ import type { StrengthCost, TestStrength } from '../contract/strength';
 import type { TestExecutor } from '../execution/executor';
 import type { Slot } from '../execution/runQueue';
 import type { Verifier } from '../verification/verifier';
-import { checkStrength } from '../verification/strengthCheck';
+import { checkStrength } from '../verification/strengthRuns';
 import { BUDGET_SPENT, DEFAULT_STRENGTH_BUDGET_PERCENT, StrengthMeter, describeStrengthCost, strengthBudgetMs } from '../verification/strengthBudget';
 import { seconds } from '../verification/timeLimits';
 

@@ -8,8 +8,6 @@ import type { StrengthChoice } from '../contract/choices';
 import type { SurvivingVariant, TestStrength } from '../contract/strength';
 import { steeringReason } from './strengthSteering';
 
-export { checkStrength } from './strengthRuns';
-export type { StrengthCheck } from './strengthRuns';
 
 /** A variant that timed out runs once more with this many times its first limit before it is called undecided. */
 export const RETRY_SLOWDOWN = 4;
