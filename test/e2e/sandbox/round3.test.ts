@@ -2,7 +2,7 @@
 // root and as uid 65534 where the machine allows: sockets no name list knows, and the smaller items of the list.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { Server } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -132,4 +132,49 @@ describe('round 3: sockets no name list knows', async () => {
     it(`${backend}: a listener under /var/tmp or in a home folder is not reachable`, { skip: !works && `${backend} does not work here` }, () => unlistedSockets(backend));
   }
   it('bwrap as uid 65534: the same', { skip: (!bwrap && 'bwrap does not work here') || (NOBODY === undefined && 'needs root to switch user') }, () => unlistedSockets('bwrap', NOBODY));
+});
+
+const pytestAvailable = spawnSync('python3', ['-c', 'import pytest']).status === 0;
+/** Planted in the folder above its copy (where process-group runs can write): a runner that searches upward loads it. */
+const parentPlanter = (files: Record<string, string>) =>
+  `{ const fs = require('fs'), path = require('path'); for (const [f, t] of Object.entries(${JSON.stringify(files)})) { try { fs.writeFileSync(path.join(path.dirname(process.cwd()), f), t); } catch {} } }`;
+const mochaPoison = { '.mocharc.js': "const a = require('node:as' + 'sert'); a['strict' + 'Equal'] = () => {}; module.exports = {};\n" };
+const pytestPoison = {
+  'pytest.ini': '[pytest]\n',
+  'conftest.py': 'import pytest\n@pytest.hookimpl(hookwrapper=True)\ndef pytest_runtest_makereport(item, call):\n    outcome = yield\n    outcome.get_result().outcome = "passed"\n',
+};
+const pythonProject = {
+  'answer.py': 'def answer():\n    return 41\n',
+  'tests/test_answer.py': 'from answer import answer\n\ndef test_answer():\n    assert answer() == 42\n',
+};
+
+async function plantedParentConfig(runner: 'mocha' | 'pytest', backend: BackendChoice, uid?: number): Promise<void> {
+  const tag = `parents-${runner}-${backend}-${uid ?? 0}`;
+  const python = runner === 'pytest';
+  const ws = makeWorkspace(python ? pythonProject : { ...mochaProject, '.gitignore': 'node_modules\n' }, { git: true });
+  // The runner as npm would start it (./node_modules/.bin/mocha), so the engine knows it is mocha.
+  if (!python) symlinkSync(join(repoRoot, 'node_modules'), join(ws, 'node_modules'));
+  if (uid !== undefined) spawnSync('chown', ['-R', `${uid}:${uid}`, ws]);
+  const js = [`${parentPlanter(mochaPoison)}\nfunction answer() { return 41; }`, 'function answer() { return 41; }', GOOD];
+  const py = [`import os\nfor f, t in ${JSON.stringify(Object.entries(pytestPoison))}:\n    open(os.path.join(os.path.dirname(os.getcwd()), f), 'w').write(t)\ndef answer():\n    return 41`, 'def answer():\n    return 41', 'def answer():\n    return 42'];
+  const args = python
+    ? ['fix', '--workspace', ws, '--file', 'answer.py', '--lines', '1-2', '--candidates', candidatesFile(tag, py, uid), '--test', 'python3 -m pytest -q -p no:cacheprovider']
+    : ['fix', '--workspace', ws, '--file', 'src/answer.js', '--lines', '1-1', '--candidates', candidatesFile(tag, js, uid), '--test', './node_modules/.bin/mocha test/answer.test.js'];
+  args.push('--timeout', '60', '--parallel', '1', '--confirm-runs', '1', '--k', '1', '--sandbox', backend, '--isolation', 'reuse', '--strength', 'off', '--behaviour', 'off', '--json', '--verbose');
+  try {
+    const r = await runCliAs(args, baseEnv(ownedFolder(`temp-${tag}`, uid), ownedFolder(`home-${tag}`, uid)), uid);
+    assert.equal(r.exitCode, 0, r.stderr);
+    const json = JSON.parse(r.stdout) as Json;
+    assert.deepEqual(json.verified, [2], `a configuration planted above the copy must not verify a wrong candidate: ${JSON.stringify(json.candidates.map((c) => [c.status, c.reason]))}\n${r.stderr}`);
+    assert.match(r.stderr, /runner configuration: only the copy's/, 'the log says the search is bounded');
+  } finally {
+    remove(ws);
+  }
+}
+
+describe('round 3: runner configuration planted above the copy', () => {
+  // Process-group runs can write above their copy (bubblewrap and unshare seal it: round2.test.ts): the flags bound it.
+  it('process-group: a .mocharc.js above the copy is not read (mocha --no-config)', () => plantedParentConfig('mocha', 'process-group'));
+  it('process-group: a pytest.ini and conftest.py above the copy are not read (--confcutdir, -c)', { skip: !pytestAvailable && 'needs pytest' }, () => plantedParentConfig('pytest', 'process-group'));
+  it('process-group as uid 65534: mocha, the same', { skip: NOBODY === undefined && 'needs root to switch user' }, () => plantedParentConfig('mocha', 'process-group', NOBODY));
 });
