@@ -178,3 +178,19 @@ describe('round 3: runner configuration planted above the copy', () => {
   it('process-group: a pytest.ini and conftest.py above the copy are not read (--confcutdir, -c)', { skip: !pytestAvailable && 'needs pytest' }, () => plantedParentConfig('pytest', 'process-group'));
   it('process-group as uid 65534: mocha, the same', { skip: NOBODY === undefined && 'needs root to switch user' }, () => plantedParentConfig('mocha', 'process-group', NOBODY));
 });
+
+describe('round 3: links out of the workspace', () => {
+  for (const link of ['..', '../..', '/', 'node_modules/../..']) {
+    it(`--link ${link} is refused before anything runs`, async () => {
+      const ws = makeWorkspace(mochaProject, { git: true });
+      try {
+        const args = [...fixArgs(ws, candidatesFile(`link-${link.replace(/\W/g, '_')}`, [GOOD]), 'process-group'), '--isolation', 'copy', '--link', link];
+        const r = await runCliAs(args, baseEnv(ownedFolder('temp-link'), ownedFolder('home-link')));
+        assert.equal(r.exitCode, 2, `exit 2 (refused), got ${r.exitCode}: ${r.stderr}`);
+        assert.match(r.stderr, /not a folder inside the workspace/);
+      } finally {
+        remove(ws);
+      }
+    });
+  }
+});
