@@ -2,13 +2,14 @@
 // root and as uid 65534 where the machine allows: sockets no name list knows, and the smaller items of the list.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { sandboxOfKind } from '../../../src/core/sandbox/detect';
+import { appendResults } from '../../../src/core/statistics/resultsFile';
 import type { CliResult } from '../../unit/helpers/cli';
 import { cliPath, repoRoot } from '../../unit/helpers/paths';
 import { killMarked, newMarker } from '../../unit/helpers/processes';
@@ -193,4 +194,36 @@ describe('round 3: links out of the workspace', () => {
       }
     });
   }
+});
+
+describe('round 3: the results file in a shared folder', () => {
+  const line = '{"task_id":"t","passed":true}\n';
+  it('--results refuses to write through a symbolic link another user left there', async () => {
+    const victim = join(ownedFolder('results-link'), 'victim.txt');
+    writeFileSync(victim, 'keep\n');
+    const planted = join(ownedFolder('results-link'), 'r.jsonl');
+    symlinkSync(victim, planted);
+    await assert.rejects(appendResults(planted, line), /symbolic link/);
+    assert.equal(readFileSync(victim, 'utf8'), 'keep\n');
+  });
+  it("--results refuses another user's file", { skip: !isRoot && 'needs root to give a file away' }, async () => {
+    const theirs = join(ownedFolder('results-theirs'), 'r.jsonl');
+    writeFileSync(theirs, '');
+    chownSync(theirs, 65534, 65534);
+    await assert.rejects(appendResults(theirs, line), /belongs to another user/);
+    assert.equal(readFileSync(theirs, 'utf8'), '');
+  });
+  it('a lock held by another process does not turn the request into an error: the lines are appended, with a warning', async () => {
+    const file = join(ownedFolder('results-lock'), 'r.jsonl');
+    mkdirSync(`${file}.lock`);
+    // Kept fresh, as a live holder does (a stale lock would be taken over).
+    const keep = setInterval(() => utimesSync(`${file}.lock`, new Date(), new Date()), 500);
+    try {
+      const note = await appendResults(file, line);
+      assert.match(note ?? '', /was held by another process/);
+      assert.equal(readFileSync(file, 'utf8'), line);
+    } finally {
+      clearInterval(keep);
+    }
+  });
 });
