@@ -293,7 +293,8 @@ export async function runFixCommand(argv: string[], out: (text: string) => void,
     if (values.results !== undefined && values.results !== '' && counts) {
       // A workspace-level request's task is the function where the fix was found (or the last one tried).
       const taskId = requestTaskId(outcome.file, outcome.lines, outcome.selected, startedAt, String(process.pid));
-      await appendResults(resolve(values.results), formatResults([{ taskId, samples: sampleRecords(result), baselinePassed: result.baselinePassed }]));
+      const note = await appendResults(resolve(values.results), formatResults([{ taskId, samples: sampleRecords(result), baselinePassed: result.baselinePassed }]));
+      if (note) err(`verified-fix: warning: ${note}`);
     }
     if (failure) {
       err(`verified-fix: ${failure}`);

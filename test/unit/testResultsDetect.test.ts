@@ -40,7 +40,7 @@ const rows: Array<[command: string, scripts: Scripts, bins: readonly string[], e
   ['CI=1 npm test', { test: "cross-env NODE_ENV='a b' jest" }, js, { runner: 'jest', base: "CI=1 NODE_ENV='a b' ./node_modules/.bin/jest" }],
   ['npm test', { test: 'npm run unit', unit: 'node --test' }, [], { runner: 'node', base: 'node --test' }],
   ['npm test', { test: 'npx jest' }, [], { runner: 'jest', base: 'npx jest' }],
-  ['npm test', { test: 'pytest -q' }, [], { runner: 'pytest', base: 'pytest -q' }],
+  ['npm test', { test: 'pytest -q' }, [], { runner: 'pytest', base: 'pytest --confcutdir=. -c /dev/null --rootdir=. -q' }],
   ['npm test', { test: 'go test ./...' }, [], { runner: 'go', base: 'go test ./...' }],
   // direct commands, kept as written
   ['node --test', undefined, [], { runner: 'node', base: 'node --test' }],
@@ -53,14 +53,14 @@ const rows: Array<[command: string, scripts: Scripts, bins: readonly string[], e
   // a reporter of the user's own is no conflict for mocha: its report comes through a hook
   ['npm test', { test: 'mocha --reporter spec --bail --check-leaks test/ test/acceptance/' }, js, { runner: 'mocha', base: './node_modules/.bin/mocha --reporter spec --bail --check-leaks test/ test/acceptance/' }],
   ['npm test', { test: 'mocha -R dot -O foo=bar' }, js, { runner: 'mocha', base: './node_modules/.bin/mocha -R dot -O foo=bar' }],
-  ['pytest', undefined, [], { runner: 'pytest', base: 'pytest' }],
+  ['pytest', undefined, [], { runner: 'pytest', base: 'pytest --confcutdir=. -c /dev/null --rootdir=.' }],
   // the user's own reporters and report files are kept beside the tool's side channel
   ['npm test', { test: 'node --test --test-reporter=tap' }, [], { runner: 'node', base: 'node --test --test-reporter=tap' }],
   ['npm test', { test: 'jest --json --outputFile=out.json' }, js, { runner: 'jest', base: './node_modules/.bin/jest --json --outputFile=out.json' }],
-  ['pytest --junitxml=out.xml -x', undefined, [], { runner: 'pytest', base: 'pytest --junitxml=out.xml -x' }],
-  ['python -m pytest tests', undefined, [], { runner: 'pytest', base: 'python -m pytest tests' }],
-  ['python3 -m pytest -q', undefined, [], { runner: 'pytest', base: 'python3 -m pytest -q' }],
-  ['.venv/bin/python3.12 -m pytest', undefined, [], { runner: 'pytest', base: '.venv/bin/python3.12 -m pytest' }],
+  ['pytest --junitxml=out.xml -x', undefined, [], { runner: 'pytest', base: 'pytest --confcutdir=. -c /dev/null --rootdir=. --junitxml=out.xml -x' }],
+  ['python -m pytest tests', undefined, [], { runner: 'pytest', base: 'python -m pytest --confcutdir=. tests' }],
+  ['python3 -m pytest -q', undefined, [], { runner: 'pytest', base: 'python3 -m pytest --confcutdir=. -c /dev/null --rootdir=. -q' }],
+  ['.venv/bin/python3.12 -m pytest', undefined, [], { runner: 'pytest', base: '.venv/bin/python3.12 -m pytest --confcutdir=. -c /dev/null --rootdir=.' }],
   ['go test ./...', undefined, [], { runner: 'go', base: 'go test ./...' }],
   ['CGO_ENABLED=0 go test -count=1 ./...', undefined, [], { runner: 'go', base: 'CGO_ENABLED=0 go test -count=1 ./...' }],
   ['cargo test', undefined, [], { runner: 'cargo', base: 'cargo test' }],

@@ -35,7 +35,7 @@ export function protectionParts(p: Protections): { readonly label: string; reado
     none: 'files outside the copy are NOT protected on this system: install bubblewrap',
   }[p.files];
   const processes = p.processes === 'all' ? 'every process ends with its run' : 'process-group kill only';
-  const network = { isolated: 'network: isolated (sockets of daemons and agents hidden)', allowed: 'network: allowed by setting', 'not-isolated': 'network: not isolated on this system' }[p.network];
+  const network = { isolated: 'network: isolated (loopback only; every listening socket of the machine hidden from the run)', allowed: 'network: allowed by setting', 'not-isolated': 'network: not isolated on this system' }[p.network];
   const memory =
     p.memory.capMB <= 0
       ? 'memory: no cap'

@@ -60,11 +60,25 @@ async function checkTarget(workspace: string, relativePath: string, linkedNames:
   }
 }
 
+/**
+ * Linked folders are named relative to the workspace and must stay inside it: `..` or an absolute path would put a
+ * link to a folder outside the workspace in every copy, writable through it by every run (what `--link ..` did).
+ */
+export function checkLinkedFolders(workspace: string, folders: readonly string[]): void {
+  for (const folder of folders) {
+    const rel = relative(workspace, resolve(workspace, folder));
+    if (isAbsolute(folder) || rel === '' || rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) {
+      throw new UserError(`linked folder ${JSON.stringify(folder)} is not a folder inside the workspace: name one relative to it, such as node_modules`);
+    }
+  }
+}
+
 /** The request's inputs checked (numbers, workspace, file, selection, target) and the file text and test command found. */
 export async function checkRequest(request: FixRequest): Promise<PreparedRequest> {
   checkNumbers(request);
   const workspaceStat = await stat(request.workspace).catch(() => undefined);
   if (!workspaceStat?.isDirectory()) throw new UserError(`workspace folder not found: ${request.workspace}`);
+  checkLinkedFolders(request.workspace, request.isolation.linkedFolders);
   const filePath = resolve(request.workspace, request.relativePath);
   const rel = relative(request.workspace, filePath);
   if (rel.startsWith('..') || isAbsolute(rel) || rel === '') throw new UserError(`${request.relativePath} is not inside the workspace ${request.workspace}`);

@@ -1,6 +1,7 @@
 // bubblewrap: each run an unprivileged user with no capabilities, in its own namespaces, seeing only its copy writable.
 import { SYSTEM_PATH, toolPath } from '../base/toolPath';
 import { hiddenPaths, splitByKind } from '../security/hiddenPaths';
+import { socketsToMask } from '../security/unixSockets';
 import type { OverlayMount, PreparedRun, RunSpec, SandboxBackend } from './backend';
 import { innerCommand, localEnvironment, prepareLocal } from './localRun';
 import type { LocalTools } from './localRun';
@@ -26,6 +27,12 @@ function bwrapArgs(userNamespace: boolean, spec: RunSpec, command: readonly stri
   args.push('--bind', spec.copyDir, spec.copyDir);
   for (const path of spec.writablePaths) args.push('--bind', path, path);
   for (const path of spec.readOnlyInCopy) args.push('--ro-bind', path, path);
+  // Every socket listening at this moment (a name list misses /var/tmp, ~/.colima/…/docker.sock), the copy's own view
+  // included: with an overlay it is the workspace, where a daemon's socket would be reached through the lower layer.
+  if (!spec.allowNetwork) {
+    const masks = socketsToMask(spec.writablePaths, ['/tmp', ...spec.hiddenFolders, ...hidden.folders]);
+    for (const socket of masks.paths) args.push('--ro-bind', '/dev/null', socket);
+  }
   // The temp root's empty folder holds only this run's tree: read-only, so nothing (a conftest.py, a .mocharc) can be
   // planted above the copy for its runner to find.
   for (const folder of spec.hiddenFolders) args.push('--remount-ro', folder);

