@@ -90,13 +90,13 @@ export const PROJECTS: readonly BenchProject[] = [
   },
   {
     name: 'gensync-jest',
-    runner: 'jest 29',
+    runner: 'jest 26',
     source: { kind: 'npm', spec: 'gensync@1.0.0-beta.2', integrity: 'sha512-3hN7NaskYvMDLQY55gnW3NQ+mesEAepTqlg+VEbj7zzqEMBVNhzcGYYeqFo/TlYz6eQiFcp1HcsCZO+nGgS8zg==' },
     test: 'jest',
-    devDependencies: { jest: '29.7.0', 'util.promisify': '1.1.2' },
+    devDependencies: { jest: '26.6.3', 'util.promisify': '1.1.2' },
     packageFields: { jest: { testEnvironment: 'node' } },
     remove: ['test/.babelrc'],
-    note: 'published script `jest` (jest ^22 and a babel 6 preset in its devDependencies): run by jest 29 without the babel config',
+    note: 'published script `jest` (jest ^22 and a babel 6 preset in its devDependencies): run by jest 26 (jest 27+ refuses its async describe) without the babel config',
     bugs: GENSYNC_BUGS,
   },
   {
