@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { localiseFaults, selectionLines } from '../../src/core/localisation/localise';
 import type { TestExecutor } from '../../src/core/execution/executor';
+import type { PerTestPlan } from '../../src/core/verification/stagedVerification';
 import type { TestSpectrum } from '../../src/core/localisation/ochiai';
 import { ochiai, rankLines, STACK_BOOST, tellsApart } from '../../src/core/localisation/ochiai';
 import { withPlugin } from '../../src/core/localisation/pytestCoverage';
@@ -125,6 +126,21 @@ describe('localiseFaults without per-test results', () => {
     assert.match(logs.join('\n'), /no per-test results, so no coverage run/);
     // A selection the output does not point into leaves the caller's own hints.
     assert.equal(await localiseFaults({ ...input, start: 0, end: text.indexOf('  return g') }), undefined);
+  });
+});
+
+describe('localiseFaults on a one-line selection', () => {
+  it('runs no coverage (nothing to rank among one line) and says so, even with per-test results', async () => {
+    const text = ['function f(a) {', '  return a.b.c;', '}', ''].join('\n');
+    const logs: string[] = [];
+    const logger = { trace() {}, info: (m: string) => logs.push(m), warn: (m: string) => logs.push(m), error: (m: string | Error) => logs.push(String(m)) };
+    const never = new Proxy({}, { get: () => assert.fail('a one-line selection must start no coverage run') }) as TestExecutor;
+    const failed = { id: 'test/f.test.js > f', outcome: 'failed' as const, message: 'TypeError\n    at f (/tmp/p1/src/f.js:2:12)' };
+    const plan = { adapter: { name: 'mocha' }, base: 'mocha', baseline: [failed], failing: [failed.id], baselineRan: 1 } as unknown as PerTestPlan;
+    const start = text.indexOf('  return');
+    const input = { executor: never, plan, baselineOutput: '', relativePath: 'src/f.js', fileText: text, start, end: text.indexOf('\n', start), slot: <T>(run: () => Promise<T>) => run(), logger };
+    assert.equal(await localiseFaults(input), undefined);
+    assert.match(logs.join('\n'), /the selection is one line, so there is nothing to rank and no coverage run/);
   });
 });
 

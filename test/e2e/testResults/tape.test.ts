@@ -30,7 +30,8 @@ const files = (test: string): Record<string, string> => ({
     '',
   ].join('\n'),
   // Same test name as in a-clamp: the file comes from the registration, not the name.
-  'test/b-other.test.js': ["var test = require('tape');", "test('keeps a value inside', function (t) { t.ok(true); t.end(); });", ''].join('\n'),
+  // `require('tape').test` (tape's `test` is tape itself), as real projects write it.
+  'test/b-other.test.js': ["const { test } = require('tape');", "test('keeps a value inside', function (t) { t.ok(true); t.end(); });", ''].join('\n'),
 });
 
 const FAILING = 'test/a-clamp.test.js > edges > caps at hi';

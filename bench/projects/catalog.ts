@@ -1,0 +1,124 @@
+// The real-projects bench's projects: published releases that ship their own tests, pinned by version and integrity,
+// the test runner each needs, and three seeded one-token bugs in real functions of each (not from any bug dataset).
+
+/** One seeded bug: `from` occurs exactly once in `file` and becomes `to`; the request selects that line. */
+export interface SeededBug {
+  readonly file: string;
+  readonly from: string;
+  readonly to: string;
+  /** What the bug breaks, for the table. */
+  readonly what: string;
+}
+
+export interface BenchProject {
+  /** The name `npm run bench:projects -- NAME` selects. */
+  readonly name: string;
+  readonly runner: string;
+  /** npm: a registry tarball (`npm pack`); pip: a wheel from pip's configured index (`pip download`). */
+  readonly source: { readonly kind: 'npm'; readonly spec: string; readonly integrity: string } | { readonly kind: 'pip'; readonly spec: string; readonly sha256: string };
+  /** The test script as the project's published one runs its tests (lint, coverage and type steps left out: see `note`). */
+  readonly test: string;
+  /** Exact versions installed into the project's own folder in the cache (never into this repository). */
+  readonly devDependencies?: Readonly<Record<string, string>>;
+  /** Extra package.json fields (jest's test environment, for example). */
+  readonly packageFields?: Readonly<Record<string, unknown>>;
+  /** Files removed after unpacking (a babel 6 config whose preset no longer installs; Node 20 runs the syntax natively). */
+  readonly remove?: readonly string[];
+  readonly note: string;
+  readonly bugs: readonly [SeededBug, SeededBug, SeededBug];
+}
+
+const FLAT_BUGS: BenchProject['bugs'] = [
+  { file: 'index.js', from: 'currentDepth < maxDepth', to: 'currentDepth <= maxDepth', what: 'maxDepth one level too deep' },
+  { file: 'index.js', from: "key.indexOf('.') !== -1", to: "key.indexOf('.') === -1", what: 'numeric keys of unflatten' },
+  { file: 'index.js', from: "Object.prototype.toString.call(target) !== '[object Object]'", to: "Object.prototype.toString.call(target) === '[object Object]'", what: 'unflatten returns its input' },
+];
+
+const GENSYNC_BUGS: BenchProject['bugs'] = [
+  { file: 'index.js', from: 'if (items.length === 0) {\n          Promise', to: 'if (items.length !== 0) {\n          Promise', what: 'all() of an empty list' },
+  { file: 'index.js', from: 'if (count === results.length) resolve(results);', to: 'if (count !== results.length) resolve(results);', what: 'all() resolves too early' },
+  { file: 'index.js', from: 'if (typeof arity !== "number") {', to: 'if (typeof arity === "number") {', what: 'the arity option' },
+];
+
+export const PROJECTS: readonly BenchProject[] = [
+  {
+    name: 'flat',
+    runner: 'mocha 8',
+    source: { kind: 'npm', spec: 'flat@5.0.2', integrity: 'sha512-b6suED+5/3rTpUBdG1gupIl8MPFCAMA0QXwmljLhvCUKcUvdE4gWky9zpuGCcXHOsz4J9wPGNWq6OKpmIzz3hQ==' },
+    test: 'mocha -u tdd --reporter spec',
+    devDependencies: { mocha: '8.1.3' },
+    note: 'published script `mocha -u tdd --reporter spec && standard …`: the lint step left out; mocha ~8.1.1 as in its devDependencies',
+    bugs: FLAT_BUGS,
+  },
+  {
+    name: 'json-schema-traverse',
+    runner: 'mocha 10',
+    source: { kind: 'npm', spec: 'json-schema-traverse@1.0.0', integrity: 'sha512-NM8/P9n3XjXhIZn1lLhkFaACTOURQXjWhV4BA/RnOv8xvgqtqpAX9IO4mRQxSx1Rlo4tqzeqb0sOlruaOy3dug==' },
+    test: 'mocha spec -R spec',
+    devDependencies: { mocha: '10.8.2' },
+    note: 'published `test-spec` script (`mocha spec -R spec`) without eslint and nyc; run by mocha 10 (its devDependencies say ^8)',
+    bugs: [
+      { file: 'index.js', from: "if (schema && typeof schema == 'object' && !Array.isArray(schema)) {", to: "if (schema && typeof schema != 'object' && !Array.isArray(schema)) {", what: 'nothing is traversed' },
+      { file: 'index.js', from: '(opts.allKeys && !(key in traverse.skipKeywords))', to: '(opts.allKeys || !(key in traverse.skipKeywords))', what: 'allKeys always on' },
+      { file: 'index.js', from: "var pre = (typeof cb == 'function')", to: "var pre = (typeof cb != 'function')", what: 'a callback function is ignored' },
+    ],
+  },
+  {
+    name: 'merge-json-schemas',
+    runner: 'node --test',
+    source: { kind: 'npm', spec: '@fastify/merge-json-schemas@0.2.2', integrity: 'sha512-d/gx9sRbUCVgGRGzma46wLcwiY8noTqO2Nmjg/vbTARxHRE5bdh5PIL8s97Lt1X7ScRWRW52eVYxwIoPwIdVUA==' },
+    test: 'node --test',
+    note: 'published `test:unit` script `c8 --100 node --test` without the coverage gate; 40 test files',
+    bugs: [
+      { file: 'lib/resolvers.js', from: 'for (let i = 1; i < arrays.length; i++) {', to: 'for (let i = 1; i <= arrays.length; i++) {', what: 'intersection reads past the end' },
+      { file: 'lib/resolvers.js', from: 'if (intersection.length === 1) {', to: 'if (intersection.length !== 1) {', what: 'one common type kept as an array' },
+      { file: 'lib/resolvers.js', from: 'if (!union.includes(value)) {', to: 'if (union.includes(value)) {', what: 'union drops everything' },
+    ],
+  },
+  {
+    name: 'deepmerge',
+    runner: 'tape',
+    source: { kind: 'npm', spec: '@fastify/deepmerge@3.2.4', integrity: 'sha512-kc8GQq5gX9RRhw0rov3DMrN8wS8yRlxJRdDzsYwwdBV/wazuVgc/1K7CKL90tlvu3RlHan6Y0R0aE3nJtBz2eQ==' },
+    test: 'tape test/*.js',
+    devDependencies: { tape: '5.9.0' },
+    note: 'published `test:unit` script `c8 … tape test/*.js` without the coverage gate',
+    bugs: [
+      { file: 'index.js', from: 'result[i + tl] = clone(source[i])', to: 'result[i - tl] = clone(source[i])', what: 'concatenated arrays overwrite' },
+      { file: 'index.js', from: '(sourceKeys.indexOf(key) === -1) &&', to: '(sourceKeys.indexOf(key) !== -1) &&', what: 'target-only keys dropped' },
+      { file: 'index.js', from: "return typeof value !== 'object' || value === null", to: "return typeof value !== 'object' || value !== null", what: 'isPrimitive of objects' },
+    ],
+  },
+  {
+    name: 'gensync-jest',
+    runner: 'jest 26',
+    source: { kind: 'npm', spec: 'gensync@1.0.0-beta.2', integrity: 'sha512-3hN7NaskYvMDLQY55gnW3NQ+mesEAepTqlg+VEbj7zzqEMBVNhzcGYYeqFo/TlYz6eQiFcp1HcsCZO+nGgS8zg==' },
+    test: 'jest',
+    devDependencies: { jest: '26.6.3', 'util.promisify': '1.1.2' },
+    packageFields: { jest: { testEnvironment: 'node' } },
+    remove: ['test/.babelrc'],
+    note: 'published script `jest` (jest ^22 and a babel 6 preset in its devDependencies): run by jest 26 (jest 27+ refuses its async describe) without the babel config',
+    bugs: GENSYNC_BUGS,
+  },
+  {
+    name: 'gensync-vitest',
+    runner: 'vitest 3',
+    source: { kind: 'npm', spec: 'gensync@1.0.0-beta.2', integrity: 'sha512-3hN7NaskYvMDLQY55gnW3NQ+mesEAepTqlg+VEbj7zzqEMBVNhzcGYYeqFo/TlYz6eQiFcp1HcsCZO+nGgS8zg==' },
+    test: 'vitest run --globals',
+    devDependencies: { vitest: '3.2.4', 'util.promisify': '1.1.2' },
+    remove: ['test/.babelrc'],
+    note: 'the same jest-style suite run by vitest with --globals: no published package found that ships its vitest tests',
+    bugs: GENSYNC_BUGS,
+  },
+  {
+    name: 'toolz',
+    runner: 'pytest',
+    source: { kind: 'pip', spec: 'toolz==1.1.0', sha256: '15ccc861ac51c53696de0a5d6d4607f99c210739caf987b5d2054f3efed429d8' },
+    test: 'python3 -m pytest toolz/tests',
+    note: "the wheel ships toolz/tests; pytest from the machine's Python",
+    bugs: [
+      { file: 'toolz/itertoolz.py', from: 'return len(seq) == len(set(seq))', to: 'return len(seq) != len(set(seq))', what: 'isdistinct inverted' },
+      { file: 'toolz/itertoolz.py', from: 'if len(seqs) == 0:', to: 'if len(seqs) != 0:', what: 'merge_sorted of anything' },
+      { file: 'toolz/itertoolz.py', from: 'if items.count(items[0]) != N:', to: 'if items.count(items[0]) == N:', what: 'diff reports equal items' },
+    ],
+  },
+];

@@ -1,0 +1,101 @@
+// One bench request: a bare run of the project's suite, then the real CLI (`fix`, offline mutation generator, 10
+// candidates) on the seeded line, its stderr time-stamped line by line; what engaged, read from its log and --json.
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+
+export interface RequestMeasure {
+  readonly suiteMs: number;
+  readonly suiteExit: number | null;
+  readonly wallMs: number;
+  readonly exit: number | null;
+  /** The log's "per-test results" sentence (engaged or why not). */
+  readonly perTest: string;
+  readonly perTestEngaged: boolean;
+  readonly baselineFailing: number;
+  readonly firstVerifiedMs?: number;
+  /** When every verdict was in (the list is shown then; strength checks run after it). */
+  readonly listedMs?: number;
+  readonly candidates: number;
+  /** Candidates whose last run was stage 1 (the failing tests alone). */
+  readonly stageOneOnly: number;
+  readonly timeouts: number;
+  readonly failed: number;
+  /** Failed candidates whose excerpt names a failing test. */
+  readonly excerptsNamingTest: number;
+  readonly verified: number;
+  readonly note?: string;
+}
+
+interface Timed {
+  readonly at: number;
+  readonly text: string;
+}
+
+function spawnTimed(command: string, args: string[], cwd: string, timeoutMs: number): Promise<{ exit: number | null; stdout: string; lines: Timed[]; ms: number }> {
+  return new Promise((resolve) => {
+    const t0 = performance.now();
+    const child = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const lines: Timed[] = [];
+    let stdout = '';
+    let partial = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      const parts = (partial + chunk).split('\n');
+      partial = parts.pop() ?? '';
+      for (const text of parts) lines.push({ at: performance.now() - t0, text });
+    });
+    // A bound so that one hung request cannot stall the bench; the CLI's own total timeout is below it.
+    const timer = setTimeout(() => { try { process.kill(-child.pid!, 'SIGKILL'); } catch { /* already gone */ } }, timeoutMs);
+    child.on('close', (exit) => {
+      clearTimeout(timer);
+      if (partial) lines.push({ at: performance.now() - t0, text: partial });
+      resolve({ exit, stdout, lines, ms: performance.now() - t0 });
+    });
+  });
+}
+
+/** One bare run of the suite as the user runs it: the denominator of every ratio of this request. */
+export async function bareSuite(dir: string, command: string): Promise<{ ms: number; exit: number | null }> {
+  const { ms, exit } = await spawnTimed('/bin/sh', ['-c', command], dir, 600_000);
+  return { ms, exit };
+}
+
+interface CandidateJson {
+  status: string;
+  stage?: string;
+  failure?: string;
+  reason?: string;
+}
+
+function namesATest(failure: string | undefined, failing: readonly string[]): boolean {
+  if (!failure) return false;
+  return failing.some((name) => failure.includes(name)) || /^\s*(✗|not ok|FAILED) /m.test(failure) || /::test_\w+/.test(failure);
+}
+
+export async function measureRequest(dir: string, command: string, file: string, line: number): Promise<RequestMeasure> {
+  const suite = await bareSuite(dir, command);
+  const cli = join(process.cwd(), 'dist', 'cli.js');
+  const args = [cli, 'fix', '--workspace', dir, '--file', file, '--lines', `${line}-${line}`, '--test', command, '--samples', '10', '--behaviour', 'off', '--json', '--verbose'];
+  const { exit, stdout, lines, ms } = await spawnTimed(process.execPath, args, dir, 900_000);
+  const log = lines.map((l) => l.text.replace(/^verified-fix: /, ''));
+  const perTest = log.find((l) => l.startsWith('per-test results')) ?? 'no per-test line in the log';
+  const firstPass = lines.find((l) => /^candidate #\d+ pass/.test(l.text));
+  const listed = lines.find((l) => l.text.startsWith('every verdict is in'));
+  let json: { baseline?: { perTest?: boolean; failingTests?: string[] }; candidates?: CandidateJson[]; verified?: number[] } = {};
+  try {
+    json = JSON.parse(stdout) as typeof json;
+  } catch {
+    /* reported below */
+  }
+  const candidates = json.candidates ?? [];
+  const failing = json.baseline?.failingTests ?? [];
+  const failed = candidates.filter((c) => c.status !== 'pass');
+  return {
+    suiteMs: suite.ms, suiteExit: suite.exit, wallMs: ms, exit, perTest, perTestEngaged: json.baseline?.perTest === true,
+    baselineFailing: failing.length, firstVerifiedMs: firstPass?.at, listedMs: listed?.at ?? (candidates.length ? ms : undefined),
+    candidates: candidates.length, stageOneOnly: candidates.filter((c) => c.stage === 'failing-tests').length,
+    timeouts: candidates.filter((c) => c.status === 'timeout').length, failed: failed.length,
+    excerptsNamingTest: failed.filter((c) => namesATest(c.failure, failing)).length, verified: json.verified?.length ?? 0,
+    ...(stdout.trim() ? {} : { note: `no JSON (exit ${exit}): ${log.slice(-3).join(' | ').slice(0, 300)}` }),
+  };
+}

@@ -1,0 +1,114 @@
+// `npm run bench:projects [-- [--prepare] NAME…]`: the real CLI on real projects at pinned releases, three seeded bugs each;
+// every ratio is against one bare run of the same suite measured right before the request. Never asserts.
+import { loadavg } from 'node:os';
+import { PROJECTS } from './projects/catalog';
+import type { BenchProject } from './projects/catalog';
+import { bareSuite, measureRequest } from './projects/request';
+import type { RequestMeasure } from './projects/request';
+import { prepareProject, seedBug, userCommand } from './projects/prepare';
+
+const s = (ms: number | undefined) => (ms === undefined ? '–' : `${(ms / 1000).toFixed(1)} s`);
+const x = (ms: number | undefined, suite: number) => (ms === undefined ? '–' : `${(ms / suite).toFixed(1)}×`);
+const load = () => loadavg().map((l) => l.toFixed(1)).join(' ');
+
+function row(project: BenchProject, bug: number, m: RequestMeasure): string {
+  const engaged = m.perTestEngaged ? 'yes' : 'no';
+  const stage = m.candidates ? `${m.stageOneOnly}/${m.candidates}` : '–';
+  const excerpts = m.failed ? `${m.excerptsNamingTest}/${m.failed}` : '–';
+  return `| ${project.name} | ${project.runner} | ${bug + 1} | ${engaged} | ${s(m.suiteMs)} | ${s(m.wallMs)} | ${x(m.wallMs, m.suiteMs)} | ${x(m.listedMs, m.suiteMs)} | ` +
+    `${x(m.firstVerifiedMs, m.suiteMs)} | ${stage} | ${m.timeouts} | ${excerpts} | ${m.verified ? `yes (${m.verified})` : 'no'} |`;
+}
+
+const HEADER = '| project | runner | bug | per-test | suite | request | ÷ suite | list ÷ suite | 1st verified ÷ suite | stage 1 only | timeouts | excerpt names a test | verified |\n' +
+  '|---|---|---|---|---|---|---|---|---|---|---|---|---|';
+
+interface Ready {
+  readonly project: BenchProject;
+  readonly dir: string;
+  readonly command: string;
+}
+
+/** Builds (first run) and checks a project: its unmodified suite must pass, else it is left out and the log says why. */
+async function ready(project: BenchProject): Promise<Ready | undefined> {
+  let dir: string;
+  try {
+    dir = prepareProject(project);
+  } catch (error) {
+    console.log(`${project.name}: not measured: ${(error as Error).message}`);
+    return undefined;
+  }
+  const command = userCommand(project);
+  const clean = await bareSuite(dir, command); // also warms the page cache and the runner's own caches
+  if (clean.exit !== 0) {
+    console.log(`${project.name}: not measured: its unmodified suite fails (\`${command}\` exit ${clean.exit})`);
+    return undefined;
+  }
+  console.log(`${project.name} (${project.source.spec}, ${project.runner}, \`${command}\` → \`${project.test}\`; ${project.note}): unmodified suite ${s(clean.ms)}`);
+  return { project, dir, command };
+}
+
+/** Restores the seeded file if the bench is interrupted mid-request (the cache copy stays as published). */
+let pendingRestore: (() => void) | undefined;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    pendingRestore?.();
+    process.exit(130);
+  });
+}
+
+async function benchBug({ project, dir, command }: Ready, i: number, rows: string[], ratios: number[]): Promise<void> {
+  const bug = project.bugs[i];
+  const { line, restore } = seedBug(dir, bug);
+  pendingRestore = restore;
+  try {
+    const m = await measureRequest(dir, command, bug.file, line);
+    console.log(`  ${project.name} bug ${i + 1} (${bug.file}:${line}, ${bug.what}; load ${load()}): ${m.perTest}` +
+      (m.suiteExit === 0 ? ' — NOTE: the seeded suite passed' : '') + (m.note ? ` — ${m.note}` : ''));
+    rows.push(row(project, i, m));
+    ratios.push(m.wallMs / m.suiteMs);
+    console.log(`  ${rows[rows.length - 1]}`);
+  } finally {
+    restore();
+    pendingRestore = undefined;
+  }
+}
+
+async function main(): Promise<void> {
+  const prepareOnly = process.argv.includes('--prepare');
+  const names = process.argv.slice(2).filter((a) => a !== '--prepare');
+  const unknown = names.filter((n) => !PROJECTS.some((p) => p.name === n));
+  if (unknown.length) {
+    console.error(`unknown project(s): ${unknown.join(', ')}; the bench has: ${PROJECTS.map((p) => p.name).join(', ')}`);
+    process.exitCode = 2;
+    return;
+  }
+  const chosen = names.length ? PROJECTS.filter((p) => names.includes(p.name)) : PROJECTS;
+  if (prepareOnly) {
+    // Fetch and install only (what a first run spends minutes on), so that the measured run starts warm.
+    for (const project of chosen) {
+      try {
+        console.log(`${project.name}: ready in ${prepareProject(project)}`);
+      } catch (error) {
+        console.log(`${project.name}: ${(error as Error).message}`);
+      }
+    }
+    return;
+  }
+  console.log(`real-projects bench: ${chosen.length} project(s), 3 seeded bugs each, 10 offline candidates per request (--behaviour off); load ${load()}`);
+  const t0 = performance.now();
+  const rows: string[] = [];
+  const ratios: number[] = [];
+  const projects: Ready[] = [];
+  for (const project of chosen) {
+    const one = await ready(project);
+    if (one) projects.push(one);
+  }
+  // Bug 1 of every project, then bug 2 of each…: a bench cut short still has every runner in its table.
+  for (let i = 0; i < 3; i++) for (const one of projects) await benchBug(one, i, rows, ratios);
+  console.log(`\n${HEADER}\n${rows.join('\n')}`);
+  const sorted = [...ratios].sort((a, b) => a - b);
+  const median = sorted.length ? (sorted.length % 2 ? sorted[sorted.length >> 1] : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2) : NaN;
+  console.log(`\nmedian request ÷ one bare suite over ${ratios.length} request(s): ${median.toFixed(1)}× (target ≤ 3×); bench took ${s(performance.now() - t0)}; load at the end ${load()}`);
+}
+
+void main();
