@@ -4,9 +4,7 @@
 import { existsSync } from 'node:fs';
 import { readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Logger } from '../base/logger';
 import type { BehaviourReport } from '../contract/behaviour';
-import type { TestExecutor } from '../execution/executor';
 import type { ReporterRun } from '../testResults/reporterCommand';
 import { shellQuote } from '../testResults/shell';
 import { fixBehaviours, groupFixes } from './compare';
@@ -22,30 +20,12 @@ import { readRecording, RECORDING_FILE } from './recording';
 import type { Recording } from './recording';
 import { serialize } from 'node:v8';
 import { BUDGETS, EMPTY_REPORT, MAX_RESULTS_BYTES, REPLAY_START_MS } from './budgets';
-import type { BehaviourLevel } from './budgets';
+import type { BehaviourCheck } from './budgets';
 import { checkPythonBehaviour } from './pythonCheck';
 
 export type { BehaviourLevel } from './budgets';
+export type { BehaviourCheck } from './budgets';
 
-export interface BehaviourCheck {
-  readonly level: BehaviourLevel;
-  readonly executor: Pick<TestExecutor, 'run'>;
-  readonly slot: <T>(run: () => Promise<T>) => Promise<T>;
-  readonly workspace: string;
-  readonly languageId: string;
-  readonly relativePath: string;
-  readonly originalText: string;
-  readonly start: number;
-  readonly end: number;
-  /** The verified fixes, best first: their index and whole file text. */
-  readonly fixes: ReadonlyArray<{ readonly index: number; readonly fileText: string }>;
-  /** The whole suite's command, as the request runs it. */
-  readonly testCommand: string;
-  /** Only the failing tests, when the runner can select them: their inputs are told from the others'. */
-  readonly failingTests?: ReporterRun;
-  readonly signal: AbortSignal;
-  readonly logger: Logger;
-}
 
 
 /** One run of the unmodified code's tests with the prologue; the inputs it recorded, or undefined when cancelled. */

@@ -7,7 +7,7 @@ import type { BehaviourReport } from '../contract/behaviour';
 import type { ReporterRun } from '../testResults/reporterCommand';
 import { shellQuote } from '../testResults/shell';
 import { BUDGETS, EMPTY_REPORT, MAX_RESULTS_BYTES, REPLAY_START_MS } from './budgets';
-import type { BehaviourCheck } from './behaviourCheck';
+import type { BehaviourCheck } from './budgets';
 import { fixBehaviours, groupFixes } from './compare';
 import { MAX_RECORDING_BYTES, RECORD_VARIABLE } from './instrument';
 import type { Outcome } from './outcomes';
