@@ -19,7 +19,7 @@ import { lineRangeToOffsets } from '../core/base/textRange';
 import { describeStrength, strengthKnown } from '../core/verification/strengthCheck';
 import { describeStrengthCost } from '../core/verification/strengthBudget';
 import type { TestStrength } from '../core/contract/strength';
-import { describeBehaviour } from '../core/behaviour/describe';
+import { describeBehaviour, undecidedLine } from '../core/behaviour/describe';
 import { candidateLine, describeEvent } from '../core/engine/describeEvent';
 import { taskPassAtK } from '../core/statistics/passAtK';
 import { CLI_NAMES, noFixAdvice } from '../core/verification/noFixAdvice';
@@ -154,7 +154,7 @@ function humanReport(result: FixResult, k: number): string {
   if (result.flakyTests?.length) out.push(`Flaky tests (passed on the baseline, failed on a re-run of the unmodified code): ${result.flakyTests.join(', ')}. Candidates that failed only on these were re-run on the whole suite.`, '');
   if (result.verified.length > 0) {
     out.push(`${result.verified.length} verified fix${result.verified.length === 1 ? '' : 'es'} (best first):`, '');
-    if (result.verified.length > 1) out.push(`${result.verified.length} different fixes pass: the tests do not decide between them, so read each.`, '');
+    if (result.verified.length > 1) out.push(`${undecidedLine(result.verified.length, result.behaviour)}.`, '');
     if (result.behaviour) out.push(...describeBehaviour(result.behaviour), '');
     for (const index of result.verified) {
       const c = result.candidates[result.candidates.findIndex((x) => x.index === index)];

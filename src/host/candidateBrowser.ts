@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import { applyReplacement } from '../core/base/textRange';
 import { CANDIDATE_SCHEME, CandidateDocuments } from './candidateDocuments';
 import { documentChanged } from './documentChanged';
-import { behaviourCount, verifiedLabel } from './model/candidateLabels';
+import { listTitle, verifiedLabel } from './model/candidateLabels';
 import type { Log } from './log';
 import type { Run } from './run';
 import type { StoredCandidate } from './model/sessionSchema';
@@ -155,11 +155,9 @@ export class CandidateBrowser implements vscode.Disposable {
 
   /** Title, placeholder and rows for `task`: plain text, as VS Code's own lists (a QuickPick renders no Markdown). */
   private fill(picker: vscode.QuickPick<vscode.QuickPickItem & { position: number }>, task: BrowsableTask): void {
-    const count = task.candidates.length;
     const where = `${task.relativePath}:${lineLabel(task.startLine, task.endLine)}`;
-    // Several different fixes that all pass: the tests did not choose, so the reader must.
-    const behaviours = behaviourCount(task.candidates);
-    picker.title = count > 1 ? `${count} different fixes pass for ${where}: the tests do not decide between them, so read each${behaviours ? ` (${behaviours})` : ''}` : `1 verified fix for ${where}`;
+    // Several different fixes that all pass: the tests did not choose, so the reader must (helped by the behaviour check).
+    picker.title = listTitle(task.candidates, where);
     picker.placeholder = task.baselinePassed
       ? 'Careful: the tests pass without a fix too. Enter opens the diff; ✓ applies.'
       : 'Enter opens the diff against your file; ✓ applies the candidate.';

@@ -1,9 +1,9 @@
 // The behaviour check's wording: the CLI's lines, the note on a list item and a diff title, and what the editor keeps.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { behaviourNote, describeBehaviour } from '../../src/core/behaviour/describe';
+import { behaviourNote, describeBehaviour, undecidedLine } from '../../src/core/behaviour/describe';
 import type { BehaviourReport } from '../../src/core/contract/behaviour';
-import { behaviourCount, verifiedLabel } from '../../src/host/model/candidateLabels';
+import { behaviourCount, listTitle, verifiedLabel } from '../../src/host/model/candidateLabels';
 import { verifiedCandidates } from '../../src/host/model/taskRecord';
 import type { CandidateResult, FixResult } from '../../src/core/contract/fixRequest';
 
@@ -53,13 +53,30 @@ describe('the behaviour check in words', () => {
     });
     const result = { candidates: [0, 1, 2, 3, 4].map(candidate), verified: [0, 2, 4], behaviour: differ } as unknown as FixResult;
     const stored = verifiedCandidates(result);
+    const summary = '3 fixes pass with 2 behaviours; #1 and #3 differ on pageCount(10, 5)';
     assert.deepEqual(stored.map((c) => c.behaviour), [
-      { group: 1, groups: 2, note: 'behaviour 1 of 2: pageCount(10, 5) → 2' },
-      { group: 2, groups: 2, note: 'behaviour 2 of 2: pageCount(10, 5) → 3' },
-      { group: 1, groups: 2, note: 'behaviour 1 of 2: pageCount(10, 5) → 2' },
+      { group: 1, groups: 2, note: 'behaviour 1 of 2: pageCount(10, 5) → 2', summary },
+      { group: 2, groups: 2, note: 'behaviour 2 of 2: pageCount(10, 5) → 3', summary },
+      { group: 1, groups: 2, note: 'behaviour 1 of 2: pageCount(10, 5) → 2', summary },
     ]);
     assert.match(verifiedLabel(stored[1]), /passed 1\/1 run, 1\.0 s · behaviour 2 of 2: pageCount\(10, 5\) → 3$/);
     assert.equal(behaviourCount(stored), '3 fixes, 2 behaviours on the inputs tried');
     assert.equal(behaviourCount(verifiedCandidates({ ...result, behaviour: undefined })), '');
+    assert.equal(listTitle(stored, 'src/pages.js:2'), 'src/pages.js:2: 3 fixes pass with 2 behaviours; #1 and #3 differ on pageCount(10, 5)');
+    assert.equal(listTitle(verifiedCandidates({ ...result, behaviour: undefined }), 'src/pages.js:2'), '3 different fixes pass for src/pages.js:2: the tests do not decide between them, so read each');
+    // A session saved before the summary was kept: the old title, with the groups.
+    assert.match(listTitle(stored.map((c) => ({ ...c, behaviour: c.behaviour && { ...c.behaviour, summary: undefined } })), 'a.js:2'), /^3 different fixes pass for a\.js:2: .*\(3 fixes, 2 behaviours on the inputs tried\)$/);
+  });
+
+  it('says in the "fixes pass" line whether the fixes behave the same, or where they differ', () => {
+    const two: BehaviourReport = { ...differ, fixes: differ.fixes.slice(0, 2), groups: [[0], [2]] };
+    assert.equal(undecidedLine(2, two), '2 fixes pass; they differ on pageCount(10, 5)');
+    assert.equal(undecidedLine(2, { ...two, groups: [[0, 2]], pairs: [] }), '2 fixes pass and behave the same on all 300 inputs tried');
+    assert.equal(undecidedLine(3, differ), '3 fixes pass with 2 behaviours; #1 and #3 differ on pageCount(10, 5)');
+    // Without the check, or when a fix was not replayed (in no group): only what the tests say.
+    const plain = '2 different fixes pass: the tests do not decide between them, so read each';
+    assert.equal(undecidedLine(2, undefined), plain);
+    assert.equal(undecidedLine(2, { ...two, groups: [[0]], pairs: [] }), plain);
+    assert.equal(undecidedLine(2, { ...two, status: 'notReplayable', groups: [], pairs: [] }), plain);
   });
 });

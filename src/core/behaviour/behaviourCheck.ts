@@ -4,10 +4,7 @@
 import { existsSync } from 'node:fs';
 import { readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Logger } from '../base/logger';
 import type { BehaviourReport } from '../contract/behaviour';
-import type { StrengthChoice } from '../contract/choices';
-import type { TestExecutor } from '../execution/executor';
 import type { ReporterRun } from '../testResults/reporterCommand';
 import { shellQuote } from '../testResults/shell';
 import { fixBehaviours, groupFixes } from './compare';
@@ -22,39 +19,14 @@ import type { Outcome } from './outcomes';
 import { readRecording, RECORDING_FILE } from './recording';
 import type { Recording } from './recording';
 import { serialize } from 'node:v8';
+import { BUDGETS, EMPTY_REPORT, MAX_RESULTS_BYTES, REPLAY_START_MS } from './budgets';
+import type { BehaviourCheck } from './budgets';
+import { checkPythonBehaviour } from './pythonCheck';
 
-export type BehaviourLevel = Exclude<StrengthChoice, 'off'>;
+export type { BehaviourLevel } from './budgets';
+export type { BehaviourCheck } from './budgets';
 
-/** Inputs replayed (observed ones first), the time limit of one call, and the replay's whole call budget. */
-const BUDGETS: Record<BehaviourLevel, { inputs: number; observed: number; perCallMs: number; callBudgetMs: number }> = {
-  quick: { inputs: 300, observed: 100, perCallMs: 100, callBudgetMs: 3000 },
-  thorough: { inputs: 3000, observed: 500, perCallMs: 500, callBudgetMs: 20000 },
-};
-/** A replay run's limit beyond its call budget: node's start and the module's own loading. */
-const REPLAY_START_MS = 15000;
-const MAX_RESULTS_BYTES = 64 * 1024 * 1024;
 
-export interface BehaviourCheck {
-  readonly level: BehaviourLevel;
-  readonly executor: Pick<TestExecutor, 'run'>;
-  readonly slot: <T>(run: () => Promise<T>) => Promise<T>;
-  readonly workspace: string;
-  readonly languageId: string;
-  readonly relativePath: string;
-  readonly originalText: string;
-  readonly start: number;
-  readonly end: number;
-  /** The verified fixes, best first: their index and whole file text. */
-  readonly fixes: ReadonlyArray<{ readonly index: number; readonly fileText: string }>;
-  /** The whole suite's command, as the request runs it. */
-  readonly testCommand: string;
-  /** Only the failing tests, when the runner can select them: their inputs are told from the others'. */
-  readonly failingTests?: ReporterRun;
-  readonly signal: AbortSignal;
-  readonly logger: Logger;
-}
-
-const empty = { observed: 0, generated: 0, failingTestInputs: 0, fixes: [], groups: [], pairs: [] };
 
 /** One run of the unmodified code's tests with the prologue; the inputs it recorded, or undefined when cancelled. */
 async function record(check: BehaviourCheck, fn: LocatedFunction, label: string, run: ReporterRun | undefined, max: number): Promise<Recording | undefined> {
@@ -115,17 +87,18 @@ async function observedInputs(check: BehaviourCheck, fn: LocatedFunction) {
 
 /** Runs the check; undefined when a cancel cut it short (no report is better than half of one). */
 export async function checkBehaviour(check: BehaviourCheck): Promise<BehaviourReport | undefined> {
+  if (check.languageId === 'python') return checkPythonBehaviour(check);
   const located = await locateFunction(check.languageId, check.originalText, check.start, check.end);
-  if ('problem' in located) return { status: 'notReplayable', reason: located.problem, ...empty };
+  if ('problem' in located) return { status: 'notReplayable', reason: located.problem, ...EMPTY_REPORT };
   const fn = located.located;
   if (fn.typescript && !existsSync(join(check.workspace, 'node_modules', 'tsx'))) {
-    return { function: fn.display, status: 'notReplayable', reason: 'a TypeScript function is replayed with tsx, and the workspace has no node_modules/tsx', ...empty };
+    return { function: fn.display, status: 'notReplayable', reason: 'a TypeScript function is replayed with tsx, and the workspace has no node_modules/tsx', ...EMPTY_REPORT };
   }
   const observed = await observedInputs(check, fn);
   if (!observed || check.signal.aborted) return undefined;
   if (observed.inputs.length === 0) {
-    if (observed.uncloneable > 0) return { function: fn.display, status: 'notReplayable', reason: `its arguments cannot be copied (${observed.reason ?? 'not cloneable'})`, ...empty };
-    return { function: fn.display, status: 'noInputs', reason: observed.reason ?? `the tests never called ${fn.display}`, ...empty };
+    if (observed.uncloneable > 0) return { function: fn.display, status: 'notReplayable', reason: `its arguments cannot be copied (${observed.reason ?? 'not cloneable'})`, ...EMPTY_REPORT };
+    return { function: fn.display, status: 'noInputs', reason: observed.reason ?? `the tests never called ${fn.display}`, ...EMPTY_REPORT };
   }
   const { inputs: budget } = BUDGETS[check.level];
   const generated = generateInputs(observed.inputs, Math.max(0, budget - observed.inputs.length));
@@ -136,7 +109,7 @@ export async function checkBehaviour(check: BehaviourCheck): Promise<BehaviourRe
   if (check.signal.aborted || replays.some((r) => r === undefined)) return undefined;
   const [original, ...fixes] = replays as Array<{ outcomes: Outcome[] } | { problem: string }>;
   const counts = { observed: observed.inputs.length, generated: generated.length, failingTestInputs: observed.failingKeys.size };
-  if ('problem' in original) return { function: fn.display, status: 'failed', reason: `the unmodified function could not be replayed: ${original.problem}`, ...empty, ...counts };
+  if ('problem' in original) return { function: fn.display, status: 'failed', reason: `the unmodified function could not be replayed: ${original.problem}`, ...EMPTY_REPORT, ...counts };
   const replayed = {
     name: fn.display,
     inputs,

@@ -13,6 +13,8 @@ const ODD = /\b(NaN|Infinity)\b/;
 export interface Replayed {
   readonly name: string;
   readonly inputs: readonly ReplayInput[];
+  /** Each input as a call, when the replay showed them itself (Python's values are shown in Python). */
+  readonly calls?: readonly string[];
   /** Per input: whether a failing test called the function with it. */
   readonly fromFailingTests: readonly boolean[];
   readonly original: readonly Outcome[];
@@ -30,7 +32,7 @@ function differences(replayed: Replayed, a: readonly Outcome[], b: readonly Outc
     .map((i) => {
       const first = showOutcome(a[i], replayed.inputs[i]);
       const second = showOutcome(b[i], replayed.inputs[i]);
-      return { i, call: showCall(replayed.name, replayed.inputs[i]), first, second, odd: ODD.test(first) || ODD.test(second) ? 1 : 0 };
+      return { i, call: replayed.calls?.[i] ?? showCall(replayed.name, replayed.inputs[i]), first, second, odd: ODD.test(first) || ODD.test(second) ? 1 : 0 };
     })
     .sort((x, y) => x.odd - y.odd || x.call.length - y.call.length || x.i - y.i)
     .slice(0, EXAMPLES)

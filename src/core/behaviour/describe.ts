@@ -60,3 +60,25 @@ export function behaviourNote(report: BehaviourReport | undefined, index: number
   const mine = example && pair ? (pair.first === report.groups[group][0] ? example.first : example.second) : undefined;
   return `behaviour ${group + 1} of ${report.groups.length}${example ? `: ${example.call} → ${mine}` : ''}`;
 }
+
+/**
+ * What the behaviour check says of several verified fixes: that they behave the same on every input tried, or the
+ * shortest input on which they differ; undefined when it did not compare them all.
+ */
+export function behaviourSummary(count: number, report: BehaviourReport | undefined): string | undefined {
+  if (!report || report.status !== 'compared') return undefined;
+  // A fix that could not be replayed is in no group: what the groups say is not about every fix.
+  if (report.groups.reduce((n, g) => n + g.length, 0) !== count) return undefined;
+  if (report.groups.length === 1) return `${count} fixes pass and behave the same on all ${report.observed + report.generated} inputs tried`;
+  const shortest = report.pairs
+    .flatMap((p) => p.examples.slice(0, 1).map((e) => ({ p, e })))
+    .sort((x, y) => x.e.call.length - y.e.call.length)[0];
+  if (!shortest) return undefined;
+  if (count === 2) return `${count} fixes pass; they differ on ${shortest.e.call}`;
+  return `${count} fixes pass with ${report.groups.length} behaviours; ${name(shortest.p.first)} and ${name(shortest.p.second)} differ on ${shortest.e.call}`;
+}
+
+/** The line for several verified fixes: the behaviour check's summary, else that the tests do not decide between them. */
+export function undecidedLine(count: number, report: BehaviourReport | undefined): string {
+  return behaviourSummary(count, report) ?? `${count} different fixes pass: the tests do not decide between them, so read each`;
+}

@@ -16,6 +16,8 @@ export interface Outcome {
   readonly args?: unknown;
   readonly text?: string;
   readonly argsText?: string;
+  /** A Python outcome's canonical text (value and arguments after the call): equal keys are equal outcomes. */
+  readonly key?: string;
 }
 
 const KINDS = new Set(['returned', 'resolved', 'threw', 'rejected', 'timeout', 'skipped']);
@@ -55,6 +57,7 @@ export const decided = (o: Outcome): boolean => o.kind !== 'timeout' && o.kind !
 export function sameOutcome(a: Outcome, b: Outcome): boolean {
   if (a.kind !== b.kind) return false;
   if (a.kind === 'threw' || a.kind === 'rejected') return a.name === b.name && a.message === b.message;
+  if (a.key !== undefined || b.key !== undefined) return a.key === b.key;
   if (a.text !== undefined || b.text !== undefined) return a.text === b.text && a.argsText === b.argsText;
   return sameValue(a.value, b.value) && isDeepStrictEqual(a.args, b.args);
 }

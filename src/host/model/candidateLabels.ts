@@ -36,3 +36,16 @@ export function behaviourCount(candidates: readonly StoredCandidate[]): string {
   if (!groups || candidates.length < 2) return '';
   return `${candidates.length} fixes, ${groups} behaviour${groups === 1 ? '' : 's'} on the inputs tried`;
 }
+
+/**
+ * The list's title for `count` verified fixes at `where`: what the behaviour check found of them, else that the tests
+ * do not decide between them.
+ */
+export function listTitle(candidates: readonly StoredCandidate[], where: string): string {
+  const count = candidates.length;
+  if (count < 2) return `1 verified fix for ${where}`;
+  const summary = candidates.find((c) => c.behaviour?.summary)?.behaviour?.summary;
+  if (summary) return `${where}: ${summary}`;
+  const behaviours = behaviourCount(candidates);
+  return `${count} different fixes pass for ${where}: the tests do not decide between them, so read each${behaviours ? ` (${behaviours})` : ''}`;
+}

@@ -34,9 +34,10 @@ export interface StoredCandidate {
   readonly strengthCutShort?: string;
   /**
    * Once the behaviour check compared it: its behaviour among the verified fixes (1-based), how many there are, and
-   * the note the list and the diff title show ("behaviour 1 of 2: pageCount(10, 5) → 2").
+   * the note the list and the diff title show ("behaviour 1 of 2: pageCount(10, 5) → 2"); with several verified fixes,
+   * the list's title ("2 fixes pass; they differ on pageCount(10, 5)"), absent in sessions saved before it.
    */
-  readonly behaviour?: { readonly group: number; readonly groups: number; readonly note: string };
+  readonly behaviour?: { readonly group: number; readonly groups: number; readonly note: string; readonly summary?: string };
 }
 
 /** One finished request. */

@@ -5,7 +5,7 @@ import { requestTaskId, sampleRecords } from '../../core/statistics/resultsFile'
 import type { LocalisedFrom } from './localisedTask';
 import type { StoredCandidate, StoredTask } from './sessionSchema';
 import type { BehaviourReport } from '../../core/contract/behaviour';
-import { behaviourNote } from '../../core/behaviour/describe';
+import { behaviourNote, behaviourSummary } from '../../core/behaviour/describe';
 
 /** SHA-256 of a document's text: how a reopened task knows its file is unchanged. */
 export function textHash(text: string): string {
@@ -13,8 +13,9 @@ export function textHash(text: string): string {
 }
 
 /** A verified candidate as the QuickPick and the session keep it. */
-export function storedCandidate(c: CandidateResult, report?: BehaviourReport, cutShort?: FixResult['strengthCutShort']): StoredCandidate {
+export function storedCandidate(c: CandidateResult, report?: BehaviourReport, cutShort?: FixResult['strengthCutShort'], verified = 0): StoredCandidate {
   const note = behaviourNote(report, c.index);
+  const summary = verified > 1 ? behaviourSummary(verified, report) : undefined;
   const group = report?.groups.findIndex((g) => g.includes(c.index)) ?? -1;
   return {
     index: c.index,
@@ -28,13 +29,13 @@ export function storedCandidate(c: CandidateResult, report?: BehaviourReport, cu
     ...(c.tests ? { testsFixed: c.tests.fixed.length, testsPassed: c.tests.passed } : {}),
     ...(c.strength ? { strength: { variants: c.strength.variants, caught: c.strength.caught, weak: c.strength.weak, survivors: c.strength.survivors.map(({ label, replacement }) => ({ label, replacement })), ...(c.strength.sharedFrom ? { sharedWith: c.strength.sharedFrom.index + 1 } : {}) } } : {}),
     ...(!c.strength && cutShort?.unchecked.includes(c.index) ? { strengthCutShort: cutShort.message } : {}),
-    ...(note && report && group >= 0 ? { behaviour: { group: group + 1, groups: report.groups.length, note } } : {}),
+    ...(note && report && group >= 0 ? { behaviour: { group: group + 1, groups: report.groups.length, note, ...(summary ? { summary } : {}) } } : {}),
   };
 }
 
 /** The verified candidates of `result`, best first. */
 export function verifiedCandidates(result: FixResult): StoredCandidate[] {
-  return result.verified.flatMap((i) => result.candidates.filter((c) => c.index === i).map((c) => storedCandidate(c, result.behaviour, result.strengthCutShort)));
+  return result.verified.flatMap((i) => result.candidates.filter((c) => c.index === i).map((c) => storedCandidate(c, result.behaviour, result.strengthCutShort, result.verified.length)));
 }
 
 /** Sum of one usage field over the samples, or undefined when no sample reported it. */

@@ -92,6 +92,9 @@ describe('the behaviour check (JavaScript, node --test)', () => {
     }
     assert.match(stdout, /behaviour check \(pageCount\): 2 fixes, 2 behaviours on 300 inputs tried \(2 from the tests, 298 generated near them\): #1 \| #2/);
     assert.match(stdout, /fixes #1 and #2 differ on pageCount\(-?\d+, -?\d+\): #1 → -?\d+, #2 → -?\d+/);
+    // The "fixes pass" line names the shortest input that tells them apart instead of only "read each".
+    assert.ok(stdout.includes(`2 fixes pass; they differ on ${pair.examples[0].call}.`), stdout);
+    assert.doesNotMatch(stdout, /the tests do not decide/);
     // Both fixes change more than the failing test's own call: pageCount(9, 5) was 1 and is 2.
     for (const f of b.fixes) {
       assert.ok(f.changedBeyondFailingTests > 0 && f.changedBeyondFailingTests <= f.changed && f.tried === 300, JSON.stringify(f));
@@ -105,6 +108,7 @@ describe('the behaviour check (JavaScript, node --test)', () => {
     const off = await fix(ws, 'src/pages.js', [CEIL, ROUND_UP], ['--behaviour', 'off']);
     assert.equal(off.json.behaviour, undefined);
     assert.doesNotMatch(off.stdout, /behaviour check/);
+    assert.match(off.stdout, /2 different fixes pass: the tests do not decide between them, so read each\./);
     for (const field of ['samples', 'passed', 'passAtK', 'passHatK', 'verified']) assert.deepEqual(json[field], off.json[field], field);
   });
 
@@ -116,6 +120,7 @@ describe('the behaviour check (JavaScript, node --test)', () => {
     assert.deepEqual(b.groups, [[0, 1]]);
     assert.deepEqual(b.pairs, []);
     assert.match(stdout, /behaviour check \(isAdult\): 2 fixes, 1 behaviour: they agree on every one of \d+ inputs tried/);
+    assert.match(stdout, /2 fixes pass and behave the same on all \d+ inputs tried\./);
     // Only isAdult(18) changes, and it is the failing test's own input.
     for (const f of b.fixes) assert.deepEqual([f.changed, f.changedBeyondFailingTests], [1, 0], JSON.stringify(f));
     assert.match(stdout, /fix #1: besides the failing tests, this fix changes no result on the \d+ inputs tried/);

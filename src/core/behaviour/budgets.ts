@@ -1,0 +1,39 @@
+// The behaviour check's input and budgets per level, shared by the JavaScript and the Python check.
+import type { Logger } from '../base/logger';
+import type { StrengthChoice } from '../contract/choices';
+import type { TestExecutor } from '../execution/executor';
+import type { ReporterRun } from '../testResults/reporterCommand';
+
+export type BehaviourLevel = Exclude<StrengthChoice, 'off'>;
+
+/** Inputs replayed (observed ones first), the time limit of one call, and the replay's whole call budget. */
+export const BUDGETS: Record<BehaviourLevel, { inputs: number; observed: number; perCallMs: number; callBudgetMs: number }> = {
+  quick: { inputs: 300, observed: 100, perCallMs: 100, callBudgetMs: 3000 },
+  thorough: { inputs: 3000, observed: 500, perCallMs: 500, callBudgetMs: 20000 },
+};
+/** A replay run's limit beyond its call budget: the interpreter's start and the module's own loading. */
+export const REPLAY_START_MS = 15000;
+export const MAX_RESULTS_BYTES = 64 * 1024 * 1024;
+
+/** The report of a check that compared nothing. */
+export const EMPTY_REPORT = { observed: 0, generated: 0, failingTestInputs: 0, fixes: [], groups: [], pairs: [] };
+
+export interface BehaviourCheck {
+  readonly level: BehaviourLevel;
+  readonly executor: Pick<TestExecutor, 'run'>;
+  readonly slot: <T>(run: () => Promise<T>) => Promise<T>;
+  readonly workspace: string;
+  readonly languageId: string;
+  readonly relativePath: string;
+  readonly originalText: string;
+  readonly start: number;
+  readonly end: number;
+  /** The verified fixes, best first: their index and whole file text. */
+  readonly fixes: ReadonlyArray<{ readonly index: number; readonly fileText: string }>;
+  /** The whole suite's command, as the request runs it. */
+  readonly testCommand: string;
+  /** Only the failing tests, when the runner can select them: their inputs are told from the others'. */
+  readonly failingTests?: ReporterRun;
+  readonly signal: AbortSignal;
+  readonly logger: Logger;
+}
