@@ -55,7 +55,7 @@ if (tests) {
     readdirSync(dir, { recursive }).filter((f) => f.endsWith('.test.ts')).map((f) => `${dir}/${f.split(sep).join('/')}`);
   targets.push({
     ...common,
-    entryPoints: [...testFiles('test/unit', false), ...testFiles('test/e2e', true), 'bench/bench.ts', 'bench/repairBench.ts', 'bench/projectsBench.ts'],
+    entryPoints: [...testFiles('test/unit', false), ...testFiles('test/e2e', true), 'bench/bench.ts', 'bench/repairBench.ts', 'bench/projectsBench.ts', 'bench/mutationPriorBench.ts'],
     outdir: 'out',
     outbase: '.',
     sourcemap: 'inline',

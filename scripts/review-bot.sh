@@ -15,7 +15,8 @@
 #        VERIFIED_FIX_RESULTS   a results file (JSON lines); passed as `fix --results`; `verified-fix stats` reads it
 #        VERIFIED_FIX_OUT       folder for the two outputs (default .): verified-fix.diff, verified-fix-review.md
 # Exit:  0 a verified fix was found (the outputs are written)
-#        1 nothing to suggest: the tests pass ("no failing test") or no candidate was verified
+#        1 nothing to suggest: the tests pass ("no failing test"), the failing tests run no function of the
+#          project, or no candidate was verified (the CLI's exit 1)
 #        2 an error: not a git repository, no test command, the CLI failed
 # The working tree is never modified: the tests run where they are (as CI would run them), and the CLI tests its
 # candidates on copies.
@@ -32,7 +33,7 @@ while [ $# -gt 0 ]; do
     --base) base="${2:?--base needs a ref}"; shift 2 ;;
     --head) head="${2:?--head needs a ref}"; shift 2 ;;
     --test) test_cmd="${2:?--test needs a command}"; shift 2 ;;
-    -h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) die "unknown argument '$1' (--base REF, --head REF, --test CMD)" ;;
   esac
 done

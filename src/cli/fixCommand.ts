@@ -6,6 +6,7 @@ import { showControls } from '../core/base/ansi';
 import { UserError } from '../core/base/errors';
 import type { CandidateResult, FixEvent, FixRequest, FixResult } from '../core/contract/fixRequest';
 import { runWorkspaceFix } from '../core/engine/workspaceFix';
+import type { WorkspaceFixResult } from '../core/engine/workspaceFix';
 import type { LocalisedWorkspace } from '../core/engine/workspaceLocalisation';
 import type { Logger } from '../core/base/logger';
 import type { OptionSpec } from '../core/request/options';
@@ -27,7 +28,7 @@ import { failureExcerpt as sharedExcerpt } from '../core/testResults/failureExce
 import { FULL_RUN_NOT_REACHED } from '../core/verification/evidence';
 import { fixHelp, fixUsage, readFlags } from './flags';
 import { providerFailure } from './providerFailure';
-import { localisationJson, localisationLines, localisedLines } from './workspaceReport';
+import { localisationJson, localisationLines, localisedLines, workspaceTaskRecords } from './workspaceReport';
 import { createProvidersFromFlags } from './providerFromFlags';
 import { protectsLess } from '../core/contract/protections';
 
@@ -211,6 +212,8 @@ interface Outcome {
   readonly selected: string;
   readonly json: object;
   readonly human: string;
+  /** A workspace-level request's whole outcome (every function tried). */
+  readonly workspace?: WorkspaceFixResult;
 }
 
 type EngineRequest = Omit<FixRequest, 'relativePath' | 'start' | 'end'>;
@@ -221,6 +224,9 @@ async function runLines(target: NonNullable<Target>, request: EngineRequest, k: 
   return { result, file: target.file, lines: target.lines, selected: target.text.slice(start, end), json: fixJson(result, target.lines, k), human: humanReport(result, k) };
 }
 
+/** A workspace-level request that found no function to try: it ends with exit 1 and this message on stderr. */
+class NothingTried extends Error {}
+
 async function runWorkspace(request: EngineRequest, testNames: readonly string[], k: number, onEvent: (event: FixEvent) => void, err: (text: string) => void): Promise<Outcome> {
   const onLocalised = (localisation: LocalisedWorkspace) => {
     for (const line of localisedLines(localisation)) err(`verified-fix: ${line}`);
@@ -228,11 +234,12 @@ async function runWorkspace(request: EngineRequest, testNames: readonly string[]
   const out = await runWorkspaceFix({ ...request, ...(testNames.length > 0 ? { testNames } : {}) }, onEvent, onLocalised);
   if (!out.result || !out.lines) {
     const why = out.localisation.ranked.length === 0 ? `the failing tests point at no function of the workspace's source files (${out.localisation.evidence})` : 'no function could be tried before the total timeout';
-    throw new UserError(`${why}; name the code with --file and --lines`);
+    // No candidate was verified (exit 1), as when every candidate failed: nothing to suggest, not bad input.
+    throw new NothingTried(`${why}; name the code with --file and --lines`);
   }
   const { result, lines } = out;
   const human = [...localisationLines(out), '', humanReport(result, k)].join('\n');
-  return { result, file: result.relativePath, lines: [lines[0], lines[1]], selected: result.originalText.slice(result.start, result.end), json: { ...fixJson(result, [lines[0], lines[1]], k), localisation: localisationJson(out) }, human };
+  return { result, file: result.relativePath, lines: [lines[0], lines[1]], selected: result.originalText.slice(result.start, result.end), json: { ...fixJson(result, [lines[0], lines[1]], k), localisation: localisationJson(out) }, human, workspace: out };
 }
 
 export async function runFixCommand(argv: string[], out: (text: string) => void, err: (text: string) => void): Promise<number> {
@@ -278,7 +285,12 @@ export async function runFixCommand(argv: string[], out: (text: string) => void,
       signal: controller.signal,
       logger,
     };
-    const outcome = target ? await runLines(target, request, values.k, onEvent) : await runWorkspace(request, values.testNames, values.k, onEvent, err);
+    const outcome = await (target ? runLines(target, request, values.k, onEvent) : runWorkspace(request, values.testNames, values.k, onEvent, err)).catch((error: unknown) => {
+      if (!(error instanceof NothingTried)) throw error;
+      err(`verified-fix: ${error.message}`);
+      return undefined;
+    });
+    if (!outcome) return 1;
     const { result } = outcome;
     // Every sample lost: nothing was tested, so "no fix" would mislead; the one sentence goes to stderr.
     const failure = providerFailure(result, values) ?? baselineTimeout(result);
@@ -293,7 +305,8 @@ export async function runFixCommand(argv: string[], out: (text: string) => void,
     if (values.results !== undefined && values.results !== '' && counts) {
       // A workspace-level request's task is the function where the fix was found (or the last one tried).
       const taskId = requestTaskId(outcome.file, outcome.lines, outcome.selected, startedAt, String(process.pid));
-      const note = await appendResults(resolve(values.results), formatResults([{ taskId, samples: sampleRecords(result), baselinePassed: result.baselinePassed }]));
+      const task = outcome.workspace ? workspaceTaskRecords(outcome.workspace, taskId) : { taskId, samples: sampleRecords(result), baselinePassed: result.baselinePassed };
+      const note = await appendResults(resolve(values.results), formatResults([task]));
       if (note) err(`verified-fix: warning: ${note}`);
     }
     if (failure) {

@@ -2,6 +2,8 @@
 import type { LocalisedWorkspace } from '../core/engine/workspaceLocalisation';
 import type { WorkspaceFixResult } from '../core/engine/workspaceFix';
 import { testLabel } from '../core/localisation/rankFunctions';
+import { sampleJson, sampleRecords } from '../core/statistics/resultsFile';
+import type { TaskRecords } from '../core/statistics/resultsFile';
 
 /** Functions listed beyond those tried: enough to see what came next. */
 const MORE_SHOWN = 3;
@@ -46,8 +48,20 @@ export function localisationJson(out: WorkspaceFixResult): object {
         coverage: f.coverage,
         stack: f.stack,
         tried: tried !== undefined,
-        ...(tried ? { samples: tried.samples, passed: tried.passed, verified: tried.verified } : {}),
+        ...(tried ? { samples: tried.samples, passed: tried.passed, verified: tried.verified, results: sampleRecords(tried.result).map(sampleJson) } : {}),
       };
     }),
   };
+}
+
+/**
+ * The results file's records of a workspace-level request: one task (the function where the fix was found, or the
+ * last one tried), holding the samples of every function tried, each naming its function in `site`: the request
+ * spent one budget, so its pass@k counts every sample of it.
+ */
+export function workspaceTaskRecords(out: WorkspaceFixResult, taskId: string): TaskRecords {
+  const samples = out.tried.flatMap((tried) =>
+    sampleRecords(tried.result).map((record) => ({ ...record, site: `${tried.relativePath}:${tried.startLine}-${tried.endLine} ${tried.name}` })),
+  );
+  return { taskId, samples, baselinePassed: out.result?.baselinePassed ?? false };
 }

@@ -34,9 +34,9 @@ export class Run implements vscode.Disposable {
     return this.pending > 0;
   }
 
-  /** Ends the engine's work (cancel); the candidate documents stay until dispose. */
-  cancel(): void {
-    this.controller.abort();
+  /** Ends the engine's work (cancel, or `reason`: the engine reports it as the stop's message); the documents stay until dispose. */
+  cancel(reason?: string): void {
+    this.controller.abort(reason);
   }
 
   /** Remembers the engine's promise so shutdown can wait for its cleanup. */

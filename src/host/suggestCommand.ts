@@ -30,6 +30,8 @@ import type { SessionStore } from './sessionStore';
 import { readSettings } from './settings';
 import type { Settings } from './settings';
 import { ContextKey } from './state';
+import { arrive, CHECKS_CANCELLED } from './model/requestSlot';
+import type { ActiveRequest } from './model/requestSlot';
 import { UserActivity } from './userActivity';
 import type { MachineState, UiContext } from './state';
 
@@ -58,10 +60,14 @@ interface Prepared extends Omit<BrowsableRequest, 'run'> {
   readonly implicit?: string;
 }
 
-/** One request at a time: a second one is refused plainly (see the README for why not queued). */
+/**
+ * One request at a time: a second one is refused plainly while candidates are verified (see the README for why not
+ * queued); once the first one's list is shown and only its strength and behaviour checks are left, the new request
+ * cancels those checks and starts when the first has ended (`requestSlot.ts`).
+ */
 export class SuggestCommand {
   /** The request in progress; claimed before the first await, so two quick invocations cannot both start. */
-  private active: { location: string; run?: Run } | undefined;
+  private active: (ActiveRequest & { run?: Run }) | undefined;
   /** The last request's result and the settings problems it reported, for the integration tests. */
   lastResult: FixResult | undefined;
   settingsProblems: readonly string[] = [];
@@ -70,14 +76,23 @@ export class SuggestCommand {
 
   /** The command handler: never throws; errors become a message with "Show Log". */
   async execute(arg?: unknown): Promise<FixResult | undefined> {
-    if (this.active) {
-      const { run, location } = this.active;
+    const arrival = arrive(this.active);
+    if (arrival.kind === 'refuse') {
+      const run = this.active?.run;
       void this.deps.log
-        .warn(`Verified Fix is already running on ${location}; one request runs at a time. Wait for it, or cancel it.`, ...(run ? ['Cancel It'] : []))
+        .warn(`Verified Fix is already running on ${arrival.location}; one request runs at a time. Wait for it, or cancel it.`, ...(run ? ['Cancel It'] : []))
         .then((choice) => choice && run?.cancel());
       return undefined;
     }
-    this.active = { location: 'another selection' };
+    if (arrival.kind === 'preempt') {
+      this.deps.log.logger.info(`${CHECKS_CANCELLED} (the request on ${arrival.location} had shown its list)`);
+      const previous = this.active;
+      // Claimed again once the first request has ended: a third request meanwhile is refused.
+      if (previous) await previous.ended;
+      if (this.active) return this.execute(arg);
+    }
+    let end = () => undefined as void;
+    this.active = { location: 'another selection', phase: 'verifying', ended: new Promise<void>((resolve) => (end = resolve)) };
     this.deps.context.set(ContextKey.Running, true);
     try {
       // A failing test rather than a place: the tests run once and the likeliest function is the request's target.
@@ -101,6 +116,7 @@ export class SuggestCommand {
       this.active = undefined;
       this.deps.onProgress(undefined);
       this.deps.context.set(ContextKey.Running, false);
+      end();
     }
   }
 
@@ -156,12 +172,13 @@ export class SuggestCommand {
     return { document, documentUri: document.uri, folder, settings, target, originalText, relativePath, location, implicit: target.implicit };
   }
 
-  private async suggest(prepared: Prepared, active: { location: string; run?: Run }, plan?: LocalisedTry): Promise<FixResult> {
+  private async suggest(prepared: Prepared, active: ActiveRequest & { run?: Run }, plan?: LocalisedTry): Promise<FixResult> {
     const { log } = this.deps;
     const { document, settings, target, location } = prepared;
     const { provider, fallbackProvider } = await createProviders(settings, this.deps.secrets, log);
     const run = this.deps.runs.create();
     active.run = run;
+    active.cancel = (reason) => run.cancel(reason);
     const samples = plan ? tryShare(plan) : settings.samples;
     const request = { ...prepared, run, samples };
     const startedAt = Date.now();
@@ -189,7 +206,11 @@ export class SuggestCommand {
           ...(fallbackProvider ? { fallbackProvider } : {}),
           signal: run.signal,
           logger: log.logger,
-        }, reporter.onEvent));
+        }, (event) => {
+          // From the verdicts on, only the checks are left: a new request may end them (requestSlot.ts).
+          if (event.type === 'verdicts') active.phase = 'checks';
+          reporter?.onEvent(event);
+        }));
       },
     )).finally(() => activity.dispose());
     this.lastResult = result;

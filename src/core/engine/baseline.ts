@@ -1,5 +1,6 @@
 // The baseline phase: the unmodified code's run, which gives the failing tests (the reference) and the report providers see.
 import { defer } from '../base/defer';
+import type { Deferred } from '../base/defer';
 import type { FixEvent, Verdict } from '../contract/fixRequest';
 import type { Logger } from '../base/logger';
 import type { BaselineReport, SiteRanking } from '../contract/provider';
@@ -22,6 +23,15 @@ export interface BaselineOptions {
   readonly slot: <T>(run: () => Promise<T>) => Promise<T>;
   readonly logger: Logger;
   readonly onEvent: (event: FixEvent) => void;
+  /** A baseline already run on this unmodified code (a workspace request's localisation): no run, no coverage rerun. */
+  readonly reuse?: ReusedBaseline;
+}
+
+/** What an earlier phase learnt from the unmodified code: its run, and the lines its coverage ranked in the selection. */
+export interface ReusedBaseline {
+  readonly verdict: Verdict;
+  readonly reference: Reference;
+  readonly ranking?: SiteRanking;
 }
 
 /** The baseline as it becomes known; each promise settles once, whether or not the baseline runs. */
@@ -35,9 +45,10 @@ export interface Baseline {
 }
 
 /** Starts the baseline run (in a slot of the request's runs) and returns what will come of it. */
-export function startBaseline({ run, executor, plan, prepared, slot, logger, onEvent }: BaselineOptions): Baseline {
+export function startBaseline({ run, executor, plan, prepared, slot, logger, onEvent, reuse }: BaselineOptions): Baseline {
   const reference = defer<Reference>();
   const report = defer<BaselineReport | undefined>();
+  if (reuse) return reusedBaseline(reuse, onEvent, reference, report);
   const verdict = run
     ? slot(() => executor.run(prepared.text, 'baseline', { ...plan.fullCommand })).then((executed) => {
         const { verdict } = executed;
@@ -61,4 +72,21 @@ export function startBaseline({ run, executor, plan, prepared, slot, logger, onE
         : undefined,
     ));
   return { verdict, reference: reference.promise, report: report.promise, localise };
+}
+
+/** The baseline of an earlier phase, announced as if it had just run; localisation answers with that phase's lines. */
+function reusedBaseline(
+  reuse: ReusedBaseline,
+  onEvent: (event: FixEvent) => void,
+  reference: Deferred<Reference>,
+  report: Deferred<BaselineReport | undefined>,
+): Baseline {
+  const verdict = Promise.resolve().then(() => {
+    onEvent({ type: 'baseline', verdict: reuse.verdict });
+    reference.resolve(reuse.reference);
+    report.resolve({ status: reuse.verdict.status, output: reuse.verdict.output.slice(-BASELINE_REPORT_CHARS) });
+    return reuse.verdict;
+  });
+  const ranking = Promise.resolve(reuse.ranking);
+  return { verdict, reference: reference.promise, report: report.promise, localise: () => ranking };
 }

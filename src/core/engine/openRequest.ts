@@ -50,7 +50,11 @@ export class Lifetime {
   private readonly controller = new AbortController();
   private timer?: NodeJS.Timeout;
   private reason?: StoppedEarly;
-  private readonly onOuterAbort = () => this.stop('cancelled', 'cancelled');
+  // A caller may say why it aborts (`abort('strength check cancelled by a new request')`): that becomes the message.
+  private readonly onOuterAbort = () => {
+    const reason: unknown = this.request.signal?.reason;
+    this.stop('cancelled', typeof reason === 'string' && reason !== '' ? reason : 'cancelled');
+  };
 
   constructor(private readonly request: FixRequest) {}
 

@@ -1,6 +1,7 @@
 // Orchestrates one request as named phases: open, plan the tests, prepare the executor, baseline and generation at
 // once (each candidate verified in its own copy, verdicts streamed), the strength and behaviour checks, and the result.
 import { startBaseline } from './baseline';
+import type { ReusedBaseline } from './baseline';
 import { CandidatePool } from './candidatePool';
 import { Generation } from './generation';
 import { Lifetime, openRequest } from './openRequest';
@@ -23,8 +24,11 @@ import { checkBehaviour } from '../behaviour/behaviourCheck';
 import { applyReplacement } from '../base/textRange';
 import { reporterCommand } from '../testResults/reporterCommand';
 
-/** Runs the request to the end (or to cancel / total timeout) and returns every finished candidate. */
-export async function runFix(request: FixRequest, onEvent: (event: FixEvent) => void = () => undefined): Promise<FixResult> {
+/**
+ * Runs the request to the end (or to cancel / total timeout) and returns every finished candidate. `reuse` is a
+ * baseline an earlier phase ran on the same unmodified code (a workspace request's tries): it is not run again.
+ */
+export async function runFix(request: FixRequest, onEvent: (event: FixEvent) => void = () => undefined, reuse?: ReusedBaseline): Promise<FixResult> {
   const started = performance.now();
   const opened = await openRequest(request);
   const { prepared, logger } = opened;
@@ -41,7 +45,7 @@ export async function runFix(request: FixRequest, onEvent: (event: FixEvent) => 
   lifetime.start();
   const queue = new RunQueue(Math.max(1, request.parallel));
   const requiredRuns = announce(request, opened, plan, executor, onEvent);
-  const baseline = startBaseline({ run: request.baselineCheck, executor, plan, prepared, slot: queue.slot, logger, onEvent });
+  const baseline = startBaseline({ run: request.baselineCheck, executor, plan, prepared, slot: queue.slot, logger, onEvent, ...(reuse ? { reuse } : {}) });
   // Tests that cannot finish on the unmodified code cannot finish on a candidate either: spending n runs says nothing.
   void baseline.verdict.then((verdict) => {
     if (verdict?.status === 'timeout' && !verdict.cancelled) lifetime.stop('baselineTimeout', `the tests on the unmodified code timed out after ${(verdict.durationMs / 1000).toFixed(1)} s`);

@@ -3,6 +3,9 @@
 import { lineRangeToOffsets } from '../base/textRange';
 import type { FixEvent, FixResult } from '../contract/fixRequest';
 import type { RankedFunction } from '../localisation/rankFunctions';
+import { rankLines, tellsApart } from '../localisation/ochiai';
+import { selectionLines } from '../localisation/localise';
+import type { ReusedBaseline } from './baseline';
 import { runFix } from './runFix';
 import { localiseRequest } from './workspaceLocalisation';
 import type { LocalisedWorkspace, WorkspaceFixRequest } from './workspaceLocalisation';
@@ -23,12 +26,26 @@ export function sampleShare(remaining: number, scores: readonly number[]): numbe
   return Math.max(1, Math.min(remaining, Math.round(part)));
 }
 
+/**
+ * The localisation's baseline and the function's lines as its coverage ranked them: a try runs neither the tests
+ * on the unmodified code nor the coverage runs again (they would give the same answer on the same code).
+ */
+export function reusedFor(localisation: LocalisedWorkspace, fn: RankedFunction, text: string, start: number, end: number): ReusedBaseline {
+  const lines = selectionLines(text, start, end).filter((line) => !/^[\s{}()[\];,]*$/.test(text.split('\n')[line - 1] ?? ''));
+  const scores = new Map(lines.map((line) => [line, localisation.scores.get(`${fn.relativePath}:${line}`) ?? 0] as const).filter(([, score]) => score > 0));
+  const ranked = rankLines(lines, tellsApart(lines, scores) ? scores : new Map(), localisation.stack.get(fn.relativePath) ?? new Map());
+  const ranking = ranked.length > 0 ? { lines: ranked, evidence: `${localisation.evidence} (from the workspace localisation)` } : undefined;
+  return { ...localisation.baseline, ...(ranking ? { ranking } : {}) };
+}
+
 /** A function the request tried, with what came of it. */
 export interface TriedFunction extends RankedFunction {
   /** Samples it got (its share of the budget, or fewer when its provider ran out) and how many passed. */
   readonly samples: number;
   readonly passed: number;
   readonly verified: boolean;
+  /** Its own request's result: every sample it got (the results file and `--json` carry them all). */
+  readonly result: FixResult;
 }
 
 export interface WorkspaceFixResult {
@@ -73,8 +90,8 @@ export async function runWorkspaceFix(
       if (event.type === 'done') return;
       announced ||= event.type === 'started';
       onEvent(event);
-    });
-    const entry: TriedFunction = { ...fn, samples: result.samples, passed: result.passed, verified: result.verified.length > 0 };
+    }, reusedFor(localisation, fn, text, start, end));
+    const entry: TriedFunction = { ...fn, samples: result.samples, passed: result.passed, verified: result.verified.length > 0, result };
     tried.push(entry);
     last = { result, lines: [fn.startLine, fn.endLine] };
     // A share the provider could not fill (it ran out of mutants) is left for the next function.

@@ -4,7 +4,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import pLimit from 'p-limit';
 import { UserError } from '../base/errors';
-import type { FixRequest } from '../contract/fixRequest';
+import type { FixRequest, Verdict } from '../contract/fixRequest';
 import { prepareExecution, prepareExecutor } from '../execution/prepareExecution';
 import type { WorkspaceListing } from '../isolation/workspaceCopy';
 import { isSourceFile, localiseWorkspace, MAX_SOURCE_BYTES, MAX_SOURCE_FILES } from '../localisation/localiseWorkspace';
@@ -14,6 +14,7 @@ import type { SourceFile } from '../localisation/workspaceCoverage';
 import { planTests } from '../testCommand/testPlan';
 import type { PerTestPlan } from '../verification/stagedVerification';
 import { referenceFrom } from '../verification/verifier';
+import type { Reference } from '../verification/verifier';
 import { Lifetime, openRequest } from './openRequest';
 
 /** A request without a place to fix: the engine finds it from the failing tests. */
@@ -31,6 +32,8 @@ export interface LocalisedWorkspace extends WorkspaceLocalisation {
   readonly testCommand: string;
   /** The source files read, by path: the tries start from this text. */
   readonly sources: ReadonlyMap<string, string>;
+  /** The unmodified workspace's run and what it said: every try reuses it instead of running its own. */
+  readonly baseline: { readonly verdict: Verdict; readonly reference: Reference };
 }
 
 /** Localisation asks no provider; the request's shape needs one, and this one is never called. */
@@ -100,7 +103,10 @@ export async function localiseRequest(request: LocaliseOnlyRequest): Promise<Loc
     const messages = perTest ? perTest.baseline.filter((t) => perTest.failing.includes(t.id) && t.message).map((t) => t.message ?? '') : [];
     const traces = messages.length > 0 ? messages : [verdict.output];
     const localisation = await localiseWorkspace({ executor, plan: perTest, traces, carrier, sources, slot, logger });
-    return { ...localisation, failingTests: perTest?.failing ?? [], testCommand: plan.testCommand, sources: new Map(sources.map((s) => [s.relativePath, s.text])) };
+    return {
+      ...localisation, failingTests: perTest?.failing ?? [], testCommand: plan.testCommand, sources: new Map(sources.map((s) => [s.relativePath, s.text])),
+      baseline: { verdict, reference: perTest ? { ...reference, plan: perTest } : reference },
+    };
   } finally {
     lifetime.close();
     slot.clearQueue();

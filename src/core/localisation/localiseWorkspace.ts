@@ -50,6 +50,9 @@ export interface WorkspaceLocalisation {
   /** One sentence per failing test: the functions it runs, with scores. */
   readonly explanations: readonly string[];
   readonly coverageRuns: number;
+  /** Ochiai per `file:line` and stack weights per file: each function tried ranks its own lines from them. */
+  readonly scores: ReadonlyMap<string, number>;
+  readonly stack: ReadonlyMap<string, ReadonlyMap<number, number>>;
 }
 
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
@@ -100,5 +103,5 @@ export async function localiseWorkspace(input: WorkspaceLocaliseInput): Promise<
     explanations.push(`the failing test${input.plan.failing.length === 1 ? '' : 's'} ${input.plan.failing.slice(0, 3).map((id) => `\`${testLabel(id)}\``).join(', ')} point${input.plan.failing.length === 1 ? 's' : ''} at ${ranked.slice(0, 4).map((f) => `${f.relativePath}:${f.name} (${f.score.toFixed(1)})`).join(', ')}`);
   }
   for (const line of explanations) input.logger.info(`workspace localisation: ${line}`);
-  return { ranked, evidence, explanations, coverageRuns: runs };
+  return { ranked, evidence, explanations, coverageRuns: runs, scores, stack };
 }

@@ -56,7 +56,9 @@ function linesOfScript(script: V8Script, fileText: string, lineStarts: readonly 
   lineStarts.forEach((start, i) => {
     const end = i + 1 < lineStarts.length ? lineStarts[i + 1] : fileText.length;
     for (let at = start; at < end; at++) {
-      if (ran[at] && !/\s/.test(fileText[at])) {
+      // A statement's closing `;` (or bracket) lies outside the zero-count range V8 gives the code after an early
+      // return, so it would mark a line that never ran as run.
+      if (ran[at] && !/[\s;,)\]}]/.test(fileText[at])) {
         lines.add(i + 1);
         return;
       }

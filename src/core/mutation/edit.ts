@@ -1,6 +1,6 @@
 // One change to a file (a token, a node, a statement, or two related sites): the unit every mutation family produces.
 
-/** Mutation families; `FAMILY_COST` says which are tried first. */
+/** Mutation families; `prior.ts` says which are tried first. */
 export type MutationFamily =
   // The classic one-token edits.
   | 'relational'
@@ -46,54 +46,18 @@ export interface MutationEdit {
   readonly rank: number;
   /** What changed, without the line (`` `<` → `<=` ``). */
   readonly description: string;
+  /** A variable replaced by one the selection uses otherwise (an object by a plain value): less likely (`prior.ts`). */
+  readonly kindMismatch?: boolean;
 }
 
-/**
- * Where each family starts in the order: an edit costs its family's base plus its rank's cost (`RANK_COST`).
- * The classic one-token edits (0) come first, so an exact one-line selection tries today's likeliest edits first;
- * sibling calls (a one-token change too) fit after their first alternatives, and so does the update a loop visibly
- * lacks (a set that is tested and never filled is rarely anything but a bug); swaps and dropped conjuncts next;
- * replacing a variable is the most numerous family and rarely right, so it waits; edits of whole statements and
- * pairs of edits come last.
- */
-const FAMILY_COST: Readonly<Record<MutationFamily, number>> = {
-  relational: 0,
-  arithmetic: 0,
-  logical: 0,
-  negation: 0,
-  'boolean-literal': 0,
-  callee: 0,
-  'integer-literal': 0,
-  'off-by-one': 0,
-  'sibling-call': 0.5,
-  update: 4,
-  swap: 10,
-  condition: 11,
-  'rare-operator': 12,
-  offset: 13,
-  literal: 14,
-  property: 16,
-  identifier: 20,
-  argument: 24,
-  statement: 26,
-  branches: 36,
-  pair: 40,
-};
+/** The classic one-token families and sibling calls: a token or a callee changed (the sites pairs are made of). */
+const ONE_TOKEN: ReadonlySet<MutationFamily> = new Set([
+  'relational', 'arithmetic', 'logical', 'negation', 'boolean-literal', 'callee', 'integer-literal', 'off-by-one', 'sibling-call',
+]);
 
-/**
- * What an edit's rank adds: two units, so a site's third classic alternative still comes before any swap (the
- * classic order is kept) while a far alternative of one site waits behind the newer families' likeliest edits.
- */
-const RANK_COST = 2;
-
-/** The classic one-token families and sibling calls: a token or a callee changed, tried before any other family. */
+/** Whether `family` changes one token or a callee (the order itself is `prior.ts`'s). */
 export function isOneToken(family: MutationFamily): boolean {
-  return FAMILY_COST[family] < 1;
-}
-
-/** An edit's cost before its line's: lower is tried earlier (see `FAMILY_COST` and `RANK_COST`). */
-export function editCost(edit: MutationEdit): number {
-  return FAMILY_COST[edit.family] + RANK_COST * edit.rank;
+  return ONE_TOKEN.has(family);
 }
 
 /** Quotes code for a label, shortened so a long expression keeps the label readable. */

@@ -2,7 +2,7 @@
 import type { Node } from 'web-tree-sitter';
 import { callEditsAt } from './callEdits';
 import { conditionEditsAt } from './conditionEdits';
-import { combined, editCost, isOneToken } from './edit';
+import { combined, isOneToken } from './edit';
 import type { MutationEdit, MutationFamily } from './edit';
 import { familyTablesFor } from './familyTables';
 import { gapEditsAt } from './gapEdits';
@@ -11,6 +11,7 @@ import { identifierEdits } from './identifierEdits';
 import { literalEditsAt } from './literalEdits';
 import { operatorEditsAt } from './operatorEdits';
 import { pairEditsAt } from './pairEdits';
+import { countSites, editBits, lineBitsOf } from './prior';
 import { countSyntaxErrors, errorsAfterEdit, lineAt, lineStartsOf } from './parseCheck';
 import { profileFor } from './profiles';
 import { statementEditsAt } from './statementEdits';
@@ -90,39 +91,6 @@ function overlapping(root: Node, start: number, end: number, opaque: ReadonlySet
   }
 }
 
-/**
- * Cost of each step down the hint ranking's tiers: the top tier's one-token edits, swaps and conditions come before
- * the next tier's; its literals, names, statements and pairs compete with the next tiers' likelier edits.
- */
-const TIER_STEP = 12;
-/** Cost of each place within a tier: tied lines stay close, the earlier listed a little ahead. */
-const IN_TIER_STEP = 1;
-/** Cost added to lines no failure points at, when some do: more than any edit of a hinted line costs. */
-const UNHINTED = 1000;
-
-/**
- * How much later than its family and rank say an edit on `line` comes, given the ranked hints. Fault localisation
- * lists tied lines top to bottom (lines of one block share a coverage score), so each ascending run of the ranking
- * is read as one tier: a line that only ties with the top one is not pushed behind it as if it scored less.
- */
-function lineCostOf(hintLines: readonly number[] | undefined): (line: number) => number {
-  const costOf = new Map<number, number>();
-  let tier = 0;
-  let place = 0;
-  let previous = -1;
-  for (const line of hintLines ?? []) {
-    if (costOf.has(line)) continue;
-    if (line < previous) {
-      tier++;
-      place = 0;
-    }
-    costOf.set(line, tier * TIER_STEP + place * IN_TIER_STEP);
-    place++;
-    previous = line;
-  }
-  return (line) => (costOf.size === 0 ? 0 : (costOf.get(line) ?? UNHINTED));
-}
-
 /** Every edit the families offer inside [start, end). */
 function editsOf(root: Node, fileText: string, start: number, end: number, ctx: FamilyContext): MutationEdit[] {
   const { profile } = ctx;
@@ -176,19 +144,22 @@ function topSiteCombinations(ordered: readonly MutationEdit[], fileText: string)
 }
 
 /**
- * The edits with their lines, likeliest first: each costs its family's base and its rank (`editCost`) plus its
- * line's place in the hints (`lineCostOf`); the likeliest sites' two-edit combinations join the single edits.
+ * The edits with their lines, likeliest first: each costs its bits under the prior (`prior.ts`: its line's place in
+ * the hints, its class's share of real one-token bugs spread over the line's sites of that class, its alternative),
+ * so the top lines' likeliest edits interleave before any line's unlikely ones; the likeliest sites' two-edit
+ * combinations join the single edits.
  */
 function ordered(edits: readonly MutationEdit[], fileText: string, lineStarts: readonly number[], hintLines: readonly number[] | undefined) {
-  const lineCost = lineCostOf(hintLines);
+  const lineBits = lineBitsOf(hintLines);
+  const counts = countSites(edits.map((edit) => ({ edit, line: lineAt(lineStarts, edit.start) })));
   const keyOf = (edit: MutationEdit, index: number) => {
     const line = lineAt(lineStarts, edit.start);
     // A pair is as likely as its less likely site.
-    const lines = edit.family === 'pair' ? Math.max(lineCost(line), lineCost(lineAt(lineStarts, Math.max(edit.start, edit.end - 1)))) : lineCost(line);
-    return { edit, line, key: [editCost(edit) + lines, lines, edit.start, index] };
+    const lines = edit.family === 'pair' ? Math.max(lineBits(line), lineBits(lineAt(lineStarts, Math.max(edit.start, edit.end - 1)))) : lineBits(line);
+    return { edit, line, key: [editBits(edit, line, counts) + lines, lines, edit.start, index] };
   };
   const byKey = (a: { key: number[] }, b: { key: number[] }) => {
-    for (let i = 0; i < a.key.length; i++) if (a.key[i] !== b.key[i]) return a.key[i] - b.key[i];
+    for (let i = 0; i < a.key.length; i++) if (Math.abs(a.key[i] - b.key[i]) > 1e-9) return a.key[i] - b.key[i];
     return 0;
   };
   const singles = edits.map(keyOf).sort(byKey);
@@ -197,10 +168,8 @@ function ordered(edits: readonly MutationEdit[], fileText: string, lineStarts: r
 }
 
 /**
- * All mutants of the selection, likeliest first. An edit costs its family's base and its rank (`editCost`), plus
- * its line's place in `hintLines`: so the classic one-token edits of the likeliest line come first, each site's
- * likeliest alternative before any site's second, the new families after them, and pairs of edits last; ties go by
- * hint rank and position. The order depends only on the input, so it is the same on every call.
+ * All mutants of the selection, likeliest first under the prior of `prior.ts` (the hinted lines' tiers, the bug
+ * class's share, the sites of that class on the line, the alternative); ties go by hint rank and position. The order depends only on the input, so it is the same on every call.
  */
 export async function generateMutants(input: MutationInput): Promise<MutationResult> {
   const began = performance.now();

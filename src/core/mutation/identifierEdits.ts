@@ -161,6 +161,8 @@ export function identifierEdits(identifiers: readonly Node[], profile: SyntaxPro
     if (!found) cache.set(scope.id, (found = declarationsIn(scope, profile)));
     return found;
   };
+  const sites: Array<{ site: Node; visible: string[] }> = [];
+  const kinds = new Map<string, Set<UsageKind>>();
   for (const site of identifiers) {
     const name = site.text;
     if (neverReplaced.has(name) || !isVariableUse(site)) continue;
@@ -175,9 +177,42 @@ export function identifierEdits(identifiers: readonly Node[], profile: SyntaxPro
     }
     // Only variables we can see declared are replaced: a global or builtin (`Math`, `len`) is not a variable slip.
     if (isBindingSite || !visible.includes(name)) continue;
+    let used = kinds.get(name);
+    if (!used) kinds.set(name, (used = new Set()));
+    used.add(usageKind(site));
+    sites.push({ site, visible });
+  }
+  for (const { site, visible } of sites) {
+    const name = site.text;
+    const own = kinds.get(name);
     visible
       .filter((other) => other !== name)
-      .forEach((other, rank) => out.push(replacement(site.startIndex, site.endIndex, name, other, 'identifier', rank)));
+      .forEach((other, rank) => {
+        const edit = replacement(site.startIndex, site.endIndex, name, other, 'identifier', rank);
+        // Used otherwise in the selection (`box.top` → `w.top` for a number `w`, an array returned where a count
+        // is): a slip of that kind fixes a bug only when the types were wrong too, so the prior puts it later.
+        const otherKinds = kinds.get(other);
+        out.push(own && otherKinds && !sameKinds(own, otherKinds) ? { ...edit, kindMismatch: true } : edit);
+      });
   }
   return out;
+}
+
+/** How a variable is used at one place: as an object (a member, an index or a method taken from it) or as a value. */
+type UsageKind = 'object' | 'value';
+
+/** Parent types and the field holding the object a member, element or method is taken from, across the grammars. */
+const OBJECT_FIELDS: ReadonlyArray<readonly [string, string]> = [
+  ['member_expression', 'object'], ['subscript_expression', 'object'], ['attribute', 'object'], ['subscript', 'value'],
+  ['field_access', 'object'], ['method_invocation', 'object'], ['array_access', 'array'], ['selector_expression', 'operand'],
+  ['index_expression', 'operand'],
+];
+
+const sameKinds = (a: ReadonlySet<UsageKind>, b: ReadonlySet<UsageKind>) => a.size === b.size && [...a].every((k) => b.has(k));
+
+function usageKind(node: Node): UsageKind {
+  const parent = node.parent;
+  if (!parent) return 'value';
+  const isObject = OBJECT_FIELDS.some(([type, field]) => parent.type === type && parent.childForFieldName(field)?.startIndex === node.startIndex);
+  return isObject ? 'object' : 'value';
 }

@@ -36,8 +36,8 @@ export function operatorEditsAt(node: Node, ctx: EditContext): MutationEdit[] {
   for (const [type, field] of profile.conditions) {
     if (node.type !== type) continue;
     const condition = typeof field === 'number' ? node.namedChildren[field] : node.childForFieldName(field);
-    // A flipped condition is a rarer fix than a changed operator at the same site, hence rank 2.
-    if (condition) negationEdit(condition, ctx, 2, out);
+    // The only alternative at its site: how rare a flipped condition is, the negation class's share says (prior.ts).
+    if (condition) negationEdit(condition, ctx, 0, out);
   }
   if ((node.type === 'true' || node.type === 'false') && profile.booleans[node.text]) {
     out.push(replacement(node.startIndex, node.endIndex, node.text, profile.booleans[node.text], 'boolean-literal', 0));

@@ -28,6 +28,8 @@ export interface SampleRecord {
   /** Why it did not pass, one line. */
   readonly reason?: string;
   readonly tests?: SampleTests;
+  /** Where a workspace-level request drew it: `file:A-B name` of the function tried. */
+  readonly site?: string;
 }
 
 export interface TaskRecords {
@@ -100,21 +102,26 @@ function resultText(sample: SampleRecord): string {
 export function formatResults(tasks: readonly TaskRecords[]): string {
   return tasks
     .flatMap((task) =>
-      task.samples.map((s) =>
-        JSON.stringify({
-          task_id: task.taskId,
-          ...(s.completion !== undefined ? { completion: s.completion } : {}),
-          passed: s.outcome === 'pass',
-          result: resultText(s),
-          verdict: s.outcome,
-          ...(s.durationMs !== undefined ? { duration_ms: Math.round(s.durationMs) } : {}),
-          ...(s.tests ? { tests: s.tests } : {}),
-          ...(task.baselinePassed ? { baseline_passed: true } : {}),
-        }),
-      ),
+      task.samples.map((s) => {
+        const { passed, ...rest } = sampleJson(s);
+        return JSON.stringify({ task_id: task.taskId, ...('completion' in rest ? { completion: rest.completion } : {}), passed, ...rest, ...(task.baselinePassed ? { baseline_passed: true } : {}) });
+      }),
     )
     .map((line) => `${line}\n`)
     .join('');
+}
+
+/** One sample's fields of a results line, without its task (`--json` lists a workspace request's tries with them). */
+export function sampleJson(s: SampleRecord): Record<string, unknown> {
+  return {
+    ...(s.completion !== undefined ? { completion: s.completion } : {}),
+    passed: s.outcome === 'pass',
+    result: resultText(s),
+    verdict: s.outcome,
+    ...(s.durationMs !== undefined ? { duration_ms: Math.round(s.durationMs) } : {}),
+    ...(s.tests ? { tests: s.tests } : {}),
+    ...(s.site ? { site: s.site } : {}),
+  };
 }
 
 /** Outcomes only, for callers that kept nothing else. */

@@ -62,12 +62,15 @@ export function outcomeOf(result: FixResult, context: OutcomeContext): Outcome {
   if (verified > 0 && alreadyListed) {
     const weak = result.verified.filter((i) => result.candidates.find((c) => c.index === i)?.strength?.weak).length;
     const weakText = weak > 0 ? ` Weak tests: ${weak} of ${verified} have variants the tests also accept; review before applying.` : '';
+    // The checks after the verdicts were stopped (a new request, Cancel, the total timeout): say so where the list is.
+    const cut = result.strengthCutShort;
+    const cutText = cut ? ` Stopped: ${cut.message}; ${cut.unchecked.length} verified fix(es) not checked for strength.` : '';
     if (context.listOpened) {
-      const text = `Weak tests at ${location}: ${weak} of ${verified} verified fix(es) have variants the tests also accept. Review before applying.`;
-      return { kind: 'verified', list: 'update', ...(weak > 0 ? { message: { severity: 'warn', text, actions: [] } } : {}), openPicker: false };
+      const text = weak > 0 ? `Weak tests at ${location}: ${weak} of ${verified} verified fix(es) have variants the tests also accept. Review before applying.${cutText}` : `${verified} verified fix(es) for ${location}.${cutText}`;
+      return { kind: 'verified', list: 'update', ...(weak > 0 || cut ? { message: { severity: weak > 0 ? 'warn' : 'info', text, actions: [] } } : {}), openPicker: false };
     }
     // The list did not open by itself: the result waits in this message and the status bar.
-    return { kind: 'verified', list: 'update', message: { severity: weak > 0 ? 'warn' : 'info', text: `${verified} verified fix(es) for ${location}.${weakText}`, actions: show }, openPicker: false };
+    return { kind: 'verified', list: 'update', message: { severity: weak > 0 ? 'warn' : 'info', text: `${verified} verified fix(es) for ${location}.${weakText}${cutText}`, actions: show }, openPicker: false };
   }
   if (verified > 0) {
     // An early candidate may already have been applied (or the file edited) while the rest ran: then say so instead

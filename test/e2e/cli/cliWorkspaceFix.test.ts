@@ -28,6 +28,9 @@ describe('fix without --file/--lines', { concurrency: 1 }, () => {
     assert.deepEqual(json.localisation.failingTests, ['test/range.test.js > clamp keeps the upper bound']);
     assert.match(json.localisation.explanations[0], /^the failing test `clamp keeps the upper bound` runs src\/range\.js:clamp \(score 1\.0\), src\/util\.js:toInt \(0\.\d\)$/);
     assert.equal(json.samples, first.samples, 'the statistics are the task\'s: the function where the fix was found');
+    // Each function tried carries its samples, as results-file lines without the task.
+    assert.equal(first.results.length, first.samples);
+    assert.ok(first.results.some((r: { passed: boolean; completion?: string }) => r.passed && /return high;/.test(r.completion ?? '')));
     // The localisation is on stderr before any candidate ran.
     assert.match(r.stderr, /verified-fix: 1 failing test \(`clamp keeps the upper bound`\); ranked by coverage of 1 failing and 4 passing tests/);
   });

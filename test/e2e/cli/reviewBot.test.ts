@@ -202,6 +202,19 @@ describe('scripts/review-bot.sh', () => {
     assert.equal(git(repo, 'status', '--porcelain'), '');
   });
 
+  it('exits 1 (nothing to suggest), as the CLI does, when the failing test runs no function of the project', async () => {
+    const repo = makeRepo(false);
+    writeFileSync(join(repo, 'test', 'sum.test.js'), "const test = require('node:test');\nconst assert = require('node:assert/strict');\ntest('arithmetic', () => assert.equal(1 + 1, 3));\n");
+    git(repo, 'add', '-A');
+    git(repo, 'commit', '-qm', 'a test of nothing in src');
+    const out = temp('review-bot-out-');
+    const r = await runBot(repo, out);
+    assert.equal(r.exitCode, 1, r.stderr);
+    assert.match(r.stderr, /the failing tests point at no function of the workspace's source files/);
+    assert.match(r.stderr, /no candidate was verified for the functions the failing tests run/);
+    assert.deepEqual(readdir(out), []);
+  });
+
   it('exits 2 outside a git repository', async () => {
     const dir = temp('review-bot-nogit-');
     const r = await runBot(dir, temp('review-bot-out-'));

@@ -48,6 +48,10 @@ describe('workspace-level localisation', { concurrency: 1 }, () => {
     assert.deepEqual(out.lines, [2, 11]);
     const fix = out.result?.candidates.find((c) => c.verified);
     assert.match(fix?.diff ?? '', /\+\s+return high;/);
+    // The try reuses the localisation's baseline and coverage: no second baseline run, no coverage runs of its own.
+    assert.equal(logs.filter((m) => m.startsWith('fault localisation')).length, 0, logs.join('\n'));
+    assert.ok(logs.some((m) => /from the workspace localisation/.test(m)), logs.join('\n'));
+    assert.equal(out.result?.baseline?.status, 'fail');
   });
 
   it('pytest: the plugin once per source file ranks the function only the failing test runs above the shared helper', async () => {
