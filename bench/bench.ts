@@ -7,6 +7,7 @@ import { benchCost } from './costBench';
 import { benchEngine } from './engineBench';
 import { benchStaged } from './stagedBench';
 import { benchStageOne } from './stageOneBench';
+import { benchReach } from './reachBench';
 
 function time(fn: () => void): number {
   const start = process.hrtime.bigint();
@@ -75,7 +76,7 @@ async function benchMutation(): Promise<void> {
 }
 
 /** `npm run bench -- cost` runs one part; no argument runs them all. */
-const PARTS: Record<string, () => Promise<void> | void> = { statistics: benchStatistics, mutation: benchMutation, engine: benchEngine, staged: benchStaged, cost: benchCost, stage1: benchStageOne };
+const PARTS: Record<string, () => Promise<void> | void> = { statistics: benchStatistics, mutation: benchMutation, engine: benchEngine, staged: benchStaged, cost: benchCost, stage1: benchStageOne, reach: benchReach };
 
 async function main(): Promise<void> {
   const only = process.argv.slice(2);
