@@ -8,6 +8,7 @@ import { benchEngine } from './engineBench';
 import { benchStaged } from './stagedBench';
 import { benchStageOne } from './stageOneBench';
 import { benchStrength } from './strengthBench';
+import { benchReach } from './reachBench';
 
 function time(fn: () => void): number {
   const start = process.hrtime.bigint();
@@ -76,7 +77,7 @@ async function benchMutation(): Promise<void> {
 }
 
 /** `npm run bench -- cost` runs one part; no argument runs them all. */
-const PARTS: Record<string, () => Promise<void> | void> = { statistics: benchStatistics, mutation: benchMutation, engine: benchEngine, staged: benchStaged, cost: benchCost, stage1: benchStageOne, strength: benchStrength };
+const PARTS: Record<string, () => Promise<void> | void> = { statistics: benchStatistics, mutation: benchMutation, engine: benchEngine, staged: benchStaged, cost: benchCost, stage1: benchStageOne, strength: benchStrength, reach: benchReach };
 
 async function main(): Promise<void> {
   const only = process.argv.slice(2);

@@ -25,7 +25,7 @@ import { candidateLine, describeEvent } from '../core/engine/describeEvent';
 import { taskPassAtK } from '../core/statistics/passAtK';
 import { CLI_NAMES, noFixAdvice } from '../core/verification/noFixAdvice';
 import { failureExcerpt as sharedExcerpt } from '../core/testResults/failureExcerpt';
-import { FULL_RUN_NOT_REACHED } from '../core/verification/evidence';
+import { FULL_RUN_NOT_REACHED, verifiedOn } from '../core/verification/evidence';
 import { fixHelp, fixUsage, readFlags } from './flags';
 import { providerFailure } from './providerFailure';
 import { localisationJson, localisationLines, localisedLines, workspaceTaskRecords } from './workspaceReport';
@@ -111,6 +111,7 @@ export function fixJson(result: FixResult, lines: [number, number], k: number): 
       diff: c.diff,
       ...(c.stage ? { stage: c.stage } : {}),
       ...(c.confirmedOn ? { confirmedOn: c.confirmedOn } : {}),
+      ...(c.reachingTests ? { reachingTests: { ...c.reachingTests, note: verifiedOn(c.reachingTests) } } : {}),
       ...(c.tests ? { tests: { fixed: c.tests.fixed, broke: c.tests.broke, passed: c.tests.passed, failed: c.tests.failed } } : {}),
       ...(c.verdict.status !== 'pass' ? { failure: failureExcerpt(c.verdict) } : {}),
       ...(c.strength ? { strength: strengthJson(c.strength) } : {}),

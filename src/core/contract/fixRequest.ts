@@ -75,6 +75,11 @@ export interface FixRequest {
    */
   readonly stagedVerification?: boolean;
   /**
+   * Every survivor's full runs run the whole command (default false: where the baseline's coverage tells which tests
+   * run the selected function, survivors run only those, and the top-ranked verified fix the full suite once).
+   */
+  readonly fullSuiteForEveryFix?: boolean;
+  /**
    * Rank the selection's lines by the failing tests' per-test coverage (Ochiai) and stack frames before the mutation
    * provider orders its edits (default true): a few extra runs of the unmodified code's tests with coverage on.
    * Off: edits on lines the failure output names come first, as without per-test results.
@@ -214,6 +219,12 @@ export interface CandidateResult {
    * command: the first full run showed nothing else broke. Absent: every run was a full one.
    */
   readonly confirmedOn?: readonly string[];
+  /**
+   * When its full runs ran only the tests that reach the change (their process ran the selected function on the
+   * unmodified code): how many ran, and how many cannot reach it. Absent: it ran the whole command (the top-ranked
+   * verified fix always does, once).
+   */
+  readonly reachingTests?: { readonly ran: number; readonly cannotReach: number };
 }
 
 /** One of a candidate's runs that says nothing about it, and why. */
@@ -224,7 +235,7 @@ export interface SetAsideRun {
 }
 
 /** What a candidate's runs proved besides their verdicts: the stage they reached, the per-test comparison, the runs set aside. */
-export type Evidence = Pick<CandidateResult, 'stage' | 'tests' | 'setAside' | 'confirmedOn'>;
+export type Evidence = Pick<CandidateResult, 'stage' | 'tests' | 'setAside' | 'confirmedOn' | 'reachingTests'>;
 
 export type FixEvent =
   | { readonly type: 'started'; readonly testCommand: string; readonly protections: Protections }

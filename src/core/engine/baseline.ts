@@ -10,6 +10,7 @@ import type { PreparedRequest } from '../request/checkRequest';
 import type { TestPlan } from '../testCommand/testPlan';
 import { referenceFrom } from '../verification/verifier';
 import type { Reference } from '../verification/verifier';
+import { describeReach, reachOfBaseline, whyNoBaselineCoverage, withCoverage } from './baselineCoverage';
 
 /** Tail of the baseline output given to providers: enough for a stack trace, small enough for a prompt. */
 const BASELINE_REPORT_CHARS = 4000;
@@ -25,6 +26,8 @@ export interface BaselineOptions {
   readonly onEvent: (event: FixEvent) => void;
   /** A baseline already run on this unmodified code (a workspace request's localisation): no run, no coverage rerun. */
   readonly reuse?: ReusedBaseline;
+  /** Every survivor runs the full suite: no coverage is collected for the reaching tests. */
+  readonly fullSuite?: boolean;
 }
 
 /** What an earlier phase learnt from the unmodified code: its run, and the lines its coverage ranked in the selection. */
@@ -45,16 +48,22 @@ export interface Baseline {
 }
 
 /** Starts the baseline run (in a slot of the request's runs) and returns what will come of it. */
-export function startBaseline({ run, executor, plan, prepared, slot, logger, onEvent, reuse }: BaselineOptions): Baseline {
+export function startBaseline({ run, executor, plan, prepared, slot, logger, onEvent, reuse, fullSuite }: BaselineOptions): Baseline {
   const reference = defer<Reference>();
   const report = defer<BaselineReport | undefined>();
   if (reuse) return reusedBaseline(reuse, onEvent, reference, report);
+  // Coverage once: in the baseline run itself, where the runner gives a process per test file and survivors are staged.
+  const noCoverage = plan.fullCommand && plan.staged ? whyNoBaselineCoverage(plan.runner, prepared.languageId, fullSuite === true) : 'survivors are not staged';
+  const options = plan.fullCommand && !noCoverage ? withCoverage(plan.fullCommand) : { ...plan.fullCommand };
   const verdict = run
-    ? slot(() => executor.run(prepared.text, 'baseline', { ...plan.fullCommand })).then((executed) => {
+    ? slot(() => executor.run(prepared.text, 'baseline', options)).then(async (executed) => {
         const { verdict } = executed;
         onEvent({ type: 'baseline', verdict });
         if (verdict.status === 'pass') logger.warn('the tests pass on the unmodified code: they do not catch the bug, so a passing candidate proves little');
-        reference.resolve(verdict.cancelled ? {} : referenceFrom(executed, plan.runner, plan.testCommand, logger));
+        const judged = verdict.cancelled ? {} : referenceFrom(executed, plan.runner, plan.testCommand, logger);
+        const reach = noCoverage || verdict.cancelled ? { problem: noCoverage ?? 'cancelled' } : await reachOfBaseline(executed, judged.plan, prepared, logger);
+        if (!verdict.cancelled && plan.fullCommand && plan.staged) logger.info(describeReach(reach));
+        reference.resolve({ ...judged, reach });
         report.resolve({ status: verdict.status, output: verdict.output.slice(-BASELINE_REPORT_CHARS) });
         return verdict;
       })

@@ -96,6 +96,13 @@ export class CandidatePool {
     return { index: sample.index, ...(sample.label ? { label: sample.label } : {}), replacement: sample.replacement, diff, fixed: tests.fixed };
   }
 
+  /** Replaces a finished candidate's result and its duplicates' (the top fix's full-suite run); returns the new ones. */
+  amend(index: number, change: (result: CandidateResult) => CandidateResult): CandidateResult[] {
+    const changed = [...this.results.values()].filter((c) => c.index === index || c.duplicateOf === index).map(change);
+    for (const c of changed) this.results.set(c.index, c);
+    return changed;
+  }
+
   get anyVerified(): boolean {
     return [...this.results.values()].some((c) => c.verified);
   }
@@ -151,7 +158,7 @@ export class CandidatePool {
 }
 
 function evidenceOf(result: CandidateResult): Evidence {
-  return { ...(result.stage ? { stage: result.stage } : {}), ...(result.tests ? { tests: result.tests } : {}), ...(result.setAside ? { setAside: result.setAside } : {}), ...(result.confirmedOn ? { confirmedOn: result.confirmedOn } : {}) };
+  return { ...(result.stage ? { stage: result.stage } : {}), ...(result.tests ? { tests: result.tests } : {}), ...(result.setAside ? { setAside: result.setAside } : {}), ...(result.confirmedOn ? { confirmedOn: result.confirmedOn } : {}), ...(result.reachingTests ? { reachingTests: result.reachingTests } : {}) };
 }
 
 /** The runs that count as evidence: all but those set aside. */

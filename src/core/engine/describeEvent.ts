@@ -2,7 +2,7 @@
 // the two front ends cannot drift apart on what a baseline, a candidate or a lost sample looks like.
 import type { CandidateResult, FixEvent } from '../contract/fixRequest';
 import { describeProtections } from '../contract/protections';
-import { describeRuns, provenByTests } from '../verification/evidence';
+import { describeRuns, provenByTests, verifiedOn } from '../verification/evidence';
 import { describeStrength } from '../verification/strengthCheck';
 import { describeBehaviour } from '../behaviour/describe';
 
@@ -20,7 +20,8 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
  */
 export function candidateLine(c: CandidateResult): string {
   const runs = c.runs.length > 1 ? ` (${describeRuns(c)})` : '';
-  const proven = c.verified && c.tests ? ` — ${provenByTests(c.tests.fixed.length, c.tests.passed)}` : '';
+  const reach = c.verified && c.reachingTests ? ` — ${verifiedOn(c.reachingTests)}` : '';
+  const proven = c.verified && c.tests ? `${reach || ' —'}${reach ? ';' : ''} ${provenByTests(c.tests.fixed.length, c.tests.passed)}` : reach;
   const dup = c.duplicateOf !== null ? ` (same as #${c.duplicateOf + 1})` : '';
   const reason = c.verdict.reason ? `: ${c.verdict.reason}` : '';
   // Round 1 goes unsaid: only a repair round's candidates are told apart.

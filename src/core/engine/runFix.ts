@@ -23,6 +23,7 @@ import type { BehaviourReport } from '../contract/behaviour';
 import { checkBehaviour } from '../behaviour/behaviourCheck';
 import { applyReplacement } from '../base/textRange';
 import { reporterCommand } from '../testResults/reporterCommand';
+import { fullRunForTopFix } from './topFixFullRun';
 
 /**
  * Runs the request to the end (or to cancel / total timeout) and returns every finished candidate. `reuse` is a
@@ -45,7 +46,8 @@ export async function runFix(request: FixRequest, onEvent: (event: FixEvent) => 
   lifetime.start();
   const queue = new RunQueue(Math.max(1, request.parallel));
   const requiredRuns = announce(request, opened, plan, executor, onEvent);
-  const baseline = startBaseline({ run: request.baselineCheck, executor, plan, prepared, slot: queue.slot, logger, onEvent, ...(reuse ? { reuse } : {}) });
+  const fullSuite = request.fullSuiteForEveryFix === true;
+  const baseline = startBaseline({ run: request.baselineCheck, executor, plan, prepared, slot: queue.slot, logger, onEvent, fullSuite, ...(reuse ? { reuse } : {}) });
   // Tests that cannot finish on the unmodified code cannot finish on a candidate either: spending n runs says nothing.
   void baseline.verdict.then((verdict) => {
     if (verdict?.status === 'timeout' && !verdict.cancelled) lifetime.stop('baselineTimeout', `the tests on the unmodified code timed out after ${(verdict.durationMs / 1000).toFixed(1)} s`);
@@ -54,7 +56,7 @@ export async function runFix(request: FixRequest, onEvent: (event: FixEvent) => 
   const readyToVerify: Promise<unknown> = plan.fullCommand && plan.staged ? baseline.reference : Promise.resolve();
   const verifier = new Verifier({
     executor, reference: baseline.reference, fullCommand: plan.fullCommand, staged: plan.staged, requiredRuns, languageId: prepared.languageId, signal: lifetime.signal, slot: queue.slot,
-    testTimeoutMs: request.testTimeoutMs, originalText: prepared.text,
+    testTimeoutMs: request.testTimeoutMs, originalText: prepared.text, selectionStart: prepared.start, fullSuite, logger,
   });
   const pool = new CandidatePool({ relativePath: prepared.relativePath, originalText: prepared.text, start: prepared.start, end: prepared.end, requiredRuns });
   const generation = new Generation({ request, prepared, baseline, pool, verifier, readyToVerify, signal: lifetime.signal, logger, onEvent });
@@ -72,6 +74,7 @@ export async function runFix(request: FixRequest, onEvent: (event: FixEvent) => 
   try {
     [facts.baseline] = await Promise.all([baseline.verdict, generation.settled()]);
     facts.perTest = (await baseline.reference).plan;
+    if (!providerError) await fullRunForTopFix({ pool, verifier, originalText: prepared.text, start: prepared.start, end: prepared.end, signal: lifetime.signal, logger, onEvent });
     if (!providerError) await afterVerdicts(facts, executor, queue.slot, onEvent);
   } finally {
     lifetime.close();

@@ -5,7 +5,7 @@ import type { OptionValues } from './options';
 /** Everything of a request but the target (workspace, file, selection), the providers and the lifetime. */
 export type RequestOptions = Pick<
   FixRequest,
-  'testCommand' | 'samples' | 'testTimeoutMs' | 'totalTimeoutMs' | 'parallel' | 'baselineCheck' | 'confirmRuns' | 'stagedVerification' | 'faultLocalisation' | 'strengthCheck' | 'strengthBudget' | 'behaviourCheck' | 'repairRounds' | 'isolation'
+  'testCommand' | 'samples' | 'testTimeoutMs' | 'totalTimeoutMs' | 'parallel' | 'baselineCheck' | 'confirmRuns' | 'stagedVerification' | 'fullSuiteForEveryFix' | 'faultLocalisation' | 'strengthCheck' | 'strengthBudget' | 'behaviourCheck' | 'repairRounds' | 'isolation'
 >;
 
 /** Only what is set: an unset field keeps the engine's own default (the devcontainer image, the installed engine). */
@@ -33,6 +33,7 @@ export function requestOptions(values: OptionValues, cpuCount: number): RequestO
     baselineCheck: values.baselineCheck,
     confirmRuns: values.confirmRuns,
     stagedVerification: values.stagedVerification,
+    fullSuiteForEveryFix: values.fullSuiteForEveryFix,
     faultLocalisation: values.faultLocalisation,
     strengthCheck: values.strengthCheck,
     strengthBudget: values.strengthBudget,

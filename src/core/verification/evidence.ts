@@ -20,11 +20,12 @@ const ordinal = (n: number) => `${n}${n % 100 >= 11 && n % 100 <= 13 ? 'th' : ({
  * cheap confirmations "full suite passed; fixed tests passed 2/2 runs". A timeout is said as one, not as flakiness;
  * a run set aside says why. Empty for a single run.
  */
-export function describeRuns(c: Pick<CandidateResult, 'runs' | 'flaky' | 'setAside' | 'confirmedOn'>): string {
+export function describeRuns(c: Pick<CandidateResult, 'runs' | 'flaky' | 'setAside' | 'confirmedOn' | 'reachingTests'>): string {
   if (c.runs.length <= 1) return '';
   const passes = c.runs.filter((r) => r.status === 'pass').length;
   // Every run ran the fixed tests; only the first ran everything else too.
-  const what = c.confirmedOn && c.runs[0].status === 'pass' ? `full suite passed; fixed tests passed ${passes}/${c.runs.length} runs` : `passed ${passes} of ${c.runs.length} runs`;
+  const first = c.reachingTests ? 'reaching tests passed' : 'full suite passed';
+  const what = c.confirmedOn && c.runs[0].status === 'pass' ? `${first}; fixed tests passed ${passes}/${c.runs.length} runs` : `passed ${passes} of ${c.runs.length} runs`;
   const notes = c.runs.flatMap((r, i) => {
     if (r.status === 'pass') return [];
     const aside = c.setAside?.find((s) => s.run === i);
@@ -33,6 +34,16 @@ export function describeRuns(c: Pick<CandidateResult, 'runs' | 'flaky' | 'setAsi
     return [`${nth} ${r.status === 'timeout' ? 'timed out' : r.status === 'error' ? 'could not run' : 'failed'}`];
   });
   return [`${what}${c.flaky ? ', flaky' : ''}`, ...notes].join('; ');
+}
+
+/**
+ * "verified on the 14 tests that reach this change (the other 803 cannot)" for a fix whose full runs ran only the
+ * tests that reach it; '' for one that ran the whole command.
+ */
+export function verifiedOn(reach: CandidateResult['reachingTests']): string {
+  if (!reach) return '';
+  const others = reach.cannotReach > 0 ? ` (the other ${reach.cannotReach} cannot)` : '';
+  return `verified on the ${plural(reach.ran, 'test that reaches', 'tests that reach')} this change${others}`;
 }
 
 /** What a candidate cut short after its failing tests passed is, in the words every front end uses. */

@@ -18,6 +18,8 @@ import { selectionCommand } from '../testResults/selection';
 import type { ReporterRun } from '../testResults/reporterCommand';
 import { RunPriority } from '../execution/runQueue';
 import type { Slot } from '../execution/runQueue';
+import { reachScope } from './reachScope';
+import type { Reach, ReachScope } from './reachScope';
 
 /** What candidates are judged against once the baseline has run. */
 export interface Reference {
@@ -27,6 +29,8 @@ export interface Reference {
   readonly summary?: TestSummary;
   /** The time limit the baseline's duration sets for candidates' runs, when it ran its tests to the end. */
   readonly limit?: BaselineLimit;
+  /** Which tests ran the selected function on the unmodified code (the baseline's coverage), or why none are known. */
+  readonly reach?: Reach;
 }
 
 const NO_SUMMARY = 'the run printed no test summary, though the unmodified code\'s run did: the tests did not run to the end';
@@ -114,6 +118,12 @@ export interface VerifierOptions {
   readonly cheapConfirmation?: boolean;
   /** The unmodified file text: tests a candidate broke are re-run on it to tell flaky tests. Absent: never. */
   readonly originalText?: string;
+  /** Where the selection starts in `originalText`: with the baseline's reach, survivors run only the reaching tests. */
+  readonly selectionStart?: number;
+  /** Every survivor runs the whole command (`--full-suite`), whatever the reach. */
+  readonly fullSuite?: boolean;
+  /** Says why a candidate that could run only the reaching tests runs the whole command. */
+  readonly logger?: Logger;
 }
 
 /** A candidate's runs so far, each with its per-test evidence, and those set aside. */
@@ -123,6 +133,8 @@ interface Runs {
   /** Per run: whether it repeated only the fixed tests (a cheap confirmation). */
   readonly fixedOnly: boolean[];
   readonly setAside: SetAsideRun[];
+  /** The reaching tests its full runs are narrowed to; absent: the whole command. */
+  readonly scope?: ReachScope;
 }
 
 /** A confirmation that timed out runs once more with this many times the request's per-run limit. */
@@ -176,11 +188,12 @@ export class Verifier {
     // Until its verdict is in: a stop (the total timeout) from here on leaves a candidate that passed its failing tests.
     if (first) this.survivors.set(index, first.tests);
     if (first) this.failingTestsMs.set(index, first.verdict.durationMs);
-    const runs: Runs = { verdicts: [], tests: [], fixedOnly: [], setAside: [] };
+    const scope = first ? await this.scopeOf(index, selection, replacement) : undefined;
+    const runs: Runs = { verdicts: [], tests: [], fixedOnly: [], setAside: [], ...(scope ? { scope } : {}) };
     const push = (run: { verdict: Verdict; tests?: TestEvidence; fixedOnly?: boolean }) => (runs.verdicts.push(run.verdict), runs.tests.push(run.tests), runs.fixedOnly.push(run.fixedOnly === true));
     // Past the failing tests a pass is likely: where runs cannot reach each other, its confirmations run beside it.
     if (first && !executor.runsCanInterfere && requiredRuns > 1) {
-      const all = await Promise.all(Array.from({ length: requiredRuns }, (_, i) => (i === 0 ? this.runFull(fileText, `c${index}`, false, undefined, RunPriority.full) : this.confirm(fileText, `c${index}r${i + 1}`, false, first, RunPriority.full))));
+      const all = await Promise.all(Array.from({ length: requiredRuns }, (_, i) => (i === 0 ? this.runFull(fileText, `c${index}`, false, undefined, RunPriority.full, scope) : this.confirm(fileText, `c${index}r${i + 1}`, false, first, RunPriority.full, scope))));
       if (all[0].verdict.cancelled) return undefined;
       // A cheap confirmation ran only the fixed tests: beside a full run that failed it proves nothing about the tests
       // that broke, so it must not make that failure look flaky.
@@ -190,7 +203,7 @@ export class Verifier {
         if (runs.verdicts[at].status !== 'pass') await this.recheck(fileText, `c${index}x${at + 1}`, false, runs, at, confirming && at > 0);
       }
     } else {
-      const full = await this.runFull(fileText, `c${index}`, false, undefined, first ? RunPriority.full : RunPriority.first);
+      const full = await this.runFull(fileText, `c${index}`, false, undefined, first ? RunPriority.full : RunPriority.first, scope);
       if (full.verdict.cancelled) return undefined;
       push(full);
       if (full.verdict.status !== 'pass') await this.recheck(fileText, `c${index}x1`, false, runs, 0, false);
@@ -202,7 +215,7 @@ export class Verifier {
       while (runs.verdicts[runs.verdicts.length - 1].status === 'pass' && counted().every((v) => v.status === 'pass') && passes() < requiredRuns && !signal.aborted) {
         const alone = executor.runsCanInterfere && passes() === requiredRuns - 1;
         const at = runs.verdicts.length;
-        const again = await this.confirm(fileText, `c${index}r${at + 1}`, alone, first, RunPriority.confirm);
+        const again = await this.confirm(fileText, `c${index}r${at + 1}`, alone, first, RunPriority.confirm, scope);
         if (again.verdict.cancelled) break;
         push(again);
         if (again.verdict.status !== 'pass') await this.recheck(fileText, `c${index}x${at + 1}`, alone, runs, at, true);
@@ -215,7 +228,10 @@ export class Verifier {
     const cheap = first && runs.fixedOnly.includes(true) ? { confirmedOn: first.tests.fixed } : {};
     return {
       runs: runs.verdicts,
-      evidence: { ...(first || tests ? { stage: 'full' as const } : {}), ...(tests ? { tests } : {}), ...(runs.setAside.length ? { setAside: runs.setAside } : {}), ...cheap },
+      evidence: {
+        ...(first || tests ? { stage: 'full' as const } : {}), ...(tests ? { tests } : {}), ...(runs.setAside.length ? { setAside: runs.setAside } : {}), ...cheap,
+        ...(scope ? { reachingTests: { ran: scope.ran, cannotReach: scope.cannotReach } } : {}),
+      },
     };
   }
 
@@ -246,7 +262,7 @@ export class Verifier {
     }
     if (!why && !confirming) return;
     if (this.options.signal.aborted) return;
-    const again = await this.runFull(fileText, label, alone || this.options.executor.runsCanInterfere, timeoutMs, RunPriority.confirm);
+    const again = await this.runFull(fileText, label, alone || this.options.executor.runsCanInterfere, timeoutMs, RunPriority.confirm, runs.scope);
     if (again.verdict.cancelled) return;
     if (why) runs.setAside.push({ run: at, why });
     runs.verdicts.push(again.verdict);
@@ -268,6 +284,14 @@ export class Verifier {
    */
   passedFailingTestsOnly(index: number): TestEvidence | undefined {
     return this.survivors.get(index);
+  }
+
+  /**
+   * One run of the whole command for a fix verified on its reaching tests (the top-ranked one, before it is shown as
+   * verified on everything); alone where runs can reach each other.
+   */
+  fullSuiteRun(fileText: string, label: string): Promise<{ verdict: Verdict; tests?: TestEvidence }> {
+    return this.runFull(fileText, label, this.options.executor.runsCanInterfere, undefined, RunPriority.full);
   }
 
   /** Tests found flaky on the unmodified code while judging this request's candidates. */
@@ -304,19 +328,33 @@ export class Verifier {
    * A confirmation run: after a candidate passed its failing tests, those tests again (the fixed ones: all of them
    * passed, or it would not be here) where the runner can select them; the whole command otherwise.
    */
-  private async confirm(fileText: string, label: string, alone: boolean, first: { tests: TestEvidence } | undefined, priority: number): Promise<{ verdict: Verdict; tests?: TestEvidence; fixedOnly?: boolean }> {
+  private async confirm(fileText: string, label: string, alone: boolean, first: { tests: TestEvidence } | undefined, priority: number, scope?: ReachScope): Promise<{ verdict: Verdict; tests?: TestEvidence; fixedOnly?: boolean }> {
     if (first && this.cheapConfirmation) {
       const again = await this.runFailingTests(fileText, label, undefined, { alone, priority });
       if (again) return { ...again, fixedOnly: true };
     }
-    return this.runFull(fileText, label, alone, undefined, priority);
+    return this.runFull(fileText, label, alone, undefined, priority, scope);
   }
 
-  /** One full run of the command, judged by the per-test plan or, without one, by the test summary. */
-  private async runFull(fileText: string, label: string, alone: boolean, timeoutMs?: number, priority: number = RunPriority.first): Promise<{ verdict: Verdict; tests?: TestEvidence }> {
-    const run = await this.limitedRun(fileText, label, { alone, ...this.options.fullCommand }, timeoutMs || undefined, priority);
+  /**
+   * The reaching tests candidate `index`'s full runs are narrowed to, or undefined (logged) when it runs the whole
+   * command: no reach, `--full-suite`, or an edit that is not inside the selected function's body.
+   */
+  private async scopeOf(index: number, selection: string, replacement: string): Promise<ReachScope | undefined> {
+    const { reach, plan } = await this.options.reference;
+    const { fullSuite, selectionStart, originalText, languageId, logger } = this.options;
+    if (!plan || !reach || 'problem' in reach || fullSuite || selectionStart === undefined || originalText === undefined) return undefined;
+    const scoped = reachScope(reach, plan, { languageId, originalText, start: selectionStart, end: selectionStart + selection.length, replacement });
+    if ('problem' in scoped) logger?.info(`candidate #${index + 1} runs the full command, not only the reaching tests: ${scoped.problem}`);
+    return 'scope' in scoped ? scoped.scope : undefined;
+  }
+
+  /** One full run of the command (or of the reaching tests, with `scope`), judged by the per-test plan or, without one, by the test summary. */
+  private async runFull(fileText: string, label: string, alone: boolean, timeoutMs?: number, priority: number = RunPriority.first, scope?: ReachScope): Promise<{ verdict: Verdict; tests?: TestEvidence }> {
+    const run = await this.limitedRun(fileText, label, { alone, ...(scope ? scope.command : this.options.fullCommand) }, timeoutMs || undefined, priority);
     if (run.verdict.cancelled) return run;
-    const { plan, summary } = await this.options.reference;
+    const { plan: whole, summary } = await this.options.reference;
+    const plan = scope?.plan ?? whole;
     if (!plan) return { verdict: run.verdict.status === 'pass' ? judgePass(run.verdict, summary) : run.verdict };
     const judged = judgeRun(run, plan, 'full');
     return judged.verdict.status === 'pass' ? { ...judged, verdict: crossCheck(judged.verdict, judged.tests, summary) } : judged;

@@ -1,5 +1,5 @@
 // How a verified candidate is described in the list and the diff title, without `vscode` so it is tested with node.
-import { provenByTests } from '../../core/verification/evidence';
+import { provenByTests, verifiedOn } from '../../core/verification/evidence';
 import type { StoredCandidate } from './sessionSchema';
 
 /** The CLI's words for a fix the strength check did not reach ("strength: cut short (…)"), shortened for a list row. */
@@ -26,8 +26,10 @@ export function verifiedLabel(c: StoredCandidate): string {
   const round = c.round !== undefined && c.round > 1 ? `round ${c.round} · ` : '';
   const proven = c.testsFixed !== undefined && c.testsPassed !== undefined ? `${provenByTests(c.testsFixed, c.testsPassed)} · ` : '';
   const strength = strengthLabel(c);
+  // A session saved by another version may hold anything: only well-formed counts are shown.
+  const reach = typeof c.reachingTests?.ran === 'number' && typeof c.reachingTests.cannotReach === 'number' ? `${verifiedOn(c.reachingTests)} · ` : '';
   const behaviour = c.behaviour ? ` · ${c.behaviour.note}` : '';
-  return `${round}${proven}passed ${c.runsPassed}/${c.runs} run${c.runs === 1 ? '' : 's'}, ${(c.durationMs / 1000).toFixed(1)} s${strength ? ` · ${strength}` : ''}${behaviour}`;
+  return `${round}${reach}${proven}passed ${c.runsPassed}/${c.runs} run${c.runs === 1 ? '' : 's'}, ${(c.durationMs / 1000).toFixed(1)} s${strength ? ` · ${strength}` : ''}${behaviour}`;
 }
 
 /** "3 fixes, 2 behaviours" once the behaviour check grouped them; empty before it (or for a single fix). */

@@ -2,7 +2,7 @@
 import type { CandidateResult, FixResult } from '../../core/contract/fixRequest';
 import { failureExcerpt } from '../../core/testResults/failureExcerpt';
 import { EDITOR_NAMES, groupVerb, noFixAdvice } from '../../core/verification/noFixAdvice';
-import { FULL_RUN_NOT_REACHED } from '../../core/verification/evidence';
+import { FULL_RUN_NOT_REACHED, verifiedOn } from '../../core/verification/evidence';
 import { describeStrength } from '../../core/verification/strengthCheck';
 import { describeStrengthCost } from '../../core/verification/strengthBudget';
 
@@ -33,7 +33,7 @@ function unfinishedLines(result: FixResult): string[] {
 
 /** One candidate: its verdict and change; its failure too unless the groups above already quote it. */
 function candidateSection(c: CandidateResult, withFailure: boolean, cutShort?: FixResult['strengthCutShort']): string[] {
-  const status = `${c.verified ? 'verified' : c.verdict.status}${c.verdict.reason ? `: ${c.verdict.reason}` : ''}`;
+  const status = `${c.verified ? (c.reachingTests ? verifiedOn(c.reachingTests) : 'verified') : c.verdict.status}${c.verdict.reason ? `: ${c.verdict.reason}` : ''}`;
   const head = `${withFailure ? '##' : '###'} Candidate ${c.index + 1}${c.label ? ` — ${c.label}` : ''}: ${status}${runsText(c)}, ${(c.verdict.durationMs / 1000).toFixed(1)} s`;
   if (c.duplicateOf !== null) return [head, '', `Same as candidate ${c.duplicateOf + 1} (whitespace aside), so it was not run again.`, ''];
   const out = [head, '', ...strengthLines(c, cutShort)];

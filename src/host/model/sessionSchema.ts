@@ -20,6 +20,8 @@ export interface StoredCandidate {
   /** With per-test results: how many of the baseline's failing tests it fixed, and how many tests passed. */
   readonly testsFixed?: number;
   readonly testsPassed?: number;
+  /** When its full runs ran only the tests that reach the change: how many, and how many cannot reach it. */
+  readonly reachingTests?: { readonly ran: number; readonly cannotReach: number };
   /** Once the strength check ran on it: variants of its change tried, how many the tests caught, and the verdict. */
   readonly strength?: {
     readonly variants: number;

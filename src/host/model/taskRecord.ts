@@ -27,6 +27,7 @@ export function storedCandidate(c: CandidateResult, report?: BehaviourReport, cu
     durationMs: c.verdict.durationMs,
     changeSize: c.changeSize,
     ...(c.tests ? { testsFixed: c.tests.fixed.length, testsPassed: c.tests.passed } : {}),
+    ...(c.reachingTests ? { reachingTests: { ran: c.reachingTests.ran, cannotReach: c.reachingTests.cannotReach } } : {}),
     ...(c.strength ? { strength: { variants: c.strength.variants, caught: c.strength.caught, weak: c.strength.weak, survivors: c.strength.survivors.map(({ label, replacement }) => ({ label, replacement })), ...(c.strength.sharedFrom ? { sharedWith: c.strength.sharedFrom.index + 1 } : {}) } } : {}),
     ...(!c.strength && cutShort?.unchecked.includes(c.index) ? { strengthCutShort: cutShort.message } : {}),
     ...(note && report && group >= 0 ? { behaviour: { group: group + 1, groups: report.groups.length, note, ...(summary ? { summary } : {}) } } : {}),

@@ -1,0 +1,58 @@
+// Coverage once, in the baseline run itself: node's test runner starts a process per test file, and NODE_V8_COVERAGE
+// makes each write what it ran, so the one run that finds the failing tests also says which tests reach the selection.
+import { rm } from 'node:fs/promises';
+import type { Logger } from '../base/logger';
+import type { ExecutedRun, RunOptions } from '../execution/executor';
+import { readV8Reports, V8_COVERAGE_VARIABLE } from '../localisation/v8Coverage';
+import { reachFromCoverage } from '../localisation/reachingTests';
+import type { ReporterRun } from '../testResults/reporterCommand';
+import { shellQuote } from '../testResults/shell';
+import type { ResolvedRunner } from '../testCommand/runner';
+import type { PerTestPlan } from '../verification/stagedVerification';
+import type { Reach } from '../verification/reachScope';
+
+/** Languages node runs as written: a TypeScript file goes through a loader whose offsets are not the file's. */
+const AS_WRITTEN = new Set(['javascript', 'javascriptreact']);
+
+/**
+ * Why the baseline runs without coverage (the survivors then run the whole command), or undefined when it takes it:
+ * only node's test runner gives a process per test file; mocha, jest's workers, vitest's pool and pytest run many
+ * test files in one process, where a test can see what another left in memory.
+ */
+export function whyNoBaselineCoverage(runner: ResolvedRunner | undefined, languageId: string, fullSuite: boolean): string | undefined {
+  if (fullSuite) return 'every survivor runs the full suite (--full-suite / verifiedFix.fullSuiteForEveryFix)';
+  if (!runner || !('adapter' in runner)) return 'the runner gives no per-test results';
+  if (runner.adapter.name !== 'node') return `${runner.adapter.name} runs many test files in one process, so coverage cannot tell which tests reach the change (node's test runner gives a process per file)`;
+  if (!AS_WRITTEN.has(languageId)) return `${languageId} files run transformed, so their coverage does not match the file`;
+  return undefined;
+}
+
+/** The baseline's command with NODE_V8_COVERAGE pointed at the run's output folder. */
+export function withCoverage(full: ReporterRun): RunOptions {
+  return {
+    command: (report, out) => `${V8_COVERAGE_VARIABLE}=${shellQuote(out ?? '')} ${full.command(report, out)}`,
+    outputFiles: full.outputFiles ?? {},
+  };
+}
+
+/** The reach from the baseline run's coverage files; the folder is removed either way. Logs the result and its cost. */
+export async function reachOfBaseline(run: ExecutedRun, plan: PerTestPlan | undefined, target: { relativePath: string; text: string; start: number; end: number }, logger: Logger): Promise<Reach> {
+  const started = performance.now();
+  try {
+    if (!plan) return { problem: 'the baseline gave no per-test results' };
+    if (!run.outputDir) return { problem: 'the baseline run had no output folder for coverage' };
+    const reports = await readV8Reports(run.outputDir);
+    return reachFromCoverage(reports, plan, target.relativePath, target.text, target.start, target.end);
+  } catch (error) {
+    return { problem: `the baseline's coverage could not be read (${(error as Error).message})` };
+  } finally {
+    if (run.outputDir) await rm(run.outputDir, { recursive: true, force: true }).catch(() => undefined);
+    logger.info(`reaching tests: the baseline's coverage files read in ${((performance.now() - started) / 1000).toFixed(2)} s`);
+  }
+}
+
+/** One log line: which tests survivors run, or why they run the whole command. */
+export function describeReach(reach: Reach): string {
+  if ('problem' in reach) return `reaching tests: none selected (${reach.problem}); survivors run the full command`;
+  return `reaching tests: ${reach.ids.length} of ${reach.total} tests ran the selected function on the unmodified code; a survivor runs only those (the top-ranked verified fix also runs the full suite once)`;
+}

@@ -1,0 +1,40 @@
+// Which tests a candidate's later runs need: only those that ran the selected function on the unmodified code, when
+// the baseline's coverage says so and the candidate's edit stays inside that function's body.
+import type { PerTestPlan } from './stagedVerification';
+import type { ReporterRun } from '../testResults/reporterCommand';
+import { selectionCommand } from '../testResults/selection';
+import { steeringReason } from './strengthSteering';
+import { diffAgainstBaseline } from '../testResults/compare';
+
+/**
+ * What the baseline's coverage said about the request's selection: the tests whose process ran the selected
+ * function (`ids`, every test of those processes), out of `total`; or, in one sentence, why every survivor runs the
+ * whole command.
+ */
+export type Reach =
+  | { readonly ids: readonly string[]; readonly total: number; readonly functionStart: number; readonly functionEnd: number }
+  | { readonly problem: string };
+
+/** A candidate's full runs narrowed to the reaching tests: the command, the plan they are judged by, and the counts. */
+export interface ReachScope {
+  readonly command: ReporterRun;
+  readonly plan: PerTestPlan;
+  readonly ran: number;
+  readonly cannotReach: number;
+}
+
+/** The scope of one candidate's full runs, or why they run the whole command. */
+export function reachScope(reach: Reach | undefined, plan: PerTestPlan, edit: { languageId: string; originalText: string; start: number; end: number; replacement: string }): { scope: ReachScope } | { problem: string } {
+  if (!reach) return { problem: 'no coverage of the unmodified code was collected' };
+  if ('problem' in reach) return { problem: reach.problem };
+  if (edit.start < reach.functionStart || edit.end > reach.functionEnd) return { problem: 'the selection is not inside one function\'s body' };
+  const steering = steeringReason(edit);
+  if (steering) return { problem: steering.replace(/^it /, 'the candidate ') };
+  const wanted = new Set([...reach.ids, ...plan.failing]);
+  const baseline = plan.baseline.filter((test) => wanted.has(test.id));
+  const ids = [...new Set(baseline.map((test) => test.id))];
+  const command = selectionCommand(plan.adapter, plan.base, ids);
+  if (!command) return { problem: `the ${plan.adapter.name} command cannot select tests` };
+  const sub: PerTestPlan = { ...plan, baseline, baselineRan: diffAgainstBaseline(baseline, baseline).ranCount };
+  return { scope: { command, plan: sub, ran: sub.baselineRan, cannotReach: Math.max(0, plan.baselineRan - sub.baselineRan) } };
+}

@@ -1,0 +1,111 @@
+// Through the built CLI: survivors run only the tests whose process ran the selected function (node --test, from the
+// baseline's coverage), the top-ranked fix runs the full suite once, --full-suite and a top-level edit run everything.
+import assert from 'node:assert/strict';
+import { symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { runCli } from '../../unit/helpers/cli';
+import { repoRoot } from '../../unit/helpers/paths';
+import { makeTempRoot, makeWorkspace, remove } from '../../unit/helpers/workspace';
+
+const tempRoot = makeTempRoot();
+const env: NodeJS.ProcessEnv = { ...process.env, VERIFIED_FIX_TMPDIR: tempRoot };
+delete env.NODE_TEST_CONTEXT;
+delete env.NODE_V8_COVERAGE;
+const made: string[] = [tempRoot];
+after(() => remove(...made));
+
+const calc = 'function clamp(x, lo, hi) {\n  if (x < lo) return lo;\n  if (x > hi) return lo;\n  return x;\n}\nfunction double(x) {\n  return 2 * x;\n}\nmodule.exports = { clamp, double };\n';
+const header = (runner: 'node' | 'mocha') => `${runner === 'node' ? "const { test } = require('node:test');\n" : 'const test = it;\n'}const assert = require('node:assert/strict');\n`;
+const uses = "const { clamp, double } = require('../src/calc');\n";
+const files = (runner: 'node' | 'mocha') => ({
+  'package.json': JSON.stringify({ name: 'reaching-tests', private: true }),
+  'src/calc.js': calc,
+  // Reach clamp: the failing test and one that a wrong fix breaks.
+  'test/clamp.test.js': `${header(runner)}${uses}test('caps at hi', () => assert.equal(clamp(15, 0, 10), 10));\ntest('keeps inside', () => assert.equal(clamp(5, 0, 10), 5));\n`,
+  'test/bounds.test.js': `${header(runner)}${uses}test('raises to lo', () => assert.equal(clamp(-5, 0, 10), 0));\n`,
+  // Load the file but never run clamp; never load it.
+  'test/double.test.js': `${header(runner)}${uses}test('doubles', () => assert.equal(double(4), 8));\n`,
+  'test/plain.test.js': `${header(runner)}test('adds', () => assert.equal(1 + 1, 2));\n`,
+});
+
+/** Candidates for lines 2-3 of calc.js: the fix; one that passes the failing test but breaks a reaching test; a larger fix. */
+const CANDIDATES = [
+  '  if (x < lo) return lo;\n  if (x > hi) return hi;',
+  '  if (x < lo) return hi;\n  if (x > hi) return hi;',
+  '  if (x < lo) return lo;\n  if (x > hi) return Math.min(hi, x);',
+];
+
+async function fix(runner: 'node' | 'mocha', candidates: readonly string[], lines: string, extra: readonly string[] = []) {
+  const ws = makeWorkspace(files(runner));
+  if (runner === 'mocha') symlinkSync(join(repoRoot, 'node_modules'), join(ws, 'node_modules'));
+  const folder = makeWorkspace({ 'candidates.json': JSON.stringify(candidates) });
+  made.push(ws, folder);
+  const test = runner === 'node' ? 'node --test test/' : './node_modules/.bin/mocha test/';
+  const args = ['fix', '--workspace', ws, '--file', 'src/calc.js', '--lines', lines, '--provider', 'file', '--candidates', join(folder, 'candidates.json'), '--test', test];
+  args.push('--parallel', '2', '--confirm-runs', '1', '--k', '1', '--strength', 'off', '--behaviour', 'off', '--json', '--verbose', ...extra);
+  const r = await runCli(args, { env });
+  return { r, json: r.stdout ? JSON.parse(r.stdout) : undefined };
+}
+
+describe('tests that reach the change (node --test)', () => {
+  it('survivors run only the reaching tests; one that breaks a reaching test fails; the top fix runs the full suite once', async () => {
+    const { r, json } = await fix('node', CANDIDATES, '2-3');
+    assert.equal(r.exitCode, 0, r.stderr);
+    assert.match(r.stderr, /reaching tests: 3 of 5 tests ran the selected function on the unmodified code/);
+    const [top, breaks, larger] = json.candidates;
+    assert.equal(breaks.verified, false);
+    assert.match(breaks.reason, /broke: test\/bounds\.test\.js > raises to lo/);
+    assert.equal(larger.verified, true, r.stderr);
+    assert.deepEqual(larger.reachingTests, { ran: 3, cannotReach: 2, note: 'verified on the 3 tests that reach this change (the other 2 cannot)' });
+    assert.equal(larger.tests.passed, 3, 'the double and plain tests did not run');
+    assert.equal(top.verified, true);
+    assert.equal(top.reachingTests, undefined, 'the top-ranked fix is verified on everything');
+    assert.equal(top.tests.passed, 5, 'its last run was the full suite');
+    assert.deepEqual(top.runs, ['pass', 'pass'], 'the reaching tests, then the full suite');
+    assert.equal(json.verified[0], 0);
+    assert.match(r.stderr, /candidate #1: the top-ranked fix passed the full suite too/);
+    assert.match(r.stdout + r.stderr, /verified on the 3 tests that reach this change \(the other 2 cannot\)/);
+  });
+
+  it('--full-suite runs the whole command for every survivor', async () => {
+    const { r, json } = await fix('node', CANDIDATES, '2-3', ['--full-suite']);
+    assert.equal(r.exitCode, 0, r.stderr);
+    assert.match(r.stderr, /reaching tests: none selected \(every survivor runs the full suite/);
+    for (const c of json.candidates) assert.equal(c.reachingTests, undefined);
+    assert.equal(json.candidates[2].tests.passed, 5);
+    assert.deepEqual(json.candidates[0].runs, ['pass'], 'no extra full run: it already ran one');
+  });
+
+  it('a selection outside a function body (the whole function, its header too) runs the full command, and the log says why', async () => {
+    const whole = (body: string) => `function clamp(x, lo, hi) {\n${body}\n  return x;\n}`;
+    const { r, json } = await fix('node', [whole(CANDIDATES[0]), whole(CANDIDATES[2])], '1-5');
+    assert.equal(r.exitCode, 0, r.stderr);
+    assert.match(r.stderr, /reaching tests: none selected \(the selection is not inside the body of a function/);
+    for (const c of json.candidates) {
+      assert.equal(c.reachingTests, undefined);
+      assert.equal(c.tests.passed, 5);
+    }
+  });
+
+  it('a candidate that closes the function\'s body runs the full command', async () => {
+    const escape = '  if (x < lo) return lo;\n  if (x > hi) return hi;\n  return x;\n}\nfunction clamp2(x) {';
+    const { r, json } = await fix('node', [CANDIDATES[2], escape], '2-3');
+    assert.equal(r.exitCode, 0, r.stderr);
+    assert.match(r.stderr, /candidate #2 runs the full command, not only the reaching tests: the candidate changes code outside the selected function's body/);
+    assert.equal(json.candidates[1].reachingTests, undefined);
+  });
+});
+
+describe('tests that reach the change (mocha)', () => {
+  it('mocha runs its files in one process: every survivor runs the full command, and the log says why', async () => {
+    const { r, json } = await fix('mocha', CANDIDATES, '2-3');
+    assert.equal(r.exitCode, 0, r.stderr);
+    assert.match(r.stderr, /reaching tests: none selected \(mocha runs many test files in one process/);
+    const [top, breaks, larger] = json.candidates;
+    assert.equal(top.verified, true);
+    assert.equal(breaks.verified, false);
+    assert.equal(larger.reachingTests, undefined);
+    assert.equal(larger.tests.passed, 5);
+  });
+});
