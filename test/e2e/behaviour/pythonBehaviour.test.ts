@@ -40,7 +40,7 @@ async function fix(ws: string, file: string, lines: string, candidates: string[]
   const list = join(ws, '..', `${ws.split('/').pop()}-candidates.json`);
   writeFileSync(list, JSON.stringify(candidates));
   made.push(list);
-  const args = ['fix', '--workspace', ws, '--file', file, '--lines', lines, '--candidates', list, '--k', '1', '--strength', 'off', '--test', test];
+  const args = ['fix', '--workspace', ws, '--file', file, '--lines', lines, '--candidates', list, '--k', '1', '--strength', 'off', '--behaviour', 'quick', '--test', test];
   const json = await runCli([...args, '--json'], { env });
   assert.equal(json.exitCode, 0, json.stderr);
   const text = human ? await runCli(args, { env }) : undefined;

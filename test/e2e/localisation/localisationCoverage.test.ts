@@ -59,10 +59,11 @@ describe('V8 coverage to line hits (a real node --test run)', () => {
 
   it('gives each test the lines it ran: branches taken, not the blocks skipped', async () => {
     const big = v8LineHits(await readV8Reports(coverageOf(ws, 'big')), 'src/classify.js', classifyJs);
-    // `if (…) {` ran though its block did not; a block's closing `}` ran when the block did.
-    assert.deepEqual([...(big ?? [])].sort((a, b) => a - b), [1, 2, 5, 8, 9, 10, 12, 13]);
+    // `if (…) {` ran though its block did not. A line of closing brackets alone never counts: V8's zero-count range
+    // after an early return ends before them, and nothing on such a line can be the bug.
+    assert.deepEqual([...(big ?? [])].sort((a, b) => a - b), [1, 2, 5, 8, 9, 13]);
     const small = v8LineHits(await readV8Reports(coverageOf(ws, 'small')), 'src/classify.js', classifyJs);
-    assert.deepEqual([...(small ?? [])].sort((a, b) => a - b), [1, 2, 5, 8, 11, 12, 13]);
+    assert.deepEqual([...(small ?? [])].sort((a, b) => a - b), [1, 2, 5, 8, 11, 13]);
   });
 
   it('refuses a script that is not the file as written (a transform moved the offsets), and a file not loaded', async () => {

@@ -42,7 +42,7 @@ async function behaviour(ws: string, candidates: string[]) {
   const list = join(ws, '..', `${ws.split('/').pop()}-${candidates.length}.json`);
   writeFileSync(list, JSON.stringify(candidates));
   made.push(list);
-  const args = ['fix', '--workspace', ws, '--file', 'src/pages.py', '--lines', '2-2', '--candidates', list, '--k', '1', '--strength', 'off', '--test', 'python3 -m pytest -q -p no:cacheprovider', '--json'];
+  const args = ['fix', '--workspace', ws, '--file', 'src/pages.py', '--lines', '2-2', '--candidates', list, '--k', '1', '--strength', 'off', '--behaviour', 'quick', '--test', 'python3 -m pytest -q -p no:cacheprovider', '--json'];
   const r = await runCli(args, { env });
   assert.equal(r.exitCode, 0, r.stderr);
   return JSON.parse(r.stdout);
