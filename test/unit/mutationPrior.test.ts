@@ -58,6 +58,18 @@ describe('mutation prior', () => {
     assert.ok(mutants.indexOf(xForSum) < mutants.indexOf(xsForSum));
   });
 
+  it('does not put off undoing a slip of kind: `best = values` → `value` where `values` is used both ways', async () => {
+    const text = 'function maxOf(values) {\n  let best = values[0];\n  for (const value of values) {\n    if (value > best) best = values;\n  }\n  return best;\n}\n';
+    const { start, end } = lineRangeToOffsets(text, 1, 7);
+    const { mutants } = await generateMutants({ languageId: 'javascript', fileText: text, start, end, hintLines: [4, 1, 2, 3] });
+    const undo = mutants.find((m) => m.line === 4 && m.label.startsWith('`values` → `value`'));
+    const atIndex = mutants.find((m) => m.line === 2 && m.label.startsWith('`values` → `value`'));
+    assert.ok(undo && atIndex);
+    assert.equal(undo.edit.kindMismatch, undefined, 'a value site takes a value');
+    assert.equal(atIndex.edit.kindMismatch, true, '`value[0]` uses a number as an object');
+    assert.ok(mutants.indexOf(undo) < 10, `at ${mutants.indexOf(undo)}`);
+  });
+
   it('finds most of the corpus\'s fixes within 10 samples, with the lines as localisation ranks them', async () => {
     // Hint lines as bench:prior's in-process coverage ranks them (none where coverage ties every line).
     const hints: Record<string, number[]> = {

@@ -161,7 +161,7 @@ export function identifierEdits(identifiers: readonly Node[], profile: SyntaxPro
     if (!found) cache.set(scope.id, (found = declarationsIn(scope, profile)));
     return found;
   };
-  const sites: Array<{ site: Node; visible: string[] }> = [];
+  const sites: Array<{ site: Node; visible: string[]; use: UsageKind }> = [];
   const kinds = new Map<string, Set<UsageKind>>();
   for (const site of identifiers) {
     const name = site.text;
@@ -179,20 +179,24 @@ export function identifierEdits(identifiers: readonly Node[], profile: SyntaxPro
     if (isBindingSite || !visible.includes(name)) continue;
     let used = kinds.get(name);
     if (!used) kinds.set(name, (used = new Set()));
-    used.add(usageKind(site));
-    sites.push({ site, visible });
+    const use = usageKind(site);
+    used.add(use);
+    sites.push({ site, visible, use });
   }
-  for (const { site, visible } of sites) {
+  for (const { site, visible, use } of sites) {
     const name = site.text;
     const own = kinds.get(name);
     visible
       .filter((other) => other !== name)
       .forEach((other, rank) => {
         const edit = replacement(site.startIndex, site.endIndex, name, other, 'identifier', rank);
-        // Used otherwise in the selection (`box.top` → `w.top` for a number `w`, an array returned where a count
-        // is): a slip of that kind fixes a bug only when the types were wrong too, so the prior puts it later.
+        // Used otherwise in the selection (`box.top` → `w.top` for a number `w`): a slip of that kind fixes a bug only
+        // when the types were wrong too, so the prior puts it later. That is so when the other variable is never used
+        // the way this site uses it, or when every use of the replaced one is of one kind the other's are not; a
+        // variable used both ways (`values[0]`, `best = values`) may be the very slip of kind to be undone.
         const otherKinds = kinds.get(other);
-        out.push(own && otherKinds && !sameKinds(own, otherKinds) ? { ...edit, kindMismatch: true } : edit);
+        const mismatch = own && otherKinds && (!otherKinds.has(use) || (own.size === 1 && !sameKinds(own, otherKinds)));
+        out.push(mismatch ? { ...edit, kindMismatch: true } : edit);
       });
   }
   return out;
