@@ -54,7 +54,7 @@ const WRONG = '  return quantity < threshold;';
 
 describe('the strength check at a bounded cost (node --test)', () => {
   it('shares one set of variants between equivalent fixes, stages each variant with limits from the fix\'s own runs, and reports its cost', async () => {
-    const r = await runCli([...fixArgs(workspace(), [FIX, SPACED, SWAPPED, WRONG], ['--json', '--verbose', '--strength-budget', '0'])], { env });
+    const r = await runCli([...fixArgs(workspace(), [FIX, SPACED, SWAPPED, WRONG], ['--json', '--verbose', '--strength-budget', '0', '--behaviour', 'quick'])], { env });
     assert.equal(r.exitCode, 0, r.stderr);
     const json = JSON.parse(r.stdout);
     assert.deepEqual([...json.verified].sort(), [0, 1, 2], r.stderr);

@@ -29,16 +29,17 @@ describe('time limits from the baseline', () => {
     const env: NodeJS.ProcessEnv = { ...process.env, VERIFIED_FIX_TMPDIR: tempRoot };
     delete env.NODE_TEST_CONTEXT;
     const args = ['fix', '--workspace', ws, '--file', 'src/calc.js', '--lines', '2-2', '--provider', 'file', '--candidates', join(folder, 'c.json')];
-    args.push('--test', 'node --test', '--confirm-runs', '1', '--k', '1', '--timeout', '120', '--strength', 'off', '--json');
+    args.push('--test', 'node --test', '--confirm-runs', '1', '--k', '1', '--timeout', '600', '--strength', 'off', '--json');
     const started = performance.now();
-    const r = await runCli(args, { env, timeoutMs: 200_000 });
+    const r = await runCli(args, { env, timeoutMs: 900_000 });
     const json = JSON.parse(r.stdout) as { baseline: { durationMs: number }; candidates: Array<{ status: string; reason?: string; durationMs: number }> };
     const [c] = json.candidates;
     assert.equal(c.status, 'timeout', r.stderr);
-    const match = /^timed out after ([\d.]+) s \(5× the baseline's ([\d.]+) s\)$/.exec(c.reason ?? '');
+    // On a loaded machine the loop also waits for a CPU, which its limit does not count (the reason says how long).
+    const match = /^timed out after ([\d.]+) s \(5× the baseline's ([\d.]+) s\)(, not counting [\d.]+ s spent waiting for a CPU)?$/.exec(c.reason ?? '');
     assert.ok(match, c.reason);
-    assert.ok(Number(match[1]) < 120, 'the limit is below the test timeout');
+    assert.ok(Number(match[1]) < 600, 'the limit is below the test timeout');
     assert.equal(Number(match[2]), Number((json.baseline.durationMs / 1000).toFixed(1)));
-    assert.ok(performance.now() - started < 120_000, 'the request did not wait out the test timeout');
+    assert.ok(performance.now() - started < 600_000, 'the request did not wait out the test timeout');
   });
 });
