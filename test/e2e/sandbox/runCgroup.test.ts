@@ -55,7 +55,9 @@ function runIn(procsFiles: readonly string[], argv: readonly string[]): Promise<
 async function startDaemon(procsFiles: readonly string[], seconds: number): Promise<void> {
   const started = await runIn(procsFiles, ['sh', '-c', `setsid sleep ${seconds}.${marker} & exit 0`]);
   assert.equal(started.code, 0, 'joining the cgroup failed');
-  for (let i = 0; i < 500 && processesWithMarker(`${seconds}.${marker}`).length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+  // Until the sleep alone carries the marker: while the starter's shell and `setsid` (before its exec) are there
+  // too, a count of 0 or 2 says nothing yet.
+  for (let i = 0; i < 500 && processesWithMarker(`${seconds}.${marker}`).length !== 1; i++) await new Promise((r) => setTimeout(r, 20));
   assert.equal(processesWithMarker(`${seconds}.${marker}`).length, 1, 'the daemon did not start');
 }
 
