@@ -19,7 +19,7 @@ import type { Outcome } from './outcomes';
 import { readRecording, RECORDING_FILE } from './recording';
 import type { Recording } from './recording';
 import { serialize } from 'node:v8';
-import { BUDGETS, EMPTY_REPORT, MAX_RESULTS_BYTES, REPLAY_START_MS } from './budgets';
+import { BUDGETS, EMPTY_REPORT, REPLAY_START_MS, readReplayResults } from './budgets';
 import type { BehaviourCheck } from './budgets';
 import { checkPythonBehaviour } from './pythonCheck';
 
@@ -60,18 +60,7 @@ async function replay(check: BehaviourCheck, fn: LocatedFunction, label: string,
     check.executor.run(replayText(fileText, fn), label, { command, outputFiles: { [HARNESS_FILE]: HARNESS_SOURCE, [INPUTS_FILE]: packed, [RESULTS_FILE]: '' }, timeoutMs: callBudgetMs + REPLAY_START_MS }),
   );
   if (executed.verdict.cancelled) return undefined;
-  if (!executed.outputDir) return { problem: `its replay run failed: ${executed.verdict.reason ?? executed.verdict.status}` };
-  try {
-    const file = join(executed.outputDir, RESULTS_FILE);
-    const size = (await stat(file)).size;
-    const read = readResults(size > MAX_RESULTS_BYTES ? undefined : await readFile(file), inputs.length);
-    if ('problem' in read && executed.verdict.status === 'timeout') return { problem: 'its replay timed out' };
-    return read;
-  } catch {
-    return { problem: 'its replay wrote no results' };
-  } finally {
-    await rm(executed.outputDir, { recursive: true, force: true });
-  }
+  return readReplayResults(executed, RESULTS_FILE, (content) => readResults(content, inputs.length));
 }
 
 /** The observed inputs, those of the failing tests first; undefined when cancelled. */

@@ -1,7 +1,9 @@
 // The behaviour check's input and budgets per level, shared by the JavaScript and the Python check.
 import type { Logger } from '../base/logger';
 import type { StrengthChoice } from '../contract/choices';
-import type { TestExecutor } from '../execution/executor';
+import { readFile, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ExecutedRun, TestExecutor } from '../execution/executor';
 import type { ReporterRun } from '../testResults/reporterCommand';
 
 export type BehaviourLevel = Exclude<StrengthChoice, 'off'>;
@@ -36,4 +38,24 @@ export interface BehaviourCheck {
   readonly failingTests?: ReporterRun;
   readonly signal: AbortSignal;
   readonly logger: Logger;
+}
+
+/**
+ * A replay run's results file (`fileName` in its output folder) given to `parse` (undefined when it is over
+ * MAX_RESULTS_BYTES), a timeout said as such, and the folder removed: the same for the JavaScript and the Python harness.
+ */
+export async function readReplayResults<R extends object>(
+  executed: ExecutedRun, fileName: string, parse: (content: Buffer | undefined) => R | { problem: string },
+): Promise<R | { problem: string }> {
+  if (!executed.outputDir) return { problem: `its replay run failed: ${executed.verdict.reason ?? executed.verdict.status}` };
+  try {
+    const file = join(executed.outputDir, fileName);
+    const read = parse((await stat(file)).size > MAX_RESULTS_BYTES ? undefined : await readFile(file));
+    if ('problem' in read && executed.verdict.status === 'timeout') return { problem: 'its replay timed out' };
+    return read;
+  } catch {
+    return { problem: 'its replay wrote no results' };
+  } finally {
+    await rm(executed.outputDir, { recursive: true, force: true });
+  }
 }

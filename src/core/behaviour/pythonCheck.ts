@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { BehaviourReport } from '../contract/behaviour';
 import type { ReporterRun } from '../testResults/reporterCommand';
 import { shellQuote } from '../testResults/shell';
-import { BUDGETS, EMPTY_REPORT, MAX_RESULTS_BYTES, REPLAY_START_MS } from './budgets';
+import { BUDGETS, EMPTY_REPORT, REPLAY_START_MS, readReplayResults } from './budgets';
 import type { BehaviourCheck } from './budgets';
 import { fixBehaviours, groupFixes } from './compare';
 import { MAX_RECORDING_BYTES, RECORD_VARIABLE } from './instrument';
@@ -60,17 +60,7 @@ async function replay(check: BehaviourCheck, fn: PythonFunction, label: string, 
   const outputFiles = { [PYTHON_HARNESS_FILE]: PYTHON_HARNESS_SOURCE, [PYTHON_FAILING_FILE]: recorded.failing, [PYTHON_ALL_FILE]: recorded.all, [PYTHON_RESULTS_FILE]: '' };
   const executed = await check.slot(() => check.executor.run(fileText, label, { command, outputFiles, timeoutMs: callBudgetMs + REPLAY_START_MS }));
   if (executed.verdict.cancelled) return undefined;
-  if (!executed.outputDir) return { problem: `its replay run failed: ${executed.verdict.reason ?? executed.verdict.status}` };
-  try {
-    const file = join(executed.outputDir, PYTHON_RESULTS_FILE);
-    const read = readPythonResults((await stat(file)).size > MAX_RESULTS_BYTES ? undefined : await readFile(file, 'utf8'));
-    if ('problem' in read && executed.verdict.status === 'timeout') return { problem: 'its replay timed out' };
-    return read;
-  } catch {
-    return { problem: 'its replay wrote no results' };
-  } finally {
-    await rm(executed.outputDir, { recursive: true, force: true });
-  }
+  return readReplayResults(executed, PYTHON_RESULTS_FILE, (content) => readPythonResults(content?.toString('utf8')));
 }
 
 /** Whether a fix's run replayed the very inputs the unmodified function's run did: each run makes them itself. */
