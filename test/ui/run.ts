@@ -4,8 +4,10 @@ import { join } from 'node:path';
 import { runMocha } from '../shared/runMocha';
 
 async function main(): Promise<number> {
+  // VF_UI_ONLY=failingTestTerminal runs only the files whose name contains it (default: every file).
+  const only = process.env.VF_UI_ONLY ?? '';
   const files = readdirSync(__dirname)
-    .filter((file) => file.endsWith('.ui.ts'))
+    .filter((file) => file.endsWith('.ui.ts') && file.includes(only))
     .sort()
     .map((file) => join(__dirname, file));
   const started = Date.now();
