@@ -7,7 +7,7 @@ import type { VerifiedFixApi } from '../../../src/host/testApi';
 import { clearSettings, extensionId, openSumJs, quickSettings, selectLine, setSettings, suggest, verifiedFix, waitFor } from './helpers';
 
 const buggyLine = 7;
-/** The fixture's fixes (`<=`, `< n + 1`): which one ranks first is the engine's call, so the tests accept either. */
+/** The fixture's two fixes (`<=`, `< n + 1`): the tests that step through the list (next, reopen) accept either. */
 const isFixedLine = (text: string) => ['  for (let i = 1; i <= n; i++) total += i;', '  for (let i = 1; i < n + 1; i++) total += i;'].includes(text);
 
 describe('Suggest Verified Fix', function () {
@@ -50,6 +50,8 @@ describe('Suggest Verified Fix', function () {
     assert.ok(result.verified.length >= 1, `nothing verified: ${JSON.stringify(result.candidates.map((c) => c.verdict.status))}`);
     const best = result.candidates.find((c) => c.index === result?.verified[0]);
     assert.ok(best?.runs.length === 2 && best.runs.every((r) => r.status === 'pass'), 'the best candidate passed both confirmation runs');
+    // Best first is the smallest change: `<=` (one character) above `< n + 1` (four), whichever finished first.
+    assert.ok(best?.replacement.includes('i <= n'), `best first: ${JSON.stringify(result.verified.map((i) => result?.candidates.find((c) => c.index === i)?.replacement))}`);
     assert.equal(result.perTest, true, 'npm test resolves to node --test, whose per-test results are read');
     assert.ok(result.failingTests.length >= 1);
     assert.equal(best?.stage, 'full');
