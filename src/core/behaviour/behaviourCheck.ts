@@ -2,24 +2,23 @@
 // tests, generate inputs near them, replay the unmodified function and every verified fix on all of them (each in a
 // run of its own, in the request's sandbox), and say where they disagree.
 import { existsSync } from 'node:fs';
-import { readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BehaviourReport } from '../contract/behaviour';
 import type { ReporterRun } from '../testResults/reporterCommand';
 import { shellQuote } from '../testResults/shell';
 import { fixBehaviours, groupFixes } from './compare';
 import { HARNESS_FILE, HARNESS_SOURCE, INPUTS_FILE, RESULTS_FILE } from './harness';
-import { MAX_RECORDING_BYTES, RECORD_VARIABLE, recordingText, replayText } from './instrument';
+import { recordingText, replayText } from './instrument';
 import { locateFunction } from './locate';
 import type { LocatedFunction } from './locate';
 import { generateInputs, inputKey } from './neighbours';
 import type { ReplayInput } from './neighbours';
 import { readResults } from './outcomes';
 import type { Outcome } from './outcomes';
-import { readRecording, RECORDING_FILE } from './recording';
+import { readRecording } from './recording';
 import type { Recording } from './recording';
 import { serialize } from 'node:v8';
-import { BUDGETS, EMPTY_REPORT, REPLAY_START_MS, readReplayResults } from './budgets';
+import { BUDGETS, EMPTY_REPORT, REPLAY_START_MS, readReplayResults, runRecording } from './budgets';
 import type { BehaviourCheck } from './budgets';
 import { checkPythonBehaviour } from './pythonCheck';
 
@@ -30,22 +29,9 @@ export type { BehaviourCheck } from './budgets';
 
 /** One run of the unmodified code's tests with the prologue; the inputs it recorded, or undefined when cancelled. */
 async function record(check: BehaviourCheck, fn: LocatedFunction, label: string, run: ReporterRun | undefined, max: number): Promise<Recording | undefined> {
-  // Exported, not a prefix: a resolved npm script is `export PATH=…; exec node --test`, where a prefix would reach only `export`.
-  const command = (report: string, out?: string) => `export ${RECORD_VARIABLE}=${shellQuote(join(out ?? '', RECORDING_FILE))}; ${run ? run.command(report, out) : check.testCommand}`;
-  const outputFiles = { ...run?.outputFiles, [RECORDING_FILE]: '' };
-  const executed = await check.slot(() => check.executor.run(recordingText(check.originalText, fn), label, { command, outputFiles }));
-  if (executed.verdict.cancelled) return undefined;
-  if (!executed.outputDir) return { inputs: [], uncloneable: 0, reason: `the recording run failed: ${executed.verdict.reason ?? executed.verdict.status}` };
-  try {
-    const file = join(executed.outputDir, RECORDING_FILE);
-    const size = (await stat(file)).size;
-    // The prologue stops appending near its cap; anything far past it was not written by the prologue alone.
-    return readRecording(size > 2 * MAX_RECORDING_BYTES ? Buffer.alloc(0) : await readFile(file), max);
-  } catch {
-    return { inputs: [], uncloneable: 0 };
-  } finally {
-    await rm(executed.outputDir, { recursive: true, force: true });
-  }
+  const recorded = await runRecording(check, recordingText(check.originalText, fn), label, run);
+  if (recorded === undefined) return undefined;
+  return Buffer.isBuffer(recorded) ? readRecording(recorded, max) : { inputs: [], uncloneable: 0, reason: recorded.problem };
 }
 
 /** One version replayed in a run of its own: its outcomes, why there are none, or undefined when cancelled. */

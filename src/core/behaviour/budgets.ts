@@ -5,6 +5,9 @@ import { readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ExecutedRun, TestExecutor } from '../execution/executor';
 import type { ReporterRun } from '../testResults/reporterCommand';
+import { shellQuote } from '../testResults/shell';
+import { MAX_RECORDING_BYTES, RECORD_VARIABLE } from './instrument';
+import { RECORDING_FILE } from './recording';
 
 export type BehaviourLevel = Exclude<StrengthChoice, 'off'>;
 
@@ -55,6 +58,28 @@ export async function readReplayResults<R extends object>(
     return read;
   } catch {
     return { problem: 'its replay wrote no results' };
+  } finally {
+    await rm(executed.outputDir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * One run of the unmodified code's tests (`run`, else the whole command) with a recording prologue in `fileText`: the
+ * file it recorded (empty when it wrote none, or far more than the prologue's cap, which the prologue alone cannot
+ * write), a failed run said as such, or undefined when cancelled. The same for the JavaScript and the Python prologue.
+ */
+export async function runRecording(check: BehaviourCheck, fileText: string, label: string, run: ReporterRun | undefined): Promise<Buffer | { problem: string } | undefined> {
+  // Exported, not a prefix: a resolved npm script is `export PATH=…; exec node --test`, where a prefix would reach only `export`.
+  const command = (report: string, out?: string) => `export ${RECORD_VARIABLE}=${shellQuote(join(out ?? '', RECORDING_FILE))}; ${run ? run.command(report, out) : check.testCommand}`;
+  const outputFiles = { ...run?.outputFiles, [RECORDING_FILE]: '' };
+  const executed = await check.slot(() => check.executor.run(fileText, label, { command, outputFiles }));
+  if (executed.verdict.cancelled) return undefined;
+  if (!executed.outputDir) return { problem: `the recording run failed: ${executed.verdict.reason ?? executed.verdict.status}` };
+  try {
+    const file = join(executed.outputDir, RECORDING_FILE);
+    return (await stat(file)).size > 2 * MAX_RECORDING_BYTES ? Buffer.alloc(0) : await readFile(file);
+  } catch {
+    return Buffer.alloc(0);
   } finally {
     await rm(executed.outputDir, { recursive: true, force: true });
   }

@@ -1,15 +1,13 @@
 // The behaviour check for a Python function: record its calls' parameters (pickled) in runs of the unmodified code's
 // tests, then replay the unmodified function and every verified fix, each in a run of its own in the request's
 // sandbox, with the Python harness; compared as the JavaScript check compares.
-import { readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BehaviourReport } from '../contract/behaviour';
 import type { ReporterRun } from '../testResults/reporterCommand';
 import { shellQuote } from '../testResults/shell';
-import { BUDGETS, EMPTY_REPORT, REPLAY_START_MS, readReplayResults } from './budgets';
+import { BUDGETS, EMPTY_REPORT, REPLAY_START_MS, readReplayResults, runRecording } from './budgets';
 import type { BehaviourCheck } from './budgets';
 import { fixBehaviours, groupFixes } from './compare';
-import { MAX_RECORDING_BYTES, RECORD_VARIABLE } from './instrument';
 import type { Outcome } from './outcomes';
 import { PYTHON_ALL_FILE, PYTHON_FAILING_FILE, PYTHON_HARNESS_FILE, PYTHON_HARNESS_SOURCE, PYTHON_RESULTS_FILE } from './pythonHarness';
 import { locatePython } from './pythonLocate';
@@ -17,7 +15,6 @@ import type { PythonFunction } from './pythonLocate';
 import { pythonRecordingText } from './pythonRecord';
 import { readPythonResults } from './pythonResults';
 import type { PythonReplay } from './pythonResults';
-import { RECORDING_FILE } from './recording';
 
 /**
  * The interpreter the tests run with, so the replay imports what they import: `.venv/bin/python -m pytest` and
@@ -34,21 +31,8 @@ export function pythonOf(testCommand: string): string {
 
 /** One run of the unmodified code's tests with the prologue: the frames it wrote (base64), or undefined when cancelled. */
 async function record(check: BehaviourCheck, fn: PythonFunction, label: string, run: ReporterRun | undefined): Promise<{ frames: string } | { problem: string } | undefined> {
-  const command = (report: string, out?: string) => `export ${RECORD_VARIABLE}=${shellQuote(join(out ?? '', RECORDING_FILE))}; ${run ? run.command(report, out) : check.testCommand}`;
-  const outputFiles = { ...run?.outputFiles, [RECORDING_FILE]: '' };
-  const executed = await check.slot(() => check.executor.run(pythonRecordingText(check.originalText, fn), label, { command, outputFiles }));
-  if (executed.verdict.cancelled) return undefined;
-  if (!executed.outputDir) return { problem: `the recording run failed: ${executed.verdict.reason ?? executed.verdict.status}` };
-  try {
-    const file = join(executed.outputDir, RECORDING_FILE);
-    // The prologue stops appending near its cap; anything far past it was not written by the prologue alone.
-    if ((await stat(file)).size > 2 * MAX_RECORDING_BYTES) return { frames: '' };
-    return { frames: (await readFile(file)).toString('base64') };
-  } catch {
-    return { frames: '' };
-  } finally {
-    await rm(executed.outputDir, { recursive: true, force: true });
-  }
+  const recorded = await runRecording(check, pythonRecordingText(check.originalText, fn), label, run);
+  return Buffer.isBuffer(recorded) ? { frames: recorded.toString('base64') } : recorded;
 }
 
 /** One version replayed by the harness in a run of its own; undefined when cancelled. */

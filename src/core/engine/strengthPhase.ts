@@ -8,7 +8,7 @@ import type { Slot } from '../execution/runQueue';
 import type { Verifier } from '../verification/verifier';
 import { checkStrength } from '../verification/strengthRuns';
 import { BUDGET_SPENT, DEFAULT_STRENGTH_BUDGET_PERCENT, StrengthMeter, describeStrengthCost, strengthBudgetMs } from '../verification/strengthBudget';
-import { seconds } from '../verification/timeLimits';
+import { seconds } from '../base/duration';
 
 export interface StrengthPhase {
   readonly request: FixRequest;

@@ -1,5 +1,6 @@
 // Time a run spent waiting for a CPU: a limit derived from the baseline's run counts the time the run could run, so a
 // loaded machine (other builds, the request's own parallel runs) does not turn a slow pass into a timeout.
+import { seconds } from '../base/duration';
 import { readFileSync, readdirSync } from 'node:fs';
 
 /** How often the run's process tree is looked at: the limit ends within this much of where it should. */
@@ -105,5 +106,5 @@ export function armDeadline(limitMs: number, capMs: number | undefined, pid: num
 /** What a timeout's reason adds when the run's wall time passed its limit by the time it waited for a CPU. */
 export function waitingNote(limitMs: number, wallMs: number): string {
   const waited = wallMs - limitMs;
-  return waited >= CPU_WAIT_SAMPLE_MS ? `, not counting ${Number((waited / 1000).toFixed(1))} s spent waiting for a CPU` : '';
+  return waited >= CPU_WAIT_SAMPLE_MS ? `, not counting ${seconds(waited)} spent waiting for a CPU` : '';
 }

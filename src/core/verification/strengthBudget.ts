@@ -2,7 +2,7 @@
 // fixes are the same program written differently, so that they share one set of variants.
 import type { ExecutedRun, RunOptions, TestExecutor } from '../execution/executor';
 import type { StrengthCost } from '../contract/strength';
-import { seconds } from './timeLimits';
+import { seconds } from '../base/duration';
 
 /** By default the check may take up to this percent of the request's wall time. */
 export const DEFAULT_STRENGTH_BUDGET_PERCENT = 33;

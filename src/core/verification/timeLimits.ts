@@ -1,4 +1,5 @@
 // Time limits from the baseline: a candidate's run may take a multiple of what the unmodified code's run took, not the whole test timeout.
+import { seconds } from '../base/duration';
 import { waitingNote } from '../sandbox/cpuWait';
 
 /** A run may take this many times the baseline's run... */
@@ -13,8 +14,8 @@ export interface BaselineLimit {
   readonly basis: string;
 }
 
-/** Seconds as people read them: 7, 1.4, 0.3. */
-export const seconds = (ms: number): string => `${Number((ms / 1000).toFixed(1))} s`;
+/** Kept for the verifier and the strength runs, which say their limits with it (base/duration owns it). */
+export { seconds };
 
 /**
  * The limit from a baseline that ran its tests to the end (a printed summary or a per-test report) in `baselineMs`.
