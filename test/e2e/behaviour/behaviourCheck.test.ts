@@ -12,25 +12,12 @@ import { runFix } from '../../../src/core/engine/runFix';
 import type { FixEvent, FixRequest } from '../../../src/core/contract/fixRequest';
 import { createFileProvider } from '../../../src/core/providers/fileProvider';
 import { fingerprint, makeTempRoot, makeWorkspace, remove } from '../../unit/helpers/workspace';
+import { candidatesFile, JS_CEIL as CEIL, JS_PAGES as PAGES, JS_PAGES_TESTS as PAGES_TESTS, JS_ROUND_UP as ROUND_UP, nodeTestPackage as nodeTest } from '../../unit/helpers/behaviourFixtures';
 
 const tempRoot = makeTempRoot();
 const env = { ...process.env, VERIFIED_FIX_TMPDIR: tempRoot };
 const made: string[] = [];
 after(() => remove(tempRoot, ...made));
-
-const nodeTest = (name: string, type?: string) => JSON.stringify({ name, ...(type ? { type } : {}), scripts: { test: 'node --test' } });
-
-// Line 2 rounds down where a partial page needs a page of its own.
-const PAGES = 'function pageCount(items, perPage) {\n  return Math.floor(items / perPage);\n}\nmodule.exports = { pageCount };\n';
-const PAGES_TESTS = [
-  "const test = require('node:test');",
-  "const assert = require('node:assert');",
-  "const { pageCount } = require('../src/pages.js');",
-  "test('a partial page counts', () => assert.strictEqual(pageCount(11, 5), 3));",
-  "test('exact pages', () => assert.strictEqual(pageCount(10, 5), 2));",
-].join('\n');
-const CEIL = '  return Math.ceil(items / perPage);';
-const ROUND_UP = '  return Math.floor((items + perPage - 1) / perPage);';
 
 // Line 2 leaves out the boundary age.
 const AGE = 'export function isAdult(age) {\n  return age > 18;\n}\n';
@@ -50,10 +37,8 @@ function workspace(files: Record<string, string>): string {
 }
 
 async function fix(ws: string, file: string, candidates: string[], extra: string[] = []) {
-  const list = join(ws, '..', `${ws.split('/').pop()}-candidates.json`);
-  writeFileSync(list, JSON.stringify(candidates));
-  made.push(list);
-  const args = ['fix', '--workspace', ws, '--file', file, '--lines', '2-2', '--candidates', list, '--k', '1', '--strength', 'off', ...(extra.includes('--behaviour') ? [] : ['--behaviour', 'quick']), ...extra];
+  const list = candidatesFile(ws, candidates, made);
+  const args = ['fix', '--workspace', ws, '--file', file, '--lines', '2-2', '--candidates', list, '--k', '1', '--confirm-runs', '1', '--strength', 'off', ...(extra.includes('--behaviour') ? [] : ['--behaviour', 'quick']), ...extra];
   const human = await runCli(args, { env });
   assert.equal(human.exitCode, 0, human.stderr);
   const json = await runCli([...args, '--json'], { env });
@@ -135,7 +120,7 @@ describe('the behaviour check (JavaScript, node --test)', () => {
     const list = join(ws, '..', 'stats-candidates.json');
     writeFileSync(list, JSON.stringify([even, same]));
     made.push(list);
-    const r = await runCli(['fix', '--workspace', ws, '--file', 'src/stats.js', '--lines', '5-5', '--candidates', list, '--k', '1', '--strength', 'off', '--behaviour', 'quick', '--json'], { env });
+    const r = await runCli(['fix', '--workspace', ws, '--file', 'src/stats.js', '--lines', '5-5', '--candidates', list, '--k', '1', '--confirm-runs', '1', '--strength', 'off', '--behaviour', 'quick', '--json'], { env });
     assert.equal(r.exitCode, 0, r.stderr);
     const b = JSON.parse(r.stdout).behaviour;
     assert.equal(b.function, 'Stats#median');
@@ -158,7 +143,7 @@ describe('the behaviour check (JavaScript, node --test)', () => {
     const list = join(ws, '..', 'age-ts-candidates.json');
     writeFileSync(list, JSON.stringify(['  return age >= 18;', '  return age > 17;']));
     made.push(list);
-    const r = await runCli(['fix', '--workspace', ws, '--file', 'src/age.ts', '--lines', '2-2', '--candidates', list, '--k', '1', '--strength', 'off', '--behaviour', 'quick', '--json'], { env });
+    const r = await runCli(['fix', '--workspace', ws, '--file', 'src/age.ts', '--lines', '2-2', '--candidates', list, '--k', '1', '--confirm-runs', '1', '--strength', 'off', '--behaviour', 'quick', '--json'], { env });
     assert.equal(r.exitCode, 0, r.stderr);
     const b = JSON.parse(r.stdout).behaviour;
     assert.equal(b.status, 'compared', JSON.stringify(b));
@@ -183,7 +168,8 @@ describe('the behaviour check in the engine', () => {
     const start = PAGES.indexOf('  return');
     const request: FixRequest = {
       workspace: ws, relativePath: 'src/pages.js', start, end: PAGES.indexOf('\n', start), languageId: 'javascript', testCommand: 'node --test',
-      samples: 2, testTimeoutMs: 60_000, totalTimeoutMs: 300_000, parallel: 2, baselineCheck: true, confirmRuns: 1, strengthCheck: 'off', behaviourCheck: 'thorough',
+      // Generous limits: the total timeout would end the uncancelled check too, and no test here waits for one.
+      samples: 2, testTimeoutMs: 300_000, totalTimeoutMs: 1_200_000, parallel: 2, baselineCheck: true, confirmRuns: 1, strengthCheck: 'off', behaviourCheck: 'thorough',
       isolation: { linkedFolders: [], excludes: [], allowNetwork: false, memoryMB: 0 }, provider: createFileProvider([CEIL, ROUND_UP]),
     };
     const controller = new AbortController();

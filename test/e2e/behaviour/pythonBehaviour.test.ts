@@ -2,33 +2,16 @@
 // differ (the distinguishing input named, and true of the fixes), two that agree on every input tried, an instance
 // method replayed with its pickled self, a function whose arguments cannot be pickled, and the user's files untouched.
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { runCli } from '../../unit/helpers/cli';
 import { fingerprint, makeTempRoot, makeWorkspace, remove } from '../../unit/helpers/workspace';
+import { candidatesFile, PY_NEGATED as NEGATED, PY_PAGES as PAGES, PY_PAGES_TESTS as PAGES_TESTS, PY_ROUND_UP as ROUND_UP, PYTEST } from '../../unit/helpers/behaviourFixtures';
 
 const tempRoot = makeTempRoot();
 const env = { ...process.env, VERIFIED_FIX_TMPDIR: tempRoot };
 const made: string[] = [];
 after(() => remove(tempRoot, ...made));
 
-const PYTEST = 'python3 -m pytest -q -p no:cacheprovider';
-
-// Line 2 rounds down where a partial page needs a page of its own.
-const PAGES = 'def page_count(items, per_page):\n    return items // per_page\n';
-const PAGES_TESTS = [
-  'from pages import page_count',
-  '',
-  'def test_partial_page():',
-  '    assert page_count(11, 5) == 3',
-  '',
-  'def test_exact_pages():',
-  '    assert page_count(10, 5) == 2',
-  '',
-].join('\n');
-const NEGATED = '    return -(-items // per_page)';
-const ROUND_UP = '    return (items + per_page - 1) // per_page';
 
 function workspace(files: Record<string, string>): string {
   const ws = makeWorkspace({ 'pytest.ini': '[pytest]\npythonpath = src\n', ...files }, { git: true });
@@ -37,10 +20,8 @@ function workspace(files: Record<string, string>): string {
 }
 
 async function fix(ws: string, file: string, lines: string, candidates: string[], test = PYTEST, human = true) {
-  const list = join(ws, '..', `${ws.split('/').pop()}-candidates.json`);
-  writeFileSync(list, JSON.stringify(candidates));
-  made.push(list);
-  const args = ['fix', '--workspace', ws, '--file', file, '--lines', lines, '--candidates', list, '--k', '1', '--strength', 'off', '--behaviour', 'quick', '--test', test];
+  const list = candidatesFile(ws, candidates, made);
+  const args = ['fix', '--workspace', ws, '--file', file, '--lines', lines, '--candidates', list, '--k', '1', '--confirm-runs', '1', '--strength', 'off', '--behaviour', 'quick', '--test', test];
   const json = await runCli([...args, '--json'], { env });
   assert.equal(json.exitCode, 0, json.stderr);
   const text = human ? await runCli(args, { env }) : undefined;

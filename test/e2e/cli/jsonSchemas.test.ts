@@ -29,8 +29,9 @@ const example = join(repoRoot, 'examples', 'discount');
 const results = join(scratch, 'results.jsonl');
 
 describe('docs/schemas', () => {
+  // `--strength quick` where a test does not choose: the CLI's default, so the strength fields are described too.
   it('describe fix --json with per-test evidence, a verified fix and failures', async () => {
-    const r = await runCli(['fix', '--workspace', example, '--file', 'src/pricing.js', '--lines', '5-5', '--candidates', join(example, 'candidates.json'), '--json', '--results', results, '--behaviour', 'quick'], { env });
+    const r = await runCli(['fix', '--strength', 'quick', '--workspace', example, '--file', 'src/pricing.js', '--lines', '5-5', '--candidates', join(example, 'candidates.json'), '--json', '--results', results, '--behaviour', 'quick'], { env });
     assert.equal(r.exitCode, 0, r.stderr);
     const json = JSON.parse(r.stdout);
     assert.ok(json.candidates.some((c: { tests?: unknown }) => c.tests), 'the example has per-test evidence');
@@ -54,7 +55,7 @@ describe('docs/schemas', () => {
   it('describe fix --json for timeouts, errors, a stopped request and no per-test results', async () => {
     const ws = makeWorkspace({ 'a.txt': 'old\n', 'check.sh': 'v=$(cat a.txt); case "$v" in slow) sleep 30;; good) exit 0;; *) echo "got $v"; exit 1;; esac\n' });
     writeFileSync(join(ws, 'c.json'), JSON.stringify(['bad', 'slow', 'good', 'bad']));
-    const r = await runCli(['fix', '--workspace', ws, '--file', 'a.txt', '--lines', '1-1', '--candidates', join(ws, 'c.json'), '--test', 'sh check.sh', '--k', '2', '--timeout', '2', '--json', '--results', results], { env });
+    const r = await runCli(['fix', '--strength', 'quick', '--workspace', ws, '--file', 'a.txt', '--lines', '1-1', '--candidates', join(ws, 'c.json'), '--test', 'sh check.sh', '--k', '2', '--timeout', '2', '--json', '--results', results], { env });
     remove(ws);
     assert.equal(r.exitCode, 0, r.stderr);
     const json = JSON.parse(r.stdout);
@@ -62,7 +63,7 @@ describe('docs/schemas', () => {
     assert.equal(json.baseline.perTest, false);
     assertValid(fixSchema, json, 'a request with a timeout');
 
-    const none = await runCli(['fix', '--workspace', example, '--file', 'src/pricing.js', '--lines', '5-5', '--candidates', join(example, 'candidates.json'), '--json', '--no-baseline'], { env });
+    const none = await runCli(['fix', '--strength', 'quick', '--workspace', example, '--file', 'src/pricing.js', '--lines', '5-5', '--candidates', join(example, 'candidates.json'), '--json', '--no-baseline'], { env });
     assertValid(fixSchema, JSON.parse(none.stdout), 'a request without a baseline');
   });
 
@@ -70,7 +71,7 @@ describe('docs/schemas', () => {
     const server = await startFakeOpenAiServer(inTurn({ kind: 'answer', contents: ['```js\nif (value > high) return value;\n```'] }, { kind: 'answer', contents: ['```js\nif (value > high) return high;\n```'] }));
     try {
       const ws = join(repoRoot, 'test', 'fixtures', 'openai-ws');
-      const r = await runCli(['fix', '--workspace', ws, '--file', 'clamp.js', '--lines', '7-7', '--endpoint', server.endpoint, '--model', 'm', '--samples', '1', '--k', '1', '--json'], { env: { ...env, VERIFIED_FIX_API_KEY: '', OPENAI_API_KEY: '' } });
+      const r = await runCli(['fix', '--strength', 'quick', '--workspace', ws, '--file', 'clamp.js', '--lines', '7-7', '--endpoint', server.endpoint, '--model', 'm', '--samples', '1', '--k', '1', '--json'], { env: { ...env, VERIFIED_FIX_API_KEY: '', OPENAI_API_KEY: '' } });
       assert.equal(r.exitCode, 0, r.stderr);
       const json = JSON.parse(r.stdout);
       assert.deepEqual(json.candidates.map((c: { round?: number }) => c.round), [1, 2]);

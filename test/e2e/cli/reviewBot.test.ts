@@ -68,11 +68,18 @@ interface BotResult {
   readonly stderr: string;
 }
 
-function runBot(cwd: string, out: string, extraEnv: NodeJS.ProcessEnv = {}): Promise<BotResult> {
+/**
+ * The CLI as the bot runs it in the tests that are not about the strength and behaviour checks: without them (they add
+ * variant runs, recording runs and replays to every request); the one test that reads their lines runs the CLI as is.
+ */
+const leanCli = join(temp('review-bot-cli-'), 'lean-cli.cjs');
+writeFileSync(leanCli, `process.argv.push('--strength', 'off', '--behaviour', 'off');\nrequire(${JSON.stringify(cliPath)});\n`);
+
+function runBot(cwd: string, out: string, extraEnv: NodeJS.ProcessEnv = {}, checks = false): Promise<BotResult> {
   // Without NODE_TEST_CONTEXT: the project's `node --test` would otherwise report to this runner and exit 0.
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const name of ['NODE_TEST_CONTEXT', 'VERIFIED_FIX_PROVIDER', 'VERIFIED_FIX_ENDPOINT', 'VERIFIED_FIX_MODEL', 'VERIFIED_FIX_RESULTS', 'BASE', 'HEAD_REF', 'TEST']) delete env[name];
-  Object.assign(env, { VERIFIED_FIX_CLI: `${process.execPath} ${cliPath}`, VERIFIED_FIX_OUT: out }, extraEnv);
+  Object.assign(env, { VERIFIED_FIX_CLI: `${process.execPath} ${checks ? cliPath : leanCli}`, VERIFIED_FIX_OUT: out }, extraEnv);
   return new Promise((resolve) => {
     execFile('bash', [script], { cwd, env, timeout: 180_000, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
       const code = error && typeof (error as { code?: unknown }).code === 'number' ? (error as { code: number }).code : error ? 99 : 0;
@@ -163,7 +170,7 @@ describe('scripts/review-bot.sh', () => {
   it('finds the line a failing test points at, writes only a verified diff and leaves the tree as it was', async () => {
     const repo = makeRepo(true);
     const out = temp('review-bot-out-');
-    const r = await runBot(repo, out, { BASE: 'HEAD~1' });
+    const r = await runBot(repo, out, { BASE: 'HEAD~1' }, true);
     assert.equal(r.exitCode, 0, r.stderr);
     assert.match(r.stderr, /stack trace points at src\/names\.js:3/);
     const diff = readFileSync(join(out, 'verified-fix.diff'), 'utf8');

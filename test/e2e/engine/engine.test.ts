@@ -36,11 +36,13 @@ function request(workspace: string, candidates: string[], overrides: Partial<Fix
     testCommand: 'sh check.sh',
     samples: candidates.length,
     
-    testTimeoutMs: 20_000,
-    totalTimeoutMs: 120_000,
+    // Generous: no test here waits for a run's time limit, and a loaded machine must not turn a pass into a timeout.
+    testTimeoutMs: 300_000,
+    totalTimeoutMs: 600_000,
     parallel: 2,
     baselineCheck: true,
     confirmRuns: 1,
+    strengthCheck: 'off',
     isolation,
     provider: createFileProvider(candidates),
     ...overrides,

@@ -40,9 +40,9 @@ after(async () => {
 function request(testCommand: string): FixRequest {
   return {
     workspace, relativePath: 'clamp.js', start, end: start + line.length, testCommand, samples: 2,
-    testTimeoutMs: 30_000, totalTimeoutMs: 120_000, parallel: 2, baselineCheck: true, confirmRuns: 1, strengthCheck: 'off',
+    testTimeoutMs: 300_000, totalTimeoutMs: 600_000, parallel: 2, baselineCheck: true, confirmRuns: 1, strengthCheck: 'off',
     isolation: { linkedFolders: [], excludes: [], allowNetwork: false, memoryMB: 0 },
-    provider: createOpenAiCompatibleProvider({ endpoint: server.endpoint, model: 'm', maxConcurrentRequests: 2, requestTimeoutMs: 20_000, maxRetries: 0 }),
+    provider: createOpenAiCompatibleProvider({ endpoint: server.endpoint, model: 'm', maxConcurrentRequests: 2, requestTimeoutMs: 300_000, maxRetries: 0 }),
     repairRounds: 1,
   };
 }

@@ -32,7 +32,8 @@ function treeWorkspace(): string {
 function request(workspace: string, mode: IsolationMode, candidates: string[], overrides: Partial<FixRequest> = {}): FixRequest {
   return {
     workspace, relativePath: 'value.txt', start: 0, end: 3, testCommand: 'sh check.sh', samples: candidates.length, 
-    testTimeoutMs: 20_000, totalTimeoutMs: 120_000, parallel: 2, baselineCheck: true, confirmRuns: 2,
+    // Generous limits: no test here waits for one, and a loaded machine must not turn a pass into a timeout.
+    testTimeoutMs: 300_000, totalTimeoutMs: 600_000, parallel: 2, baselineCheck: true, confirmRuns: 2, strengthCheck: 'off',
     isolation: { linkedFolders: ['node_modules'], excludes: [], allowNetwork: false, memoryMB: 0, mode },
     provider: createFileProvider(candidates), ...overrides,
   };

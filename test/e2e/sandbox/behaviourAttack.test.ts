@@ -4,27 +4,17 @@
 // It can only spoil its own replay: the other fixes' reports are what they are without it, it is said not to have been
 // replayed (never "same behaviour"), and the user's files are untouched.
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { runCli } from '../../unit/helpers/cli';
 import { fingerprint, makeTempRoot, makeWorkspace, remove } from '../../unit/helpers/workspace';
+import { candidatesFile, JS_CEIL as CEIL, jsPagesProject, JS_ROUND_UP as ROUND_UP } from '../../unit/helpers/behaviourFixtures';
 
 const tempRoot = makeTempRoot();
 const env = { ...process.env, VERIFIED_FIX_TMPDIR: tempRoot };
 const made: string[] = [];
 after(() => remove(tempRoot, ...made));
 
-const PAGES = 'function pageCount(items, perPage) {\n  return Math.floor(items / perPage);\n}\nmodule.exports = { pageCount };\n';
-const TESTS = [
-  "const test = require('node:test');",
-  "const assert = require('node:assert');",
-  "const { pageCount } = require('../src/pages.js');",
-  "test('a partial page counts', () => assert.strictEqual(pageCount(11, 5), 3));",
-  "test('exact pages', () => assert.strictEqual(pageCount(10, 5), 2));",
-].join('\n');
-const CEIL = '  return Math.ceil(items / perPage);';
-const ROUND_UP = '  return Math.floor((items + perPage - 1) / perPage);';
+// The behaviour suite's page-count project and fixes (test/unit/helpers/behaviourFixtures.ts).
 // Line 2 closes the function and runs at the module's top level, only under the replay harness (so it passes the
 // tests as Math.ceil does, and its attack is done before the harness calls anything); line 3's brace closes a spare.
 const HOSTILE = [
@@ -40,17 +30,15 @@ const HOSTILE = [
 ].join(' ');
 
 async function behaviour(ws: string, candidates: string[]) {
-  const list = join(ws, '..', `${ws.split('/').pop()}-${candidates.length}.json`);
-  writeFileSync(list, JSON.stringify(candidates));
-  made.push(list);
-  const r = await runCli(['fix', '--workspace', ws, '--file', 'src/pages.js', '--lines', '2-2', '--candidates', list, '--k', '1', '--strength', 'off', '--behaviour', 'quick', '--json'], { env });
+  const list = candidatesFile(ws, candidates, made, String(candidates.length));
+  const r = await runCli(['fix', '--workspace', ws, '--file', 'src/pages.js', '--lines', '2-2', '--candidates', list, '--k', '1', '--confirm-runs', '1', '--strength', 'off', '--behaviour', 'quick', '--json'], { env });
   assert.equal(r.exitCode, 0, r.stderr);
   return JSON.parse(r.stdout);
 }
 
 describe('attack: a verified fix that tampers with the behaviour check\'s recording and replay harness', () => {
   it('spoils only its own replay, is reported as not replayed, and changes nothing else', async () => {
-    const ws = makeWorkspace({ 'src/pages.js': PAGES, 'test/pages.test.js': `${TESTS}\n`, 'package.json': JSON.stringify({ name: 'pages', scripts: { test: 'node --test' } }) }, { git: true });
+    const ws = makeWorkspace(jsPagesProject(), { git: true });
     made.push(ws);
     const before = fingerprint(ws);
     const honest = await behaviour(ws, [CEIL, ROUND_UP]);

@@ -41,11 +41,13 @@ function request(workspace: string, relativePath: string, candidates: string[], 
     testCommand: 'sh check.sh',
     samples: candidates.length,
     
-    testTimeoutMs: 30_000,
-    totalTimeoutMs: 300_000,
+    // Generous: no test here waits for a run's time limit, and a loaded machine must not turn a pass into a timeout.
+    testTimeoutMs: 300_000,
+    totalTimeoutMs: 600_000,
     parallel: 2,
     baselineCheck: false,
     confirmRuns: 1,
+    strengthCheck: 'off',
     isolation,
     provider: createFileProvider(candidates),
     ...overrides,
@@ -110,7 +112,7 @@ describe('secrets', () => {
     const logger: Logger = { trace: (m) => logged.push(m), info: (m) => logged.push(m), warn: (m) => logged.push(m), error: (m) => logged.push(String(m)) };
     const events: FixEvent[] = [];
     try {
-      const provider = createOpenAiCompatibleProvider({ endpoint: server.endpoint, model: 'm', maxRetries: 0, requestTimeoutMs: 10_000, maxConcurrentRequests: 1 });
+      const provider = createOpenAiCompatibleProvider({ endpoint: server.endpoint, model: 'm', maxRetries: 0, requestTimeoutMs: 300_000, maxConcurrentRequests: 1 });
       const result = await runFix(request(ws, 'value.txt', [], { provider, samples: 2, baselineCheck: true, logger }), (e) => events.push(e));
       assert.equal(result.baseline?.status, 'fail');
       assert.match(result.baseline?.output ?? '', /\[redacted\]/, 'the secret was printed, and redacted');

@@ -4,21 +4,17 @@
 // reports are what they are without it, it is said not to have been replayed (never "same behaviour"), and the
 // user's files are untouched.
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { runCli } from '../../unit/helpers/cli';
 import { fingerprint, makeTempRoot, makeWorkspace, remove } from '../../unit/helpers/workspace';
+import { candidatesFile, PY_NEGATED as NEGATED, pyPagesProject, PY_ROUND_UP as ROUND_UP, PYTEST } from '../../unit/helpers/behaviourFixtures';
 
 const tempRoot = makeTempRoot();
 const env = { ...process.env, VERIFIED_FIX_TMPDIR: tempRoot };
 const made: string[] = [];
 after(() => remove(tempRoot, ...made));
 
-const PAGES = 'def page_count(items, per_page):\n    return items // per_page\n';
-const TESTS = 'from pages import page_count\n\ndef test_partial():\n    assert page_count(11, 5) == 3\n\ndef test_exact():\n    assert page_count(10, 5) == 2\n';
-const NEGATED = '    return -(-items // per_page)';
-const ROUND_UP = '    return (items + per_page - 1) // per_page';
+// The Python behaviour suite's page-count project and fixes (test/unit/helpers/behaviourFixtures.ts).
 // Passes the tests as NEGATED does; its module-level lines run only under the replay harness, before any call.
 const HOSTILE = [
   '    return -(-items // per_page)',
@@ -39,10 +35,8 @@ const HOSTILE = [
 ].join('\n');
 
 async function behaviour(ws: string, candidates: string[]) {
-  const list = join(ws, '..', `${ws.split('/').pop()}-${candidates.length}.json`);
-  writeFileSync(list, JSON.stringify(candidates));
-  made.push(list);
-  const args = ['fix', '--workspace', ws, '--file', 'src/pages.py', '--lines', '2-2', '--candidates', list, '--k', '1', '--strength', 'off', '--behaviour', 'quick', '--test', 'python3 -m pytest -q -p no:cacheprovider', '--json'];
+  const list = candidatesFile(ws, candidates, made, String(candidates.length));
+  const args = ['fix', '--workspace', ws, '--file', 'src/pages.py', '--lines', '2-2', '--candidates', list, '--k', '1', '--confirm-runs', '1', '--strength', 'off', '--behaviour', 'quick', '--test', PYTEST, '--json'];
   const r = await runCli(args, { env });
   assert.equal(r.exitCode, 0, r.stderr);
   return JSON.parse(r.stdout);
@@ -50,7 +44,7 @@ async function behaviour(ws: string, candidates: string[]) {
 
 describe('attack: a verified Python fix that tampers with the behaviour check\'s recordings and replay harness', () => {
   it('spoils only its own replay, is reported as not replayed, and changes nothing else', async () => {
-    const ws = makeWorkspace({ 'src/pages.py': PAGES, 'tests/test_pages.py': TESTS, 'pytest.ini': '[pytest]\npythonpath = src\n' }, { git: true });
+    const ws = makeWorkspace(pyPagesProject(), { git: true });
     made.push(ws);
     const before = fingerprint(ws);
     const honest = await behaviour(ws, [NEGATED, ROUND_UP]);

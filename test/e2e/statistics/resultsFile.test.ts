@@ -25,7 +25,7 @@ async function realResult(): Promise<FixResult> {
   try {
     return await runFix({
       workspace: ws, relativePath: 'value.txt', start: 0, end: 3, testCommand: 'sh check.sh', samples: 3, 
-      testTimeoutMs: 20_000, totalTimeoutMs: 60_000, parallel: 2, baselineCheck: true, confirmRuns: 1,
+      testTimeoutMs: 300_000, totalTimeoutMs: 600_000, parallel: 2, baselineCheck: true, confirmRuns: 1, strengthCheck: 'off',
       isolation: { linkedFolders: [], excludes: [], allowNetwork: false, memoryMB: 0 }, provider: createFileProvider(['bad', 'good', 'worse']),
     });
   } finally {

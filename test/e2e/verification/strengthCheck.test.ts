@@ -11,6 +11,7 @@ import { describeStrength, rankByStrength, strengthKnown } from '../../../src/co
 import { checkStrength } from '../../../src/core/verification/strengthRuns';
 import { runCli } from '../../unit/helpers/cli';
 import { makeTempRoot, makeWorkspace, remove } from '../../unit/helpers/workspace';
+import { AT_LEAST_TESTS as JS_STRONG, atLeastProject } from '../../unit/helpers/atLeastFixtures';
 import type { TestStrength } from '../../../src/core/contract/strength';
 
 const tempRoot = makeTempRoot();
@@ -21,22 +22,12 @@ before(() => {
 const made: string[] = [];
 after(() => remove(tempRoot, ...made));
 
-// Line 2 compares with `>` where "at least" needs `>=`.
-const JS_SOURCE = 'function atLeast(quantity, threshold) {\n  return quantity > threshold;\n}\nmodule.exports = { atLeast };\n';
-const JS_STRONG = [
-  "const test = require('node:test');",
-  "const assert = require('node:assert');",
-  "const { atLeast } = require('../src/limit.js');",
-  "test('the threshold itself counts', () => assert.strictEqual(atLeast(5, 5), true));",
-  "test('above the threshold', () => assert.strictEqual(atLeast(6, 5), true));",
-  "test('below the threshold', () => assert.strictEqual(atLeast(4, 5), false));",
-  "test('zero threshold', () => assert.strictEqual(atLeast(0, 0), true));",
-].join('\n');
+// Line 2 of src/limit.js compares with `>` where "at least" needs `>=` (test/unit/helpers/atLeastFixtures.ts).
 // Only the case the bug breaks: `<=`, `==` and swapped operands pass it too.
 const JS_WEAK = JS_STRONG.split('\n').slice(0, 4).join('\n');
 
 function jsWorkspace(tests: string): string {
-  const ws = makeWorkspace({ 'src/limit.js': JS_SOURCE, 'test/limit.test.js': `${tests}\n`, 'package.json': JSON.stringify({ name: 'limit', scripts: { test: 'node --test' } }) }, { git: true });
+  const ws = makeWorkspace(atLeastProject(tests), { git: true });
   made.push(ws);
   return ws;
 }
@@ -45,7 +36,7 @@ const fixArgs = (ws: string, candidates: string[], extra: string[] = []) => {
   const file = join(ws, '..', `${ws.split('/').pop()}-candidates.json`);
   writeFileSync(file, JSON.stringify(candidates));
   made.push(file);
-  return ['fix', '--workspace', ws, '--file', 'src/limit.js', '--lines', '2-2', '--candidates', file, '--k', '1', ...extra];
+  return ['fix', '--workspace', ws, '--file', 'src/limit.js', '--lines', '2-2', '--candidates', file, '--k', '1', '--confirm-runs', '1', ...extra];
 };
 
 describe('the strength check through the CLI (JavaScript, node --test)', () => {
@@ -54,7 +45,7 @@ describe('the strength check through the CLI (JavaScript, node --test)', () => {
 
   it('says strong tests pin the fix, with the numbers, and leaves the statistics alone', async () => {
     const ws = jsWorkspace(JS_STRONG);
-    const r = await runCli([...fixArgs(ws, [wrong, fix]), '--json'], { env });
+    const r = await runCli([...fixArgs(ws, [wrong, fix]), '--json', '--strength', 'quick'], { env });
     assert.equal(r.exitCode, 0, r.stderr);
     const json = JSON.parse(r.stdout);
     const verified = json.candidates[1];
@@ -73,7 +64,7 @@ describe('the strength check through the CLI (JavaScript, node --test)', () => {
   it('warns that weak tests also accept variants, shows them, and says when several fixes pass', async () => {
     const ws = jsWorkspace(JS_WEAK);
     const other = '  return quantity >= threshold && true;';
-    const r = await runCli(fixArgs(ws, [fix, other]), { env });
+    const r = await runCli([...fixArgs(ws, [fix, other]), '--strength', 'quick'], { env });
     assert.equal(r.exitCode, 0, r.stderr);
     assert.match(r.stdout, /2 (different fixes pass: the tests do not decide between them|fixes pass and behave the same on all \d+ inputs tried)/);
     assert.match(r.stdout, /weak tests: (\d+) of (\d+) variants of this change also pass — review it/);
@@ -103,7 +94,8 @@ function pyRequest(ws: string, overrides: Partial<FixRequest> = {}): FixRequest 
   const start = text.indexOf('    return');
   return {
     workspace: ws, relativePath: 'limit.py', start, end: text.length - 1, languageId: 'python', testCommand: 'python3 -m pytest -q -p no:cacheprovider',
-    samples: 2, testTimeoutMs: 60_000, totalTimeoutMs: 300_000, parallel: 2, baselineCheck: true, confirmRuns: 1,
+    // Generous limits: the total timeout ends the strength check too (no strength), which load 27 reached at 300 s.
+    samples: 2, testTimeoutMs: 300_000, totalTimeoutMs: 1_200_000, parallel: 2, baselineCheck: true, confirmRuns: 1,
     isolation: { linkedFolders: [], excludes: [], allowNetwork: false, memoryMB: 0 },
     provider: createFileProvider(['    return quantity < threshold', '    return quantity >= threshold']), ...overrides,
   };

@@ -7,14 +7,14 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { runCli } from '../../unit/helpers/cli';
 import { makeTempRoot, makeWorkspace, remove } from '../../unit/helpers/workspace';
+import { AT_LEAST_SOURCE as SOURCE } from '../../unit/helpers/atLeastFixtures';
 
 const tempRoot = makeTempRoot();
 const env = { ...process.env, VERIFIED_FIX_TMPDIR: tempRoot };
 const made: string[] = [];
 after(() => remove(tempRoot, ...made));
 
-// Line 2 compares with `>` where "at least" needs `>=`.
-const SOURCE = 'function atLeast(quantity, threshold) {\n  return quantity > threshold;\n}\nmodule.exports = { atLeast };\n';
+// Line 2 of SOURCE compares with `>` where "at least" needs `>=` (test/unit/helpers/atLeastFixtures.ts).
 const TESTS = [
   "const test = require('node:test');",
   "const assert = require('node:assert');",
@@ -54,7 +54,7 @@ const WRONG = '  return quantity < threshold;';
 
 describe('the strength check at a bounded cost (node --test)', () => {
   it('shares one set of variants between equivalent fixes, stages each variant with limits from the fix\'s own runs, and reports its cost', async () => {
-    const r = await runCli([...fixArgs(workspace(), [FIX, SPACED, SWAPPED, WRONG], ['--json', '--verbose', '--strength-budget', '0', '--behaviour', 'quick'])], { env });
+    const r = await runCli([...fixArgs(workspace(), [FIX, SPACED, SWAPPED, WRONG], ['--json', '--verbose', '--strength', 'quick', '--strength-budget', '0', '--behaviour', 'quick'])], { env });
     assert.equal(r.exitCode, 0, r.stderr);
     const json = JSON.parse(r.stdout);
     assert.deepEqual([...json.verified].sort(), [0, 1, 2], r.stderr);
@@ -77,7 +77,7 @@ describe('the strength check at a bounded cost (node --test)', () => {
   });
 
   it('ends the later fixes\' checks at the budget and says so; the first fix\'s check finishes', async () => {
-    const r = await runCli(fixArgs(workspace(), [FIX, SWAPPED, WRONG], ['--behaviour', 'off', '--strength-budget', '1']), { env });
+    const r = await runCli(fixArgs(workspace(), [FIX, SWAPPED, WRONG], ['--behaviour', 'off', '--strength', 'quick', '--strength-budget', '1']), { env });
     assert.equal(r.exitCode, 0, r.stderr);
     assert.match(r.stdout, /2 verified fixes/);
     assert.match(r.stdout, /tests pin this change|weak tests|strength unknown/, 'the first fix has its strength');

@@ -8,23 +8,14 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { runCli } from '../../unit/helpers/cli';
 import { makeTempRoot, makeWorkspace, remove } from '../../unit/helpers/workspace';
+import { AT_LEAST_BUG as BUG, AT_LEAST_SOURCE as SOURCE, AT_LEAST_TESTS as TESTS, atLeastProject } from '../../unit/helpers/atLeastFixtures';
 
 const tempRoot = makeTempRoot();
 const env = { ...process.env, VERIFIED_FIX_TMPDIR: tempRoot };
 const made: string[] = [];
 after(() => remove(tempRoot, ...made));
 
-const BUG = '  return quantity > threshold;';
-const SOURCE = `function atLeast(quantity, threshold) {\n${BUG}\n}\nmodule.exports = { atLeast };\n`;
-const TESTS = [
-  "const test = require('node:test');",
-  "const assert = require('node:assert');",
-  "const { atLeast } = require('../src/limit.js');",
-  "test('the threshold itself counts', () => assert.strictEqual(atLeast(5, 5), true));",
-  "test('above the threshold', () => assert.strictEqual(atLeast(6, 5), true));",
-  "test('below the threshold', () => assert.strictEqual(atLeast(4, 5), false));",
-  "test('zero threshold', () => assert.strictEqual(atLeast(0, 0), true));",
-].join('\n');
+// The strength suites' atLeast project (test/unit/helpers/atLeastFixtures.ts).
 
 /**
  * Right only while the file hashes to the value on its key line (which the hash leaves out); names computed so no
@@ -45,12 +36,12 @@ const BREAKOUT = "  return quantity >= threshold + (require('fs').readFileSync(_
 
 describe('a candidate that steers the strength check', () => {
   it('is marked review required, gets no strength and is ranked after the honest fix', async () => {
-    const ws = makeWorkspace({ 'src/limit.js': SOURCE, 'test/limit.test.js': `${TESTS}\n`, 'package.json': JSON.stringify({ name: 'limit', scripts: { test: 'node --test' } }) }, { git: true });
+    const ws = makeWorkspace(atLeastProject(TESTS), { git: true });
     made.push(ws);
     const file = join(tempRoot, 'candidates.json');
     // The forged candidate first: before, equal strength kept it first; its diff is larger than the honest one's.
     writeFileSync(file, JSON.stringify([forged(), BREAKOUT, HONEST]));
-    const r = await runCli(['fix', '--workspace', ws, '--file', 'src/limit.js', '--lines', '2-2', '--candidates', file, '--k', '1', '--json'], { env });
+    const r = await runCli(['fix', '--workspace', ws, '--file', 'src/limit.js', '--lines', '2-2', '--candidates', file, '--k', '1', '--strength', 'quick', '--json'], { env });
     assert.equal(r.exitCode, 0, r.stderr);
     const json = JSON.parse(r.stdout);
     const [forgedResult, breakout, honest] = json.candidates;

@@ -11,11 +11,13 @@ export interface CliResult {
 }
 
 /**
- * The behaviour check (default quick) adds two recording runs and the replays to every `fix` request; only the suites
- * about it ask for it (`--behaviour quick`), so the CLI suites stay lean. Its default is covered by the options table.
+ * The behaviour check (default quick) adds two recording runs and the replays to every `fix` request, and the strength
+ * check (default quick) up to 10 variant runs per verified fix; only the suites about them ask for them
+ * (`--behaviour quick`, `--strength quick`), so the CLI suites stay lean. Their defaults are covered by the options table.
  */
 function withTestDefaults(args: readonly string[]): readonly string[] {
-  return args[0] === 'fix' && !args.includes('--behaviour') ? [...args, '--behaviour', 'off'] : args;
+  if (args[0] !== 'fix') return args;
+  return [...args, ...(args.includes('--behaviour') ? [] : ['--behaviour', 'off']), ...(args.includes('--strength') ? [] : ['--strength', 'off'])];
 }
 
 export function runCli(args: readonly string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<CliResult> {
