@@ -8,8 +8,8 @@ import type { TestExecutor } from '../execution/executor';
 import { localiseFaults } from '../localisation/localise';
 import type { PreparedRequest } from '../request/checkRequest';
 import type { TestPlan } from '../testCommand/testPlan';
-import { referenceFrom } from '../verification/verifier';
-import type { Reference } from '../verification/verifier';
+import { referenceFrom } from '../verification/reference';
+import type { Reference } from '../verification/reference';
 import { describeReach, reachOfBaseline, whyNoBaselineCoverage, withCoverage } from './baselineCoverage';
 
 /** Tail of the baseline output given to providers: enough for a stack trace, small enough for a prompt. */
