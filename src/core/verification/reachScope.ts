@@ -9,11 +9,11 @@ import type { Logger } from '../base/logger';
 
 /**
  * What the baseline's coverage said about the request's selection: the tests whose process ran the selected
- * function (`ids`, every test of those processes), out of `total`; or, in one sentence, why every survivor runs the
- * whole command.
+ * function (`ids`, every test of those processes; `byLoads`: every test of the files that load the target, when one
+ * process ran them all), out of `total`; or, in one sentence, why every survivor runs the whole command.
  */
 export type Reach =
-  | { readonly ids: readonly string[]; readonly total: number; readonly functionStart: number; readonly functionEnd: number }
+  | { readonly ids: readonly string[]; readonly total: number; readonly functionStart: number; readonly functionEnd: number; readonly byLoads?: true }
   | { readonly problem: string };
 
 /** A candidate's full runs narrowed to the reaching tests: the command, the plan they are judged by, and the counts. */
