@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import Ajv from 'ajv';
 import { Verifier } from '../../src/core/verification/verifier';
-import type { Reference } from '../../src/core/verification/verifier';
+import type { Reference } from '../../src/core/verification/reference';
 import { CandidatePool } from '../../src/core/engine/candidatePool';
 import { describeRuns } from '../../src/core/verification/evidence';
 import { fixJson } from '../../src/cli/fixCommand';

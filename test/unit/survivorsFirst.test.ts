@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { RunPriority, RunQueue } from '../../src/core/execution/runQueue';
 import { Verifier } from '../../src/core/verification/verifier';
-import type { Reference } from '../../src/core/verification/verifier';
+import type { Reference } from '../../src/core/verification/reference';
 import type { ExecutedRun, RunOptions, TestExecutor } from '../../src/core/execution/executor';
 import type { RunnerAdapter, TestResult } from '../../src/core/testResults/types';
 import { describeRuns, describeUnfinished } from '../../src/core/verification/evidence';

@@ -8,8 +8,8 @@ import type { TestExecutor } from '../execution/executor';
 import { localiseFaults } from '../localisation/localise';
 import type { PreparedRequest } from '../request/checkRequest';
 import type { TestPlan } from '../testCommand/testPlan';
-import { referenceFrom } from '../verification/verifier';
-import type { Reference } from '../verification/verifier';
+import { referenceFrom } from '../verification/reference';
+import type { Reference } from '../verification/reference';
 import { describeReach, reachOfBaseline, whyNoBaselineCoverage, withCoverage } from './baselineCoverage';
 
 /** Tail of the baseline output given to providers: enough for a stack trace, small enough for a prompt. */
@@ -54,7 +54,7 @@ export function startBaseline({ run, executor, plan, prepared, slot, logger, onE
   if (reuse) return reusedBaseline(reuse, onEvent, reference, report);
   // Coverage once: in the baseline run itself, where the runner gives a process per test file and survivors are staged.
   const noCoverage = plan.fullCommand && plan.staged ? whyNoBaselineCoverage(plan.runner, prepared.languageId, fullSuite === true) : 'survivors are not staged';
-  const options = plan.fullCommand && !noCoverage ? withCoverage(plan.fullCommand) : { ...plan.fullCommand };
+  const options = plan.fullCommand && !noCoverage ? withCoverage(plan.fullCommand, plan.runner) : { ...plan.fullCommand };
   const verdict = run
     ? slot(() => executor.run(prepared.text, 'baseline', options)).then(async (executed) => {
         const { verdict } = executed;

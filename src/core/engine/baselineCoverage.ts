@@ -1,10 +1,14 @@
 // Coverage once, in the baseline run itself: node's test runner starts a process per test file, and NODE_V8_COVERAGE
 // makes each write what it ran, so the one run that finds the failing tests also says which tests reach the selection.
-import { rm } from 'node:fs/promises';
+// Mocha runs every file in one process: there the engine's hook also records what each test file required.
+import { readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { Logger } from '../base/logger';
 import type { ExecutedRun, RunOptions } from '../execution/executor';
 import { readV8Reports, V8_COVERAGE_VARIABLE } from '../localisation/v8Coverage';
 import { reachFromCoverage } from '../localisation/reachingTests';
+import { reachFromLoads } from '../localisation/loadReach';
+import { MOCHA_LOADS_FILE, MOCHA_LOADS_VARIABLE } from '../testResults/mochaHook';
 import type { ReporterRun } from '../testResults/reporterCommand';
 import { shellQuote } from '../testResults/shell';
 import type { ResolvedRunner } from '../testCommand/runner';
@@ -14,23 +18,28 @@ import type { Reach } from '../verification/reachScope';
 /** Languages node runs as written: a TypeScript file goes through a loader whose offsets are not the file's. */
 const AS_WRITTEN = new Set(['javascript', 'javascriptreact']);
 
+/** Runners whose reaching tests this tool can tell: node (a process per test file), mocha (what each file requires). */
+const REACH_RUNNERS = new Set(['node', 'mocha']);
+
 /**
  * Why the baseline runs without coverage (the survivors then run the whole command), or undefined when it takes it:
- * only node's test runner gives a process per test file; mocha, jest's workers, vitest's pool and pytest run many
- * test files in one process, where a test can see what another left in memory.
+ * node's test runner gives a process per test file; mocha runs them in one process, where the engine's hook records
+ * which files load the target module. jest's workers, vitest's pool and pytest also run many test files in one
+ * process, and nothing here records what each file loads, so a test there could see what another left in memory.
  */
 export function whyNoBaselineCoverage(runner: ResolvedRunner | undefined, languageId: string, fullSuite: boolean): string | undefined {
   if (fullSuite) return 'every survivor runs the full suite (--full-suite / verifiedFix.fullSuiteForEveryFix)';
   if (!runner || !('adapter' in runner)) return 'the runner gives no per-test results';
-  if (runner.adapter.name !== 'node') return `${runner.adapter.name} runs many test files in one process, so coverage cannot tell which tests reach the change (node's test runner gives a process per file)`;
+  if (!REACH_RUNNERS.has(runner.adapter.name)) return `${runner.adapter.name} runs many test files in one process, and this tool does not record what each of them loads, so coverage cannot tell which tests reach the change (node's test runner gives a process per file; mocha's files are told apart by what they require)`;
   if (!AS_WRITTEN.has(languageId)) return `${languageId} files run transformed, so their coverage does not match the file`;
   return undefined;
 }
 
-/** The baseline's command with NODE_V8_COVERAGE pointed at the run's output folder. */
-export function withCoverage(full: ReporterRun): RunOptions {
+/** The baseline's command with NODE_V8_COVERAGE pointed at the run's output folder (and, for mocha, the loads record). */
+export function withCoverage(full: ReporterRun, runner?: ResolvedRunner): RunOptions {
+  const loads = runner && 'adapter' in runner && runner.adapter.name === 'mocha';
   return {
-    command: (report, out) => `${V8_COVERAGE_VARIABLE}=${shellQuote(out ?? '')} ${full.command(report, out)}`,
+    command: (report, out) => `${V8_COVERAGE_VARIABLE}=${shellQuote(out ?? '')} ${loads ? `${MOCHA_LOADS_VARIABLE}=${shellQuote(join(out ?? '', MOCHA_LOADS_FILE))} ` : ''}${full.command(report, out)}`,
     outputFiles: full.outputFiles ?? {},
   };
 }
@@ -42,6 +51,10 @@ export async function reachOfBaseline(run: ExecutedRun, plan: PerTestPlan | unde
     if (!plan) return { problem: 'the baseline gave no per-test results' };
     if (!run.outputDir) return { problem: 'the baseline run had no output folder for coverage' };
     const reports = await readV8Reports(run.outputDir);
+    if (plan.adapter.name === 'mocha') {
+      const loads = await readFile(join(run.outputDir, MOCHA_LOADS_FILE), 'utf8').catch(() => undefined);
+      return reachFromLoads(reports, loads, plan, target.relativePath, target.text, target.start, target.end);
+    }
     return reachFromCoverage(reports, plan, target.relativePath, target.text, target.start, target.end);
   } catch (error) {
     return { problem: `the baseline's coverage could not be read (${(error as Error).message})` };
@@ -54,5 +67,6 @@ export async function reachOfBaseline(run: ExecutedRun, plan: PerTestPlan | unde
 /** One log line: which tests survivors run, or why they run the whole command. */
 export function describeReach(reach: Reach): string {
   if ('problem' in reach) return `reaching tests: none selected (${reach.problem}); survivors run the full command`;
-  return `reaching tests: ${reach.ids.length} of ${reach.total} tests ran the selected function on the unmodified code; a survivor runs only those (the top-ranked verified fix also runs the full suite once)`;
+  const how = reach.byLoads ? 'are in test files that load the target module (one process runs them all)' : 'ran the selected function on the unmodified code';
+  return `reaching tests: ${reach.ids.length} of ${reach.total} tests ${how}; a survivor runs only those (the top-ranked verified fix also runs the full suite once)`;
 }

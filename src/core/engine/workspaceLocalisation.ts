@@ -13,8 +13,8 @@ import { testLabel } from '../localisation/rankFunctions';
 import type { SourceFile } from '../localisation/workspaceCoverage';
 import { planTests } from '../testCommand/testPlan';
 import type { PerTestPlan } from '../verification/stagedVerification';
-import { referenceFrom } from '../verification/verifier';
-import type { Reference } from '../verification/verifier';
+import { referenceFrom } from '../verification/reference';
+import type { Reference } from '../verification/reference';
 import { Lifetime, openRequest } from './openRequest';
 
 /** A request without a place to fix: the engine finds it from the failing tests. */

@@ -15,14 +15,14 @@ interface V8Script {
 }
 
 /** The scripts of one coverage file; never throws. */
-function scripts(report: unknown): V8Script[] {
+export function scripts(report: unknown): V8Script[] {
   const result = (report as { result?: unknown })?.result;
   if (!Array.isArray(result)) return [];
   return result.filter((s): s is V8Script => typeof (s as V8Script)?.url === 'string' && Array.isArray((s as V8Script).functions));
 }
 
 /** The scripts of the target file as written (a transformed one's offsets are not the file's). */
-function targetScripts(report: unknown, relativePath: string, fileText: string): V8Script[] {
+export function targetScripts(report: unknown, relativePath: string, fileText: string): V8Script[] {
   return scripts(report).filter((s) => isWorkspaceFile(s.url, relativePath) && s.functions.some((fn) => {
     const r = ownRange(fn);
     return r !== undefined && r.start === 0 && r.end === fileText.length;
@@ -40,7 +40,7 @@ function ownRange(fn: V8Function): { start: number; end: number; count: number }
  * selection inside its block body: after the function's first `{` opened outside its parameters. undefined when
  * the selection is at the top level, in an expression-bodied arrow, or in a function no process listed.
  */
-function selectedFunction(reports: readonly unknown[], relativePath: string, fileText: string, start: number, end: number): { start: number; end: number } | undefined {
+export function selectedFunction(reports: readonly unknown[], relativePath: string, fileText: string, start: number, end: number): { start: number; end: number } | undefined {
   let best: { start: number; end: number } | undefined;
   for (const report of reports) {
     for (const script of targetScripts(report, relativePath, fileText)) {
@@ -62,7 +62,7 @@ function selectedFunction(reports: readonly unknown[], relativePath: string, fil
 }
 
 /** Whether one process ran the function (listed with a count above 0). */
-function ran(report: unknown, relativePath: string, fileText: string, fn: { start: number; end: number }): boolean {
+export function ran(report: unknown, relativePath: string, fileText: string, fn: { start: number; end: number }): boolean {
   return targetScripts(report, relativePath, fileText).some((s) => s.functions.some((f) => {
     const r = ownRange(f);
     return r !== undefined && r.start === fn.start && r.end === fn.end && r.count > 0;

@@ -7,6 +7,16 @@ export const MOCHA_HOOK_FILE = 'verified-fix-mocha-hook.cjs';
 export const MOCHA_REPORT_VARIABLE = 'VERIFIED_FIX_MOCHA_REPORT';
 
 /**
+ * The variable naming where the hook writes every `require` the run made (`parent\tchild` lines, relative to the
+ * working folder; builtins as named): which test files load the target module, directly or through other modules.
+ * Set only on the baseline's run when the reaching tests are wanted; the claiming process removes it too.
+ */
+export const MOCHA_LOADS_VARIABLE = 'VERIFIED_FIX_MOCHA_LOADS';
+
+/** The loads file's name in the run's output folder. */
+export const MOCHA_LOADS_FILE = 'verified-fix-mocha-loads.txt';
+
+/**
  * The hook. Loaded into every node process of the run (NODE_OPTIONS), it stays inert until a process loads mocha's
  * `lib/runner.js`; then it wraps `Runner.prototype.emit` (which the parallel runner inherits, and which mocha 1.x
  * to 11.x all have) and writes the json reporter's `{passes, failures, pending}` at 'end' and, if 'end' never
@@ -21,8 +31,15 @@ export const MOCHA_HOOK_SOURCE = `'use strict';
 (function () {
   var reportPath = process.env.${MOCHA_REPORT_VARIABLE};
   if (!reportPath) return;
+  var loadsPath = process.env.${MOCHA_LOADS_VARIABLE};
   var Module = require('module');
   var fs = require('fs');
+  var path = require('path');
+  var edges = loadsPath ? Object.create(null) : undefined;
+  function relative(file) { return path.isAbsolute(file) ? path.relative(process.cwd(), file) : file; }
+  function writeLoads() {
+    try { fs.writeFileSync(loadsPath, Object.keys(edges).join('\\n')); } catch (e) { /* the run may not write there */ }
+  }
   var load = Module._load;
   var found = false;
   var RUNNER = /[\\\\/]mocha[\\\\/]lib[\\\\/]runner\\.js$/;
@@ -40,9 +57,17 @@ export const MOCHA_HOOK_SOURCE = `'use strict';
   }
   Module._load = function (request, parent) {
     var exported = load.apply(this, arguments);
+    if (edges && typeof request === 'string' && parent && typeof parent.filename === 'string') {
+      try {
+        var child = resolved(request, parent) || request;
+        edges[relative(parent.filename) + '\\t' + relative(child)] = 1;
+      } catch (e) { /* never change how the tests run */ }
+    }
     if (!found && typeof request === 'string' && /runner/.test(request) && RUNNER.test(resolved(request, parent))) {
       found = true; // the wrapper stays (a later --require may have wrapped it in turn), passing through from now on
       delete process.env.${MOCHA_REPORT_VARIABLE};
+      delete process.env.${MOCHA_LOADS_VARIABLE};
+      if (edges) process.on('exit', writeLoads);
       if (exported && exported.prototype && typeof exported.prototype.emit === 'function') observe(exported);
     }
     return exported;

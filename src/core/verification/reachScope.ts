@@ -5,14 +5,15 @@ import type { ReporterRun } from '../testResults/reporterCommand';
 import { selectionCommand } from '../testResults/selection';
 import { steeringReason } from './strengthSteering';
 import { diffAgainstBaseline } from '../testResults/compare';
+import type { Logger } from '../base/logger';
 
 /**
  * What the baseline's coverage said about the request's selection: the tests whose process ran the selected
- * function (`ids`, every test of those processes), out of `total`; or, in one sentence, why every survivor runs the
- * whole command.
+ * function (`ids`, every test of those processes; `byLoads`: every test of the files that load the target, when one
+ * process ran them all), out of `total`; or, in one sentence, why every survivor runs the whole command.
  */
 export type Reach =
-  | { readonly ids: readonly string[]; readonly total: number; readonly functionStart: number; readonly functionEnd: number }
+  | { readonly ids: readonly string[]; readonly total: number; readonly functionStart: number; readonly functionEnd: number; readonly byLoads?: true }
   | { readonly problem: string };
 
 /** A candidate's full runs narrowed to the reaching tests: the command, the plan they are judged by, and the counts. */
@@ -37,4 +38,27 @@ export function reachScope(reach: Reach | undefined, plan: PerTestPlan, edit: { 
   if (!command) return { problem: `the ${plan.adapter.name} command cannot select tests` };
   const sub: PerTestPlan = { ...plan, baseline, baselineRan: diffAgainstBaseline(baseline, baseline).ranCount };
   return { scope: { command, plan: sub, ran: sub.baselineRan, cannotReach: Math.max(0, plan.baselineRan - sub.baselineRan) } };
+}
+
+/** What `candidateScope` needs of the request: where the selection is, and whether every survivor runs everything. */
+export interface ScopeOptions {
+  readonly languageId: string;
+  readonly originalText?: string;
+  readonly selectionStart?: number;
+  /** Every survivor runs the whole command (`--full-suite`), whatever the reach. */
+  readonly fullSuite?: boolean;
+  readonly logger?: Logger;
+}
+
+/**
+ * The reaching tests candidate `index`'s full runs are narrowed to, or undefined (logged) when it runs the whole
+ * command: no reach, `--full-suite`, or an edit that is not inside the selected function's body.
+ */
+export function candidateScope(reference: { readonly reach?: Reach; readonly plan?: PerTestPlan }, options: ScopeOptions, index: number, selection: string, replacement: string): ReachScope | undefined {
+  const { reach, plan } = reference;
+  const { fullSuite, selectionStart, originalText, languageId, logger } = options;
+  if (!plan || !reach || 'problem' in reach || fullSuite || selectionStart === undefined || originalText === undefined) return undefined;
+  const scoped = reachScope(reach, plan, { languageId, originalText, start: selectionStart, end: selectionStart + selection.length, replacement });
+  if ('problem' in scoped) logger?.info(`candidate #${index + 1} runs the full command, not only the reaching tests: ${scoped.problem}`);
+  return 'scope' in scoped ? scoped.scope : undefined;
 }

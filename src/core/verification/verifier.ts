@@ -1,96 +1,22 @@
 // How one candidate is verified: the static check, the failing tests first, the full command, confirmation runs,
 // each judged against what the baseline showed.
-import type { Evidence, SetAsideRun, TestEvidence, Verdict, VerdictCause } from '../contract/fixRequest';
+import type { Evidence, SetAsideRun, TestEvidence, Verdict } from '../contract/fixRequest';
 import type { Logger } from '../base/logger';
 
 import { describeTestRunEdits, findTestRunEdits } from '../security/testRunEdits';
-import { judgeRun, listIds, planFromBaseline } from './stagedVerification';
-import type { PerTestPlan } from './stagedVerification';
+import { judgeRun } from './stagedVerification';
 import { FlakyTests, flakyNote } from './flakyTests';
 import { errorVerdict } from '../execution/executor';
 import type { ExecutedRun, RunOptions, TestExecutor } from '../execution/executor';
-import { limitFromBaseline, runLimit, seconds, timeoutReason } from './timeLimits';
-import type { BaselineLimit } from './timeLimits';
-import type { ResolvedRunner } from '../testCommand/runner';
-import { parseTestSummary, testsRun } from '../testResults/summary';
-import type { TestSummary } from '../testResults/summary';
+import { runLimit, timeoutReason } from './timeLimits';
 import { selectionCommand } from '../testResults/selection';
 import type { ReporterRun } from '../testResults/reporterCommand';
 import { RunPriority } from '../execution/runQueue';
 import type { Slot } from '../execution/runQueue';
-import { reachScope } from './reachScope';
-import type { Reach, ReachScope } from './reachScope';
-
-/** What candidates are judged against once the baseline has run. */
-export interface Reference {
-  /** The baseline's per-test results, when its runner's report was read. */
-  readonly plan?: PerTestPlan;
-  /** The baseline's printed test summary, when there was one (the only judge without a plan, a witness with one). */
-  readonly summary?: TestSummary;
-  /** The time limit the baseline's duration sets for candidates' runs, when it ran its tests to the end. */
-  readonly limit?: BaselineLimit;
-  /** Which tests ran the selected function on the unmodified code (the baseline's coverage), or why none are known. */
-  readonly reach?: Reach;
-}
-
-const NO_SUMMARY = 'the run printed no test summary, though the unmodified code\'s run did: the tests did not run to the end';
-
-/**
- * A run that exits 0 passes only if its tests ran: a candidate that exits before them (`process.exit(0)` at import,
- * `os._exit(0)`) or skips them leaves no summary, or one with fewer tests than the unmodified code's run.
- * `reference` is the baseline's summary; without one, only "no test ran at all" can be told.
- */
-export function judgePass(verdict: Verdict, reference: TestSummary | undefined): Verdict {
-  if (verdict.status !== 'pass') return verdict;
-  const summary = parseTestSummary(verdict.output);
-  const fail = (reason: string, cause: VerdictCause): Verdict => ({ ...verdict, status: 'fail', reason, cause });
-  if (summary && testsRun(summary) === 0) return fail('no test ran', 'noTests');
-  if (!reference) return verdict;
-  if (!summary) return fail(NO_SUMMARY, 'noSummary');
-  if (testsRun(summary) < testsRun(reference)) return fail(`fewer tests ran than on the unmodified code (${testsRun(summary)} of ${testsRun(reference)})`, 'fewerTests');
-  return verdict;
-}
-
-/**
- * The runner's report comes from the same untrusted process as the tests: a candidate that learns its path (from a
- * command line, or `sys.argv` inside pytest) can write "passed" for every test and exit 0. The printed summary is a
- * second witness: it must be there when the baseline printed one, and must not count fewer tests than the report
- * claims ran (fewer, not different: a report lists tests of the same name once).
- */
-function crossCheck(verdict: Verdict, tests: TestEvidence, reference: TestSummary | undefined): Verdict {
-  const printed = parseTestSummary(verdict.output);
-  if (reference && !printed) return { ...verdict, status: 'fail', reason: NO_SUMMARY, cause: 'noSummary' };
-  const reported = tests.passed + tests.failed;
-  if (printed && testsRun(printed) < reported) {
-    return { ...verdict, status: 'error', reason: `the test report claims ${reported} tests ran, the printed summary ${testsRun(printed)}: the report was not written by the runner alone`, cause: 'forgedReport' };
-  }
-  return verdict;
-}
-
-/** The reference from the baseline's run; says once in the log when candidates fall back to the whole command. */
-export function referenceFrom(run: ExecutedRun, runner: ResolvedRunner | undefined, testCommand: string, logger: Logger): Reference {
-  const summary = parseTestSummary(run.verdict.output);
-  const ranToEnd = (plan: boolean) => (run.verdict.status === 'pass' || run.verdict.status === 'fail') && (plan || summary !== undefined);
-  const limitOf = (plan: boolean) => {
-    const limit = limitFromBaseline(run.verdict.durationMs, ranToEnd(plan));
-    if (limit) logger.info(`time limit: each candidate's run gets ${seconds(limit.ms)} (${limit.basis}), at most the test timeout`);
-    else logger.info('time limit: the test timeout (the unmodified code\'s run did not run its tests to the end, so its time says nothing)');
-    return limit ? { limit } : {};
-  };
-  if (runner && 'adapter' in runner) {
-    const planned = planFromBaseline(runner.adapter, runner.base, run);
-    if ('plan' in planned) {
-      const { failing, baselineRan } = planned.plan;
-      logger.info(`per-test results (${runner.adapter.name}): ${failing.length} of ${baselineRan} tests fail on the unmodified code${failing.length ? `: ${listIds(failing)}` : ''}`);
-      return { plan: planned.plan, ...(summary ? { summary } : {}), ...limitOf(true) };
-    }
-    logger.warn(`per-test results: ${planned.problem}; each candidate runs the whole command`);
-  }
-  if (!summary) {
-    logger.warn(`the output of "${testCommand}" has no test summary this tool can read: a pass is judged by its exit code alone, so a candidate that exits 0 before the tests run would pass`);
-  }
-  return summary ? { summary, ...limitOf(false) } : { ...limitOf(false) };
-}
+import { candidateScope } from './reachScope';
+import type { ReachScope } from './reachScope';
+import { crossCheck, judgePass } from './reference';
+import type { Reference } from './reference';
 
 const emptyEvidence: TestEvidence = { fixed: [], broke: [], stillFailing: [], passed: 0, failed: 0 };
 
@@ -188,7 +114,7 @@ export class Verifier {
     // Until its verdict is in: a stop (the total timeout) from here on leaves a candidate that passed its failing tests.
     if (first) this.survivors.set(index, first.tests);
     if (first) this.failingTestsMs.set(index, first.verdict.durationMs);
-    const scope = first ? await this.scopeOf(index, selection, replacement) : undefined;
+    const scope = first ? candidateScope(await this.options.reference, this.options, index, selection, replacement) : undefined;
     const runs: Runs = { verdicts: [], tests: [], fixedOnly: [], setAside: [], ...(scope ? { scope } : {}) };
     const push = (run: { verdict: Verdict; tests?: TestEvidence; fixedOnly?: boolean }) => (runs.verdicts.push(run.verdict), runs.tests.push(run.tests), runs.fixedOnly.push(run.fixedOnly === true));
     // Past the failing tests a pass is likely: where runs cannot reach each other, its confirmations run beside it.
@@ -334,19 +260,6 @@ export class Verifier {
       if (again) return { ...again, fixedOnly: true };
     }
     return this.runFull(fileText, label, alone, undefined, priority, scope);
-  }
-
-  /**
-   * The reaching tests candidate `index`'s full runs are narrowed to, or undefined (logged) when it runs the whole
-   * command: no reach, `--full-suite`, or an edit that is not inside the selected function's body.
-   */
-  private async scopeOf(index: number, selection: string, replacement: string): Promise<ReachScope | undefined> {
-    const { reach, plan } = await this.options.reference;
-    const { fullSuite, selectionStart, originalText, languageId, logger } = this.options;
-    if (!plan || !reach || 'problem' in reach || fullSuite || selectionStart === undefined || originalText === undefined) return undefined;
-    const scoped = reachScope(reach, plan, { languageId, originalText, start: selectionStart, end: selectionStart + selection.length, replacement });
-    if ('problem' in scoped) logger?.info(`candidate #${index + 1} runs the full command, not only the reaching tests: ${scoped.problem}`);
-    return 'scope' in scoped ? scoped.scope : undefined;
   }
 
   /** One full run of the command (or of the reaching tests, with `scope`), judged by the per-test plan or, without one, by the test summary. */

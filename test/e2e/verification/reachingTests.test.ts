@@ -36,8 +36,8 @@ const CANDIDATES = [
   '  if (x < lo) return lo;\n  if (x > hi) return Math.min(hi, x);',
 ];
 
-async function fix(runner: 'node' | 'mocha', candidates: readonly string[], lines: string, extra: readonly string[] = []) {
-  const ws = makeWorkspace(files(runner));
+async function fix(runner: 'node' | 'mocha', candidates: readonly string[], lines: string, extra: readonly string[] = [], more: Record<string, string> = {}) {
+  const ws = makeWorkspace({ ...files(runner), ...more });
   if (runner === 'mocha') symlinkSync(join(repoRoot, 'node_modules'), join(ws, 'node_modules'));
   const folder = makeWorkspace({ 'candidates.json': JSON.stringify(candidates) });
   made.push(ws, folder);
@@ -98,14 +98,34 @@ describe('tests that reach the change (node --test)', () => {
 });
 
 describe('tests that reach the change (mocha)', () => {
-  it('mocha runs its files in one process: every survivor runs the full command, and the log says why', async () => {
+  it('mocha runs its files in one process: survivors run the test files that load the target module (the hook records every require)', async () => {
     const { r, json } = await fix('mocha', CANDIDATES, '2-3');
     assert.equal(r.exitCode, 0, r.stderr);
-    assert.match(r.stderr, /reaching tests: none selected \(mocha runs many test files in one process/);
+    // double.test.js loads calc.js without running clamp: in one process, loading is what counts.
+    assert.match(r.stderr, /reaching tests: 4 of 5 tests are in test files that load the target module/);
     const [top, breaks, larger] = json.candidates;
-    assert.equal(top.verified, true);
     assert.equal(breaks.verified, false);
-    assert.equal(larger.reachingTests, undefined);
-    assert.equal(larger.tests.passed, 5);
+    assert.match(breaks.reason, /raises to lo/);
+    assert.equal(larger.verified, true, r.stderr);
+    assert.deepEqual(larger.reachingTests, { ran: 4, cannotReach: 1, note: 'verified on the 4 tests that reach this change (the other 1 cannot)' });
+    assert.equal(larger.tests.passed, 4, 'plain.test.js did not run');
+    assert.equal(top.verified, true);
+    assert.equal(top.reachingTests, undefined, 'the top-ranked fix is verified on everything');
+    assert.equal(top.tests.passed, 5);
+  });
+
+  it('a test file that shares a project module with one that loads the target runs with everything, and the log says why', async () => {
+    const state = { 'test/state.js': 'module.exports = { seen: [] };\n' };
+    const shares = "const state = require('./state');\n";
+    const more = {
+      ...state,
+      'test/bounds.test.js': `${header('mocha')}${uses}${shares}test('raises to lo', () => { state.seen.push(clamp(-5, 0, 10)); assert.equal(clamp(-5, 0, 10), 0); });\n`,
+      'test/plain.test.js': `${header('mocha')}${shares}test('adds', () => assert.equal(1 + 1, 2));\n`,
+    };
+    const { r, json } = await fix('mocha', CANDIDATES, '2-3', [], more);
+    assert.equal(r.exitCode, 0, r.stderr);
+    assert.match(r.stderr, /reaching tests: none selected \(test\/plain\.test\.js does not load the target but shares test\/state\.js/);
+    assert.equal(json.candidates[2].reachingTests, undefined);
+    assert.equal(json.candidates[2].tests.passed, 5);
   });
 });
