@@ -19,6 +19,9 @@ runners=(
   "tape-5 tape@5"
   "tap-16 tap@16"
 )
+# tap 18+ (the @tapjs rewrite, 140 MB, minutes to install on a busy machine, a minute per run): only on request, so
+# CI skips its e2e tests loudly; VF_EXTRA_RUNNERS=1 bash scripts/install-test-runners.sh adds it.
+if [ -n "${VF_EXTRA_RUNNERS:-}" ]; then runners+=("tap-21 tap@21"); fi
 for entry in "${runners[@]}"; do
   folder="${entry%% *}"
   spec="${entry#* }"

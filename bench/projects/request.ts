@@ -72,16 +72,38 @@ function namesATest(failure: string | undefined, failing: readonly string[]): bo
   return failing.some((name) => failure.includes(name)) || /^\s*(✗|not ok|FAILED) /m.test(failure) || /::test_\w+/.test(failure);
 }
 
+/**
+ * The per-run limit a user with this suite would set: the default 60 s unless the bare suite takes more than a fifth
+ * of it. merge-json-schemas' 40 files take 30 s bare at load 5 and 49 s under the sandbox with the baseline's
+ * coverage, so at the loads the bench meets its baseline timed out at 60 s and every request stopped with no
+ * candidate (the JSON said `"baseline": {"status": "timeout"}` and the bench did not look).
+ */
+export function runLimitSeconds(suiteMs: number): number {
+  return Math.max(60, Math.ceil((5 * suiteMs) / 1000));
+}
+
+/** Why a request has fewer verdicts than candidates asked for, in the bench's words (empty when it has them all). */
+function noteOf(json: { baseline?: { status?: string }; stoppedEarly?: unknown }, stdout: string, exit: number | null, log: string[], timeout: number): { note?: string } {
+  if (!stdout.trim()) return { note: `no JSON (exit ${exit}): ${log.slice(-3).join(' | ').slice(0, 300)}` };
+  const notes: string[] = [];
+  if (json.baseline?.status === 'timeout') notes.push(`the baseline timed out (per-run limit ${timeout} s), so no candidate was judged`);
+  if (json.stoppedEarly) notes.push(`stopped early: ${String(json.stoppedEarly).slice(0, 200)}`);
+  if (timeout > 60) notes.push(`--timeout ${timeout} (5× the bare suite)`);
+  return notes.length ? { note: notes.join('; ') } : {};
+}
+
 export async function measureRequest(dir: string, command: string, file: string, line: number): Promise<RequestMeasure> {
   const suite = await bareSuite(dir, command);
   const cli = join(process.cwd(), 'dist', 'cli.js');
-  const args = [cli, 'fix', '--workspace', dir, '--file', file, '--lines', `${line}-${line}`, '--test', command, '--samples', '10', '--behaviour', 'off', '--json', '--verbose'];
+  const timeout = runLimitSeconds(suite.ms);
+  const args = [cli, 'fix', '--workspace', dir, '--file', file, '--lines', `${line}-${line}`, '--test', command, '--samples', '10', '--behaviour', 'off', '--json', '--verbose',
+    ...(timeout > 60 ? ['--timeout', String(timeout)] : [])];
   const { exit, stdout, lines, ms } = await spawnTimed(process.execPath, args, dir, 900_000);
   const log = lines.map((l) => l.text.replace(/^verified-fix: /, ''));
   const perTest = log.find((l) => l.startsWith('per-test results')) ?? 'no per-test line in the log';
   const firstPass = lines.find((l) => /^candidate #\d+ pass/.test(l.text));
   const listed = lines.find((l) => l.text.startsWith('every verdict is in'));
-  let json: { baseline?: { perTest?: boolean; failingTests?: string[] }; candidates?: CandidateJson[]; verified?: number[] } = {};
+  let json: { baseline?: { status?: string; perTest?: boolean; failingTests?: string[] }; candidates?: CandidateJson[]; verified?: number[]; stoppedEarly?: unknown } = {};
   try {
     json = JSON.parse(stdout) as typeof json;
   } catch {
@@ -96,6 +118,6 @@ export async function measureRequest(dir: string, command: string, file: string,
     candidates: candidates.length, stageOneOnly: candidates.filter((c) => c.stage === 'failing-tests').length,
     timeouts: candidates.filter((c) => c.status === 'timeout').length, failed: failed.length,
     excerptsNamingTest: failed.filter((c) => namesATest(c.failure, failing)).length, verified: json.verified?.length ?? 0,
-    ...(stdout.trim() ? {} : { note: `no JSON (exit ${exit}): ${log.slice(-3).join(' | ').slice(0, 300)}` }),
+    ...(noteOf(json, stdout, exit, log, timeout)),
   };
 }

@@ -31,7 +31,43 @@ const NODE_TAP = [
   '',
 ].join('\n');
 
+/** tap 21's raw TAP (the @tapjs rewrite, 18 on): `compare:` and `at:` as a mapping, a diff in place of found/wanted. */
+const TAPJS = [
+  'TAP version 14',
+  '# Subtest: test/a-clamp.test.js',
+  '    # Subtest: caps at hi',
+  '        not ok 1 - capped',
+  '          ---',
+  '          compare: ===',
+  '          at:',
+  '            fileName: test/a-clamp.test.js',
+  '            lineNumber: 4',
+  '          stack: |',
+  '            Test.<anonymous> (test/a-clamp.test.js:4:33)',
+  '          source: >',
+  "            t.test('caps at hi', (t) => { t.equal(clamp(15, 0, 10), 10, 'capped');",
+  '            --------------------------------^',
+  '          diff: |',
+  '            --- expected',
+  '            +++ actual',
+  '            @@ -1,1 +1,1 @@',
+  '            -10',
+  '            +0',
+  '          ...',
+  '        1..1',
+  '    not ok 2 - caps at hi # time=419.607ms',
+  'not ok 1 - test/a-clamp.test.js # time=1022.056ms',
+  'ok 2 - test/b-low.test.js # time=787.126ms',
+  '',
+].join('\n');
+
 describe('node-tap reports', () => {
+  it('tap 18+: the diff is the message, without the comparison operator, position or source', () => {
+    const results = parseTopLevelTap(TAPJS);
+    assert.deepEqual(results.map((r) => [r.id, r.outcome]), [['test/a-clamp.test.js', 'failed'], ['test/b-low.test.js', 'passed']]);
+    assert.equal(results[0].message, 'capped\ndiff: |\n--- expected\n+++ actual\n@@ -1,1 +1,1 @@\n-10\n+0');
+  });
+
   it('one result per top-level point, the failing file with its first failing assertion, no source excerpt', () => {
     const results = parseTopLevelTap(NODE_TAP);
     assert.deepEqual(

@@ -44,8 +44,9 @@ export function parseTopLevelTap(report: string): TestResult[] {
     }
     if (collecting && firstFailure) {
       const text = line.trim();
-      // The YAML's source excerpt and position say less than its diff, and would push it past the bound.
-      if (/^(?:source|at|stack):/.test(text)) skipping = true;
+      // The YAML's source excerpt and position say less than its diff, and would push it past the bound; tap 18+'s
+      // `compare: ===` names the operator, which the diff under it shows anyway.
+      if (/^(?:source|at|stack|compare):/.test(text)) skipping = true;
       else if (/^[a-z]+:/.test(text) && !/^(?:line|column|file|type):/.test(text)) skipping = false;
       if (/^\s+\.\.\.$/.test(line) || /^\s+(?:not )?ok\b/.test(line)) collecting = false;
       else if (text !== '---' && text !== '' && !skipping) firstFailure.push(text);
