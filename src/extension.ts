@@ -36,8 +36,8 @@ export function activate(context: vscode.ExtensionContext): VerifiedFixApi {
   const liveRuns = push(new Runs(documents));
   runs = liveRuns;
   const store = push(new SessionStore(new WorkspaceState(context.workspaceState)));
-  const failingTests = push(new FailingTestLenses());
-  const failures = push(new FailureIndex((command, exitCode, output) => failingTests.recordOutput(command, exitCode, output)));
+  const failingTests = push(new FailingTestLenses((m) => log.logger.info(m)));
+  const failures = push(new FailureIndex((command, exitCode, output) => failingTests.recordOutput(command, exitCode, output), (m) => log.logger.info(m)));
   const statusBar = push(new StatusBar());
   const snapshot = () => buildSnapshot(store.all(), readSettings().settings.k);
   const candidateStatus = push(new CandidateStatus());

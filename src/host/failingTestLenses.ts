@@ -16,7 +16,7 @@ export class FailingTestLenses implements vscode.CodeLensProvider, vscode.CodeAc
   readonly onDidChangeCodeLenses = this.changed.event;
   private readonly subscriptions: vscode.Disposable[];
 
-  constructor() {
+  constructor(private readonly note: (message: string) => void = () => undefined) {
     this.subscriptions = [
       this.changed,
       vscode.languages.registerCodeLensProvider({ scheme: 'file' }, this),
@@ -31,6 +31,7 @@ export class FailingTestLenses implements vscode.CodeLensProvider, vscode.CodeAc
       return;
     }
     const names = failingTestNames(output);
+    this.note(names.length > 0 ? `failing tests in its output: ${names.join(', ')}` : `no failing test's name in its ${output.length} characters of output`);
     if (names.length > 0) this.set(names, command);
   }
 

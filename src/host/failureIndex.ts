@@ -63,7 +63,10 @@ export class FailureIndex implements vscode.CodeActionProvider, vscode.Disposabl
   private readonly subscriptions: vscode.Disposable[];
 
   /** `onOutput` hears every finished terminal command (its output ANSI-free; '' for exit 0): the failing tests' names. */
-  constructor(private readonly onOutput: (command: string, exitCode: number, output: string) => void = () => undefined) {
+  constructor(
+    private readonly onOutput: (command: string, exitCode: number, output: string) => void = () => undefined,
+    private readonly note: (message: string) => void = () => undefined,
+  ) {
     this.subscriptions = [
       // Read from the start: output written before reading begins is not replayed.
       vscode.window.onDidStartTerminalShellExecution(({ execution }) => this.reading.set(execution, readOutput(execution))),
@@ -101,6 +104,8 @@ export class FailureIndex implements vscode.CodeActionProvider, vscode.Disposabl
     const output = this.reading.get(event.execution);
     this.reading.delete(event.execution);
     const command = event.execution.commandLine.value.trim();
+    // One line per terminal command heard: when no lens or Quick Fix appears, the log says how far the run got.
+    this.note(`terminal command ${JSON.stringify(command)} ended (exit ${event.exitCode ?? 'unknown'})${output ? '' : '; its start was not heard, so its output is not read'}`);
     if (!output || !command) return;
     if (event.exitCode === 0) {
       // The same command passing again means the failure is gone; any other command says nothing about it.

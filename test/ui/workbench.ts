@@ -244,6 +244,18 @@ export class Workbench {
     return readFileSync(join(logs, found[found.length - 1]), 'utf8').trimEnd().split('\n').slice(-lines).join('\n');
   }
 
+  /**
+   * Waits until the extension's log has a line matching `pattern`: how a test knows the extension is active (the
+   * workbench shows nothing of it until there is a task) before it does what only an active extension hears.
+   */
+  async waitForLog(pattern: RegExp, timeoutMs = uiTimeoutMs): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!pattern.test(this.extensionLog(400))) {
+      if (Date.now() > deadline) throw new Error(`the extension's log has no line matching ${pattern} after ${timeoutMs / 1000} s:\n${this.extensionLog()}`);
+      await this.page.waitForTimeout(500);
+    }
+  }
+
   /** Closes the browser, stops code-server's whole process group and removes the workspace copy. */
   async close(): Promise<void> {
     await this.browser.close();

@@ -1,8 +1,12 @@
 // The host's failing-test model: which tests a runner's output says failed, where a test file declares them, and the
 // name a Testing view item (as VS Code 1.100 passes it: id, label, no stack) gives.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { stripAnsi } from '../../src/core/base/ansi';
 import { failingTestNames, leafName, testDeclarationLine, testNameOfItem } from '../../src/host/model/failingTests';
+import { fixturesDir } from './helpers/paths';
 
 describe('failing test names in output', () => {
   it('reads node --test (TAP and spec), mocha, jest, vitest and pytest', () => {
@@ -17,6 +21,15 @@ describe('failing test names in output', () => {
     assert.deepEqual(failingTestNames(' × test/range.test.js > range > keeps the upper bound 3ms\n'), ['keeps the upper bound']);
     assert.deepEqual(failingTestNames('FAILED tests/test_fare.py::test_child - assert 7 == 6\n'), ['test_child']);
     assert.deepEqual(failingTestNames('all good\n# pass 3\n'), []);
+  });
+
+  it('reads `node --test` as a terminal delivers it (colours, CR LF, the "failing tests:" summary repeating each)', () => {
+    // Captured from a real `node --test` (Node 20) in a terminal on the UI tests' fixture; only its folder was renamed.
+    const output = readFileSync(join(fixturesDir, 'failure-output', 'node20-spec-terminal.txt'), 'utf8');
+    assert.match(output, /\r\n/);
+    assert.deepEqual(failingTestNames(stripAnsi(output)), ['sumTo', 'sumRange']);
+    const testFile = readFileSync(join(fixturesDir, 'integration-ws', 'sum.test.js'), 'utf8');
+    assert.equal(testDeclarationLine(testFile, 'sumTo'), 5);
   });
 
   it('keeps a reporter\'s innermost name', () => {
