@@ -1,0 +1,116 @@
+// Round-4 attacks through the real CLI (#25's last items): process group as root, --no-baseline, the CLI's own
+// environment, folders a run makes hard to remove. As root and as uid 65534 where the machine allows.
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import type { CliResult } from '../../unit/helpers/cli';
+import { cliPath } from '../../unit/helpers/paths';
+import { makeWorkspace, remove } from '../../unit/helpers/workspace';
+
+const isRoot = process.getuid?.() === 0;
+/** uid 65534 where this process is root: the user the CLI runs as in the second pass. */
+const NOBODY = isRoot ? 65534 : undefined;
+const outside = mkdtempSync(join(tmpdir(), 'vf-round4-'));
+chmodSync(outside, 0o755);
+after(() => remove(outside));
+
+function runCliAs(args: readonly string[], env: NodeJS.ProcessEnv, uid?: number): Promise<CliResult> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [cliPath, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'], ...(uid !== undefined ? { uid, gid: uid } : {}) });
+    let stdout = '';
+    let stderr = '';
+    child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 300_000);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ exitCode: code ?? 99, stdout, stderr });
+    });
+  });
+}
+
+let folders = 0;
+/** A folder under `outside` owned by `uid`, so the CLI as that user can write there. */
+function ownedFolder(uid?: number): string {
+  const dir = join(outside, `f${folders++}`);
+  mkdirSync(dir, { recursive: true });
+  if (uid !== undefined) spawnSync('chown', ['-R', `${uid}:${uid}`, dir]);
+  return dir;
+}
+
+function baseEnv(uid?: number, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, HOME: ownedFolder(uid), VERIFIED_FIX_TMPDIR: ownedFolder(uid), ...extra };
+  delete env.NODE_TEST_CONTEXT;
+  return env;
+}
+
+/** A shell project whose test passes when value.txt says `good`; `ran` is created by every run of it. */
+function shellProject(uid?: number, check = 'read v < value.txt; test "$v" = good'): { ws: string; ran: string } {
+  const ran = join(ownedFolder(uid), 'ran');
+  const ws = makeWorkspace({ 'value.txt': 'old\n', 'check.sh': `: > ${ran}\n${check}\n` });
+  if (uid !== undefined) spawnSync('chown', ['-R', `${uid}:${uid}`, ws]);
+  return { ws, ran };
+}
+
+function candidates(list: readonly string[], uid?: number): string {
+  const file = join(ownedFolder(uid), 'c.json');
+  writeFileSync(file, JSON.stringify(list));
+  if (uid !== undefined) spawnSync('chown', [`${uid}:${uid}`, file]);
+  return file;
+}
+
+const fixArgs = (ws: string, list: string, ...extra: string[]) => [
+  'fix', '--workspace', ws, '--file', 'value.txt', '--lines', '1-1', '--candidates', list, '--test', 'sh check.sh',
+  '--timeout', '30', '--parallel', '1', '--confirm-runs', '1', '--k', '1', '--strength', 'off', '--behaviour', 'off', '--json', ...extra,
+];
+
+interface Json {
+  candidates: Array<{ status: string; reason?: string; verified: boolean }>;
+  verified: number[];
+}
+
+const RISKS = /test runs are NOT sandboxed \(process-group backend\)/g;
+
+describe('round 4: process group as root', () => {
+  it('root, --sandbox process-group: refused with exit 2 before any test runs', { skip: !isRoot && 'needs root' }, async () => {
+    const { ws, ran } = shellProject();
+    try {
+      const r = await runCliAs(fixArgs(ws, candidates(['good']), '--sandbox', 'process-group'), baseEnv());
+      assert.equal(r.exitCode, 2, r.stderr);
+      assert.match(r.stderr, /refusing to run tests as root without a sandbox.*--allow-process-group-as-root/s);
+      assert.equal(existsSync(ran), false, 'no test ran');
+    } finally {
+      remove(ws);
+    }
+  });
+
+  it('root with --allow-process-group-as-root: runs, and says once what it gives up', { skip: !isRoot && 'needs root' }, async () => {
+    const { ws, ran } = shellProject();
+    try {
+      const r = await runCliAs(fixArgs(ws, candidates(['bad', 'good']), '--sandbox', 'process-group', '--allow-process-group-as-root'), baseEnv());
+      assert.equal(r.exitCode, 0, r.stderr);
+      assert.deepEqual((JSON.parse(r.stdout) as Json).verified, [1]);
+      assert.equal(existsSync(ran), true);
+      assert.equal(r.stderr.match(RISKS)?.length, 1, r.stderr);
+      assert.match(r.stderr, /network.*every local socket.*running as ROOT/s);
+    } finally {
+      remove(ws);
+    }
+  });
+
+  it('uid 65534, process group without the opt-in: runs, and says once what it gives up', { skip: NOBODY === undefined && 'needs root to switch user' }, async () => {
+    const { ws } = shellProject(NOBODY);
+    try {
+      const r = await runCliAs(fixArgs(ws, candidates(['bad', 'good'], NOBODY), '--sandbox', 'process-group'), baseEnv(NOBODY), NOBODY);
+      assert.equal(r.exitCode, 0, r.stderr);
+      assert.deepEqual((JSON.parse(r.stdout) as Json).verified, [1]);
+      assert.equal(r.stderr.match(RISKS)?.length, 1, r.stderr);
+      assert.doesNotMatch(r.stderr, /ROOT/);
+    } finally {
+      remove(ws);
+    }
+  });
+});
