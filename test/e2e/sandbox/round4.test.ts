@@ -2,7 +2,7 @@
 // environment, folders a run makes hard to remove. As root and as uid 65534 where the machine allows.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -113,4 +113,35 @@ describe('round 4: process group as root', () => {
       remove(ws);
     }
   });
+});
+
+const SECRET = 'sk-round4-never-readable-0123456789';
+/**
+ * A candidate that walks up its ancestors (the CLI is one under the process group) and copies every key line of their
+ * /proc environments, plus a marker only the CLI's environment holds (so the walk is known to have read it), to `leak`.
+ */
+const environReader = (leak: string) =>
+  `p=$$; while [ "$p" -gt 1 ]; do tr '\\0' '\\n' < /proc/$p/environ 2>/dev/null | grep -E '^(VERIFIED_FIX_API_KEY|OPENAI_API_KEY|ROUND4_MARKER)=' >> ${leak}; p=$(sed 's/.*) //' /proc/$p/stat | cut -d' ' -f2); done; ok=yes`;
+
+async function keyInCliEnviron(uid?: number): Promise<void> {
+  const { ws } = shellProject(uid, '. ./value.txt; test "$ok" = yes');
+  const leak = join(ownedFolder(uid), 'leak');
+  const env = baseEnv(uid, { VERIFIED_FIX_API_KEY: SECRET, OPENAI_API_KEY: SECRET, ROUND4_MARKER: 'visible' });
+  const extra = uid === undefined ? ['--allow-process-group-as-root'] : [];
+  try {
+    const r = await runCliAs(fixArgs(ws, candidates([environReader(leak)], uid), '--sandbox', 'process-group', ...extra), env, uid);
+    assert.equal(r.exitCode, 0, r.stderr);
+    assert.deepEqual((JSON.parse(r.stdout) as Json).verified, [0], r.stderr);
+    const read = existsSync(leak) ? readFileSync(leak, 'utf8') : '';
+    assert.match(read, /ROUND4_MARKER=visible/, 'the candidate read the CLI\'s environment');
+    assert.ok(!read.includes(SECRET), `the key is not in the CLI's /proc/<pid>/environ: ${read}`);
+  } finally {
+    remove(ws);
+  }
+}
+
+describe('round 4: the product key in the CLI\'s own environment (process group: no PID namespace)', () => {
+  it('root (opted in): a candidate reading /proc/<cli pid>/environ finds no key', { skip: !isRoot && 'needs root' }, () => keyInCliEnviron());
+  it('uid 65534: the same', { skip: NOBODY === undefined && 'needs root to switch user' }, () => keyInCliEnviron(NOBODY));
+  it('as this user, whoever it is: the same', { skip: isRoot && 'covered above' }, () => keyInCliEnviron());
 });
