@@ -2,7 +2,7 @@
 // environment, folders a run makes hard to remove. As root and as uid 65534 where the machine allows.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -15,7 +15,8 @@ const isRoot = process.getuid?.() === 0;
 const NOBODY = isRoot ? 65534 : undefined;
 const outside = mkdtempSync(join(tmpdir(), 'vf-round4-'));
 chmodSync(outside, 0o755);
-after(() => remove(outside));
+// rm -rf, not rmSync: a failed run of the last suite leaves trees deeper than PATH_MAX.
+after(() => spawnSync('sh', ['-c', 'chmod -R u+rwx -- "$1"; rm -rf -- "$1"', 'sh', outside]));
 
 function runCliAs(args: readonly string[], env: NodeJS.ProcessEnv, uid?: number): Promise<CliResult> {
   return new Promise((resolve) => {
@@ -50,7 +51,7 @@ function baseEnv(uid?: number, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv
 /** A shell project whose test passes when value.txt says `good`; `ran` is created by every run of it. */
 function shellProject(uid?: number, check = 'read v < value.txt; test "$v" = good'): { ws: string; ran: string } {
   const ran = join(ownedFolder(uid), 'ran');
-  const ws = makeWorkspace({ 'value.txt': 'old\n', 'check.sh': `: > ${ran}\n${check}\n` });
+  const ws = makeWorkspace({ 'value.txt': 'old\n', 'check.sh': `true > ${ran} 2>/dev/null\n${check}\n` });
   if (uid !== undefined) spawnSync('chown', ['-R', `${uid}:${uid}`, ws]);
   return { ws, ran };
 }
@@ -144,4 +145,28 @@ describe('round 4: the product key in the CLI\'s own environment (process group:
   it('root (opted in): a candidate reading /proc/<cli pid>/environ finds no key', { skip: !isRoot && 'needs root' }, () => keyInCliEnviron());
   it('uid 65534: the same', { skip: NOBODY === undefined && 'needs root to switch user' }, () => keyInCliEnviron(NOBODY));
   it('as this user, whoever it is: the same', { skip: isRoot && 'covered above' }, () => keyInCliEnviron());
+});
+
+/** Run by the test command: a folder its owner cannot enter, and a tree deeper than PATH_MAX, both in its copy. */
+const hardToRemove =
+  "( mkdir -p locked/inner && : > locked/inner/f && chmod 000 locked; d=$(printf 'a%.0s' $(seq 200)); for i in $(seq 30); do mkdir $d && cd $d || break; done; : > deep ); ok=yes";
+
+async function leavesNothing(uid: number | undefined, sandbox: readonly string[]): Promise<void> {
+  const { ws } = shellProject(uid, '. ./value.txt; test "$ok" = yes');
+  const tempRoot = ownedFolder(uid);
+  try {
+    const r = await runCliAs(fixArgs(ws, candidates([hardToRemove], uid), ...sandbox), baseEnv(uid, { VERIFIED_FIX_TMPDIR: tempRoot }), uid);
+    assert.equal(r.exitCode, 0, r.stderr);
+    assert.deepEqual((JSON.parse(r.stdout) as Json).verified, [0], r.stderr);
+    assert.doesNotMatch(r.stderr, /could not remove/);
+    assert.deepEqual(readdirSync(tempRoot), [], 'nothing left in the temp root, no stuck-… folder');
+  } finally {
+    remove(ws);
+  }
+}
+
+describe('round 4: folders a run makes hard to remove (mode 000, deeper than PATH_MAX)', () => {
+  it('root, bubblewrap (auto): removed, nothing set aside', { skip: !isRoot && 'needs root' }, () => leavesNothing(undefined, []));
+  it('uid 65534, bubblewrap (auto): removed, nothing set aside', { skip: NOBODY === undefined && 'needs root to switch user' }, () => leavesNothing(NOBODY, []));
+  it('uid 65534, process group, reused copies: removed, nothing set aside', { skip: NOBODY === undefined && 'needs root to switch user' }, () => leavesNothing(NOBODY, ['--sandbox', 'process-group', '--isolation', 'reuse']));
 });
