@@ -4,6 +4,7 @@ import { fixHelp } from './flags';
 import { runFixCommand } from './fixCommand';
 import { exitCodesHelp, version, withSuggestion } from './helpText';
 import { runStats, statsHelp } from './statsCommand';
+import { takeProductKeys } from './productKeys';
 
 /** `verified-fix --help`: short lines, each command with its synopsis under it. */
 const usage = [
@@ -58,6 +59,10 @@ async function main(argv: string[]): Promise<number> {
       throw new UserError(`unknown command "${command}": the commands are fix and stats (verified-fix --help)`);
   }
 }
+
+// Before anything runs: a test run of the same user could read the key from this process's /proc environment.
+const keptKey = takeProductKeys();
+if (keptKey) process.stderr.write(`verified-fix: warning: ${keptKey}\n`);
 
 main(process.argv.slice(2)).then(
   (code) => {

@@ -35,6 +35,11 @@ export interface IsolationOptions {
   readonly passEnv?: readonly string[];
   /** Test runs see the workspace's `.git` and its untracked `.env*` files (hidden by default). */
   readonly showGitAndEnvFiles?: boolean;
+  /**
+   * Run as root under the process-group backend (no sandbox) instead of refusing: a candidate running as root
+   * outside any namespace can change every file of the machine (a machine setting or a flag only).
+   */
+  readonly allowProcessGroupAsRoot?: boolean;
   /** The containment to use; `auto` (the default) takes the strongest local one that works here. */
   readonly backend?: BackendChoice;
   /** How each run gets its own tree; `auto` (the default): an overlay where the sandbox can mount one, else reused copies. */

@@ -5,6 +5,7 @@ import type { Logger } from '../base/logger';
 import type { SandboxBackend } from '../sandbox/backend';
 import { createContainerBackend } from '../sandbox/container';
 import { detectSandbox, sandboxOfKind, sandboxSlowStart } from '../sandbox/detect';
+import { checkProcessGroup } from '../sandbox/processGroupRisk';
 import { sweepOrphans } from '../isolation/tempRoot';
 import { listWorkspace } from '../isolation/workspaceCopy';
 import type { WorkspaceListing } from '../isolation/workspaceCopy';
@@ -29,6 +30,12 @@ async function containerSandbox(request: FixRequest): Promise<SandboxBackend> {
 }
 
 async function chooseSandbox(request: FixRequest, logger: Logger): Promise<SandboxBackend> {
+  const backend = await pickSandbox(request, logger);
+  checkProcessGroup(backend, request.isolation.allowProcessGroupAsRoot === true, logger);
+  return backend;
+}
+
+async function pickSandbox(request: FixRequest, logger: Logger): Promise<SandboxBackend> {
   const choice: BackendChoice = request.isolation.backend ?? 'auto';
   if (choice === 'auto') return detectSandbox(logger);
   if (choice === 'container') return containerSandbox(request);

@@ -22,8 +22,24 @@ interface OwnerRecord {
 /** Prefix of folders that could not be removed: kept out of every later request's way. */
 const SET_ASIDE_PREFIX = 'stuck-';
 
-function clearImmutable(dir: string): Promise<void> {
-  return new Promise((resolve) => execFile(toolPath('chattr'), ['-R', '-i', '-a', dir], { timeout: 30_000 }, () => resolve()));
+function runQuietly(tool: string, args: readonly string[]): Promise<void> {
+  return new Promise((resolve) => execFile(toolPath(tool), args, { timeout: 60_000 }, () => resolve()));
+}
+
+const clearImmutable = (dir: string) => runQuietly('chattr', ['-R', '-i', '-a', dir]);
+
+/**
+ * A run can leave folders its owner cannot enter (mode 000) and trees deeper than PATH_MAX, which `fs.rm` walks by
+ * full path (ENAMETOOLONG). `chmod -R` and `rm -rf` descend by relative paths from open folders (fts), so they
+ * remove both; the folders are ours, so making them enterable is allowed.
+ */
+async function removeDescending(dir: string): Promise<void> {
+  await runQuietly('chmod', ['-R', 'u+rwx', '--', dir]);
+  await runQuietly('rm', ['-rf', '--', dir]);
+  await lstat(dir).then(
+    () => Promise.reject(new Error('still there after chmod -R and rm -rf')),
+    () => undefined,
+  );
 }
 
 /**
@@ -37,10 +53,8 @@ export async function removeOrSetAside(dir: string, root = dirname(dir)): Promis
     await remove();
     return undefined;
   } catch (error) {
-    if (process.platform === 'linux' && process.getuid?.() === 0) {
-      await clearImmutable(dir);
-      if (await remove().then(() => true, () => false)) return undefined;
-    }
+    if (process.platform === 'linux' && process.getuid?.() === 0) await clearImmutable(dir);
+    if (process.platform !== 'win32' && (await removeDescending(dir).then(() => true, () => false))) return undefined;
     const message = `${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`;
     const aside = join(root, `${SET_ASIDE_PREFIX}${basename(dir)}-${Date.now()}`);
     await rename(dir, aside).catch(() => undefined);
@@ -70,7 +84,7 @@ export async function sweepOrphans(root = tempRootPath(), warn: (message: string
     const dir = join(root, name);
     if (name.startsWith(SET_ASIDE_PREFIX)) {
       // Reported when it was set aside; one more quiet try each start.
-      await rm(dir, { recursive: true, force: true }).catch(() => undefined);
+      await rm(dir, { recursive: true, force: true }).catch(() => removeDescending(dir)).catch(() => undefined);
       continue;
     }
     let owner: OwnerRecord | undefined;

@@ -92,6 +92,10 @@ export const OPTIONS = [
   { name: 'memoryMB', setting: 'sandbox.memoryMB', flag: 'memory-mb', kind: 'integer', unit: 'MiB', default: 4096, min: 0, max: 1_048_576, group: 'sandbox', description: 'memory cap per test run; 0: none' },
   { name: 'passEnv', setting: 'sandbox.passEnv', flag: 'pass-env', kind: 'list', default: [], machine: true, group: 'sandbox', description: 'secret-looking environment variables the tests still get' },
   { name: 'showGitAndEnvFiles', setting: 'sandbox.showGitAndEnvFiles', flag: 'show-git', kind: 'boolean', default: false, machine: true, group: 'sandbox', description: 'test runs see the workspace\'s .git folder and its untracked .env* files (hidden by default: CI checkouts keep a token in .git/config)' },
+  {
+    name: 'allowProcessGroupAsRoot', setting: 'sandbox.allowProcessGroupAsRoot', flag: 'allow-process-group-as-root', kind: 'boolean', default: false, machine: true, group: 'sandbox',
+    description: 'run tests as root without a sandbox when only the process-group one works here (refused otherwise: a candidate could change any file of the machine)',
+  },
   { name: 'backend', setting: 'sandbox.backend', flag: 'sandbox', kind: 'enum', values: BACKEND_CHOICES, default: 'auto', machine: true, group: 'sandbox', description: 'how test runs are contained; auto: the strongest local one that works here' },
   // Machine scope for the engine and its arguments too: a cloned repository must not switch a rootless podman to a
   // rootful docker, or add --privileged.

@@ -47,6 +47,7 @@ export function requestOptions(values: OptionValues, cpuCount: number): RequestO
       passEnv: values.passEnv,
       showGitAndEnvFiles: values.showGitAndEnvFiles,
       backend: values.backend,
+      ...(values.allowProcessGroupAsRoot ? { allowProcessGroupAsRoot: true } : {}),
       mode: values.isolationMode,
       ...(containerSettings ? { container: containerSettings } : {}),
     },

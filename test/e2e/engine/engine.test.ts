@@ -206,7 +206,7 @@ describe('runFix', () => {
     const ws = makeWorkspace({ 'value.txt': 'old\n', 'tests/check.sh': 'test "$(cat value.txt)" = good\n' });
     const cheat = 'echo "exit 0" > tests/check.sh';
     for (const backend of ['auto', 'process-group'] as const) {
-      const result = await runFix(request(ws, ['good', cheat], { testCommand: 'sh value.txt; sh tests/check.sh', baselineCheck: false, isolation: { ...isolation, backend } }));
+      const result = await runFix(request(ws, ['good', cheat], { testCommand: 'sh value.txt; sh tests/check.sh', baselineCheck: false, isolation: { ...isolation, backend, allowProcessGroupAsRoot: true } }));
       assert.equal(result.candidates[0].verdict.status, 'pass', result.candidates[0].verdict.output);
       const cheated = result.candidates[1].verdict;
       if (backend === 'process-group' || (await detectSandbox()).kind === 'process-group') {

@@ -94,7 +94,7 @@ describe('run trees', () => {
     const ws = makeWorkspace({ 'value.txt': 'old\n', 'check.sh': 'true\n' });
     made.push(ws);
     const asked = request(ws, 'overlay', ['good']);
-    await assert.rejects(runFix({ ...asked, isolation: { ...asked.isolation, backend: 'process-group' } }), /--isolation overlay cannot work here: the process-group sandbox cannot mount one/);
+    await assert.rejects(runFix({ ...asked, isolation: { ...asked.isolation, backend: 'process-group', allowProcessGroupAsRoot: true } }), /--isolation overlay cannot work here: the process-group sandbox cannot mount one/);
     assert.deepEqual(leftovers(), []);
   });
 });

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { sandboxOfKind } from '../../../src/core/sandbox/detect';
 import type { CliResult } from '../../unit/helpers/cli';
-import { cliPath } from '../../unit/helpers/cli';
+import { cliPath, sandboxArgs } from '../../unit/helpers/cli';
 import { killMarked, newMarker, waitForNoSurvivors } from '../../unit/helpers/processes';
 import { fingerprint, makeWorkspace, remove } from '../../unit/helpers/workspace';
 import type { BackendChoice } from '../../../src/core/contract/choices';
@@ -185,7 +185,7 @@ async function attack(backend: BackendChoice, attacks: readonly Attack[], option
   // Descriptors an editor could leak: the original file open for writing, and a file outside.
   const inherited = [openSync(join(ws, 'src/answer.js'), 'r+'), openSync(hostFile, 'r+')];
   const args = ['fix', '--workspace', ws, '--file', 'src/answer.js', '--lines', '1-1', '--candidates', candidatesFile, '--test', 'node --test'];
-  args.push('--timeout', '20', '--parallel', '2', '--confirm-runs', '1', '--memory-mb', '1024', '--k', '1', '--sandbox', backend, '--strength', 'off', '--json', '--verbose');
+  args.push('--timeout', '20', '--parallel', '2', '--confirm-runs', '1', '--memory-mb', '1024', '--k', '1', ...sandboxArgs(backend), '--strength', 'off', '--json', '--verbose');
   let r: CliResult;
   try {
     r = await runCliWith(args, cliEnv(), inherited, options.uid);
@@ -242,7 +242,7 @@ describe('attacks on the sandbox', async () => {
     writeFileSync(candidatesFile, JSON.stringify([GOOD, ...cheats.map((a) => `${a.candidate(ws)}\n${WRONG}`), WRONG, WRONG]));
     // A chained command: no per-test results, so passes are judged by the printed summary.
     const args = ['fix', '--workspace', ws, '--file', 'src/answer.js', '--lines', '1-1', '--candidates', candidatesFile, '--test', 'true && node --test --test-reporter=spec'];
-    args.push('--timeout', '20', '--parallel', '2', '--confirm-runs', '1', '--k', '1', '--sandbox', 'process-group', '--strength', 'off', '--json', '--verbose');
+    args.push('--timeout', '20', '--parallel', '2', '--confirm-runs', '1', '--k', '1', ...sandboxArgs('process-group'), '--strength', 'off', '--json', '--verbose');
     const r = await runCliWith(args, cliEnv(), []);
     assert.equal(r.exitCode, 0, r.stderr);
     const json = JSON.parse(r.stdout) as Outcome['json'];

@@ -162,7 +162,7 @@ describe('robustness', () => {
 
   it('a killed CLI leaves no test process behind, even without a namespace', async () => {
     const ws = makeWorkspace({ 'value.txt': 'old\n', 'check.sh': `sleep 300.${marker} & sleep 301.${marker}\n` });
-    const child = spawn(process.execPath, [cliPath, 'fix', '--workspace', ws, '--file', 'value.txt', '--lines', '1-1', '--candidates', writeCandidates(['good']), '--test', 'sh check.sh', '--sandbox', 'process-group', '--no-baseline'], { env: cliEnv(), stdio: 'ignore' });
+    const child = spawn(process.execPath, [cliPath, 'fix', '--workspace', ws, '--file', 'value.txt', '--lines', '1-1', '--candidates', writeCandidates(['good']), '--test', 'sh check.sh', '--sandbox', 'process-group', '--allow-process-group-as-root', '--no-baseline'], { env: cliEnv(), stdio: 'ignore' });
     const deadline = Date.now() + 120_000;
     while (processesWithMarker(marker).length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     assert.equal(processesWithMarker(marker).length, 2, 'the test started');
@@ -206,7 +206,7 @@ describe('robustness', () => {
     process.env.VERIFIED_FIX_TMPDIR = root;
     try {
       for (let i = 0; i < 2; i++) {
-        const result = await runFix(request(ws, 'value.txt', ['good'], { isolation: { ...isolation, backend: 'process-group' } }));
+        const result = await runFix(request(ws, 'value.txt', ['good'], { isolation: { ...isolation, backend: 'process-group', allowProcessGroupAsRoot: true } }));
         assert.equal(result.candidates[0].verdict.status, 'pass', result.candidates[0].verdict.output);
       }
       assert.deepEqual(readdirSync(root), [], 'nothing is left in the temp root');

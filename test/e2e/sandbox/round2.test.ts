@@ -8,6 +8,7 @@ import { dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { sandboxOfKind } from '../../../src/core/sandbox/detect';
 import type { CliResult } from '../../unit/helpers/cli';
+import { sandboxArgs } from '../../unit/helpers/cli';
 import { cliPath, repoRoot } from '../../unit/helpers/paths';
 import { killMarked, newMarker } from '../../unit/helpers/processes';
 import { makeWorkspace, remove } from '../../unit/helpers/workspace';
@@ -113,7 +114,7 @@ async function poisonedParents(backend: BackendChoice, uid?: number): Promise<vo
     writeFileSync(candidates, JSON.stringify(list));
     if (uid !== undefined) spawnSync('chown', [`${uid}:${uid}`, candidates]);
     const args = ['fix', '--workspace', ws, '--file', 'src/answer.js', '--lines', '1-1', '--candidates', candidates, '--test', `node ${mochaBin} test/answer.test.js`];
-    args.push('--timeout', '30', '--parallel', '1', '--confirm-runs', '1', '--k', '1', '--sandbox', backend, '--isolation', 'reuse', '--strength', 'off', '--json');
+    args.push('--timeout', '30', '--parallel', '1', '--confirm-runs', '1', '--k', '1', ...sandboxArgs(backend), '--isolation', 'reuse', '--strength', 'off', '--json');
     return runCliAs(args, baseEnv(tempRoot, home), uid);
   };
   try {
@@ -191,7 +192,7 @@ async function secretsOutOfReach(backend: BackendChoice, uid?: number): Promise<
   writeFileSync(candidates, JSON.stringify(cases.map(([, code]) => code)));
   if (uid !== undefined) spawnSync('chown', [`${uid}:${uid}`, candidates]);
   const args = ['fix', '--workspace', ws, '--file', 'src/answer.js', '--lines', '1-1', '--candidates', candidates, '--test', `node ${mochaBin} test/answer.test.js`];
-  args.push('--timeout', '30', '--parallel', '2', '--confirm-runs', '1', '--k', '1', '--sandbox', backend, '--strength', 'off', '--json');
+  args.push('--timeout', '30', '--parallel', '2', '--confirm-runs', '1', '--k', '1', ...sandboxArgs(backend), '--strength', 'off', '--json');
   try {
     const r = await runCliAs(args, { ...baseEnv(tempRoot, home), ...unusualVariables, KUBECONFIG: kubeconfig }, uid);
     assert.equal(r.exitCode, 0, r.stderr);
@@ -225,7 +226,7 @@ async function relativePathTools(backend: BackendChoice): Promise<void> {
   const candidates = join(outside, `tools-${backend}.json`);
   writeFileSync(candidates, JSON.stringify([GOOD]));
   const args = ['fix', '--workspace', ws, '--file', 'src/answer.js', '--lines', '1-1', '--candidates', candidates, '--test', `node ${mochaBin} test/answer.test.js`];
-  args.push('--timeout', '30', '--confirm-runs', '1', '--k', '1', '--sandbox', backend, '--strength', 'off', '--json');
+  args.push('--timeout', '30', '--confirm-runs', '1', '--k', '1', ...sandboxArgs(backend), '--strength', 'off', '--json');
   const env = { ...baseEnv(ownedFolder(`temp-tools-${backend}`), ownedFolder(`home-tools-${backend}`)), PATH: `./node_modules/.bin:${process.env.PATH ?? ''}` };
   const r = await new Promise<CliResult>((resolve) => {
     const child = spawn(process.execPath, [cliPath, ...args], { cwd: ws, env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -263,7 +264,7 @@ async function sabotagedReuse(backend: BackendChoice): Promise<void> {
   const candidates = join(outside, `reuse-${backend}.json`);
   writeFileSync(candidates, JSON.stringify([`${saboteurs.fifo}\n${WRONG}`, GOOD, `${saboteurs.folder}\n${WRONG}`, `${GOOD} // again`]));
   const args = ['fix', '--workspace', ws, '--file', 'src/answer.js', '--lines', '1-1', '--candidates', candidates, '--test', `node ${mochaBin} test/answer.test.js`];
-  args.push('--timeout', '30', '--total-timeout', '60', '--parallel', '1', '--confirm-runs', '1', '--k', '1', '--sandbox', backend, '--isolation', 'reuse', '--strength', 'off', '--json');
+  args.push('--timeout', '30', '--total-timeout', '60', '--parallel', '1', '--confirm-runs', '1', '--k', '1', ...sandboxArgs(backend), '--isolation', 'reuse', '--strength', 'off', '--json');
   try {
     const r = await runCliAs(args, baseEnv(ownedFolder(`temp-reuse-${backend}`), ownedFolder(`home-reuse-${backend}`)), undefined, 120_000);
     assert.equal(r.exitCode, 0, `the CLI ends on its own (exit ${r.exitCode}): ${r.stderr}`);

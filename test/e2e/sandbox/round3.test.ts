@@ -11,6 +11,7 @@ import { after, describe, it } from 'node:test';
 import { sandboxOfKind } from '../../../src/core/sandbox/detect';
 import { appendResults } from '../../../src/core/statistics/resultsFile';
 import type { CliResult } from '../../unit/helpers/cli';
+import { sandboxArgs } from '../../unit/helpers/cli';
 import { cliPath, repoRoot } from '../../unit/helpers/paths';
 import { killMarked, newMarker } from '../../unit/helpers/processes';
 import { makeWorkspace, remove } from '../../unit/helpers/workspace';
@@ -75,7 +76,7 @@ const GOOD = 'function answer() { return 42; }';
 
 function fixArgs(ws: string, candidates: string, backend: BackendChoice, extra: readonly string[] = []): string[] {
   const args = ['fix', '--workspace', ws, '--file', 'src/answer.js', '--lines', '1-1', '--candidates', candidates, '--test', `node ${mochaBin} test/answer.test.js`];
-  args.push('--timeout', '30', '--parallel', '1', '--confirm-runs', '1', '--k', '1', '--sandbox', backend, '--strength', 'off', '--behaviour', 'off', '--json', ...extra);
+  args.push('--timeout', '30', '--parallel', '1', '--confirm-runs', '1', '--k', '1', ...sandboxArgs(backend), '--strength', 'off', '--behaviour', 'off', '--json', ...extra);
   return args;
 }
 
@@ -161,7 +162,7 @@ async function plantedParentConfig(runner: 'mocha' | 'pytest', backend: BackendC
   const args = python
     ? ['fix', '--workspace', ws, '--file', 'answer.py', '--lines', '1-2', '--candidates', candidatesFile(tag, py, uid), '--test', 'python3 -m pytest -q -p no:cacheprovider']
     : ['fix', '--workspace', ws, '--file', 'src/answer.js', '--lines', '1-1', '--candidates', candidatesFile(tag, js, uid), '--test', './node_modules/.bin/mocha test/answer.test.js'];
-  args.push('--timeout', '60', '--parallel', '1', '--confirm-runs', '1', '--k', '1', '--sandbox', backend, '--isolation', 'reuse', '--strength', 'off', '--behaviour', 'off', '--json', '--verbose');
+  args.push('--timeout', '60', '--parallel', '1', '--confirm-runs', '1', '--k', '1', ...sandboxArgs(backend), '--isolation', 'reuse', '--strength', 'off', '--behaviour', 'off', '--json', '--verbose');
   try {
     const r = await runCliAs(args, baseEnv(ownedFolder(`temp-${tag}`, uid), ownedFolder(`home-${tag}`, uid)), uid);
     assert.equal(r.exitCode, 0, r.stderr);

@@ -4,6 +4,14 @@ import { cliPath } from './paths';
 
 export { cliPath };
 
+/**
+ * `--sandbox BACKEND`, with the opt-in process group needs as root (the tests run as root on CI, where it is refused
+ * without it).
+ */
+export function sandboxArgs(backend: string): string[] {
+  return ['--sandbox', backend, ...(backend === 'process-group' ? ['--allow-process-group-as-root'] : [])];
+}
+
 export interface CliResult {
   readonly exitCode: number;
   readonly stdout: string;
