@@ -14,9 +14,6 @@ export interface BaselineLimit {
   readonly basis: string;
 }
 
-/** Kept for the verifier and the strength runs, which say their limits with it (base/duration owns it). */
-export { seconds };
-
 /**
  * The limit from a baseline that ran its tests to the end (a printed summary or a per-test report) in `baselineMs`.
  * A baseline that ended early (an import error, a collection error) says nothing about how long the tests take:
