@@ -29,7 +29,8 @@ function wipeFromEnvironBlock(names: readonly string[]): void {
     readSync(fd, block, 0, block.length, start);
     let at = 0;
     while (at < block.length) {
-      const stop = block.indexOf(0, at) < 0 ? block.length : block.indexOf(0, at);
+      const nul = block.indexOf(0, at);
+      const stop = nul < 0 ? block.length : nul;
       const entry = block.subarray(at, stop).toString('latin1');
       const name = entry.slice(0, entry.indexOf('='));
       if (entry.includes('=') && names.includes(name)) {
