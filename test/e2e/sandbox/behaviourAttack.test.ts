@@ -49,7 +49,11 @@ describe('attack: a verified fix that tampers with the behaviour check\'s record
     // The recorded inputs and the other fixes' outcomes are the same as without it.
     assert.equal(report.observed, honest.behaviour.observed);
     assert.equal(report.generated, honest.behaviour.generated);
-    assert.deepEqual(report.fixes.slice(0, 2), honest.behaviour.fixes);
+    // The failing tests' inputs are recorded by a run of their own in each request; when a loaded machine cut one
+    // short, which inputs count as the failing tests' differs, and so does what each fix changes beyond them.
+    const sameFailingInputs = report.failingTestInputs === honest.behaviour.failingTestInputs;
+    const outcomes = (fixes: Array<Record<string, unknown>>) => (sameFailingInputs ? fixes : fixes.map(({ index, tried, changed }) => ({ index, tried, changed })));
+    assert.deepEqual(outcomes(report.fixes.slice(0, 2)), outcomes(honest.behaviour.fixes));
     assert.deepEqual(report.pairs, honest.behaviour.pairs);
     // Its forged results are caught by their shape: not replayed, in no group, never "the same as #1".
     const hostile = report.fixes[2];
