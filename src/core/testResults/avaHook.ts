@@ -47,13 +47,15 @@ export const AVA_HOOK_SOURCE = `'use strict';
   }
   var ENDS = { 'uncaught-exception': 1, 'unhandled-rejection': 1, 'worker-failed': 1, 'missing-ava-import': 1 };
   var seen = new WeakSet();
+  // A file that throws at load also ends its worker with exit 1: one failed line says it.
+  var crashed = {};
   function record(event) {
     var file = relative(event.testFile);
     if (event.type === 'test-passed') write({ file: file, names: [event.title], outcome: 'passed' });
     else if (event.type === 'test-failed') write({ file: file, names: [event.title], outcome: 'failed', message: message(event.err) });
     else if (event.type === 'selected-test' && event.skip) write({ file: file, names: [event.title], outcome: 'skipped' });
     else if (event.type === 'hook-failed') write({ file: file, names: [event.title], outcome: 'failed', message: message(event.err) });
-    else if (ENDS[event.type]) write({ file: file, names: [], outcome: 'failed', message: event.type + (event.err ? ': ' + message(event.err) : event.nonZeroExitCode ? ': exit ' + event.nonZeroExitCode : event.signal ? ': ' + event.signal : '') });
+    else if (ENDS[event.type] && !crashed[file] && (crashed[file] = true)) write({ file: file, names: [], outcome: 'failed', message: event.type + (event.err ? ': ' + message(event.err) : event.nonZeroExitCode ? ': exit ' + event.nonZeroExitCode : event.signal ? ': ' + event.signal : '') });
     else if (event.type === 'timeout' && event.pendingTests) event.pendingTests.forEach(function (titles, pending) {
       titles.forEach(function (title) { write({ file: relative(pending), names: [title], outcome: 'failed', message: 'timed out (ava --timeout ' + event.period + ' ms)' }); });
     });

@@ -1,7 +1,7 @@
 // Ava's per-test report through the hook on real ava 6 with its TAP reporter: each test with its file (ava's TAP
 // names none in a one-file run), the TAP output ava's own, file-level selection; and a whole fix request.
 import assert from 'node:assert/strict';
-import { symlinkSync } from 'node:fs';
+import { symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { verdicts } from '../../../src/core/testResults/compare';
@@ -61,6 +61,14 @@ describe('ava 6 --tap through the report hook', { skip: modules ? false : missin
     const r = run(project('ava --tap test/*.test.js'), [FAILING]);
     assert.match(r.stdout, /^not ok \d+ - caps at hi$/m, 'a one-file run: ava prints bare titles');
     assert.deepEqual(listed(r.results), [`failed ${FAILING}`, 'passed test/a-clamp.test.js > keeps a value inside', 'skipped test/a-clamp.test.js > later']);
+  });
+
+  it('a file that throws while loading is one failed result for that file, with the error', () => {
+    const ws = project('ava --tap');
+    writeFileSync(join(ws, 'test/c-broken.test.js'), "const test = require('ava');\ntest('never', (t) => t.pass());\nthrow new Error('boom at load');\n");
+    const crashed = run(ws).results.filter((t) => t.id.startsWith('test/c-broken.test.js'));
+    assert.deepEqual(crashed.map((t) => `${t.outcome} ${t.id}`), ['failed test/c-broken.test.js']);
+    assert.match(crashed[0].message ?? '', /^uncaught-exception: boom at load/);
   });
 
   it('a fix request reads per-test results, runs the failing test\'s file first, and says what the fix proved', async () => {
