@@ -9,6 +9,7 @@ import { prepareProject, seedBug, userCommand } from './projects/prepare';
 
 const s = (ms: number | undefined) => (ms === undefined ? '–' : `${(ms / 1000).toFixed(1)} s`);
 const x = (ms: number | undefined, suite: number) => (ms === undefined ? '–' : `${(ms / suite).toFixed(1)}×`);
+const percent = (share: number | undefined) => (share === undefined ? '–' : `${Math.round(share * 100)}%`);
 const load = () => loadavg().map((l) => l.toFixed(1)).join(' ');
 
 function row(project: BenchProject, bug: number, m: RequestMeasure): string {
@@ -16,11 +17,17 @@ function row(project: BenchProject, bug: number, m: RequestMeasure): string {
   const stage = m.candidates ? `${m.stageOneOnly}/${m.candidates}` : '–';
   const excerpts = m.failed ? `${m.excerptsNamingTest}/${m.failed}` : '–';
   return `| ${project.name} | ${project.runner} | ${bug + 1} | ${engaged} | ${s(m.suiteMs)} | ${s(m.wallMs)} | ${x(m.wallMs, m.suiteMs)} | ${x(m.listedMs, m.suiteMs)} | ` +
-    `${x(m.firstVerifiedMs, m.suiteMs)} | ${stage} | ${m.timeouts} | ${excerpts} | ${m.verified ? `yes (${m.verified})` : 'no'} |`;
+    `${x(m.firstVerifiedMs, m.suiteMs)} | ${stage} | ${m.timeouts} | ${excerpts} | ${m.verified ? `yes (${m.verified})` : 'no'} | ${percent(m.strengthShare)} |`;
 }
 
-const HEADER = '| project | runner | bug | per-test | suite | request | ÷ suite | list ÷ suite | 1st verified ÷ suite | stage 1 only | timeouts | excerpt names a test | verified |\n' +
-  '|---|---|---|---|---|---|---|---|---|---|---|---|---|';
+const HEADER = '| project | runner | bug | per-test | suite | request | ÷ suite | list ÷ suite | 1st verified ÷ suite | stage 1 only | timeouts | excerpt names a test | verified | strength share |\n' +
+  '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|';
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  if (!sorted.length) return NaN;
+  return sorted.length % 2 ? sorted[sorted.length >> 1] : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2;
+}
 
 interface Ready {
   readonly project: BenchProject;
@@ -56,7 +63,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   });
 }
 
-async function benchBug({ project, dir, command }: Ready, i: number, rows: string[], ratios: number[]): Promise<void> {
+async function benchBug({ project, dir, command }: Ready, i: number, rows: string[], ratios: number[], shares: number[]): Promise<void> {
   const bug = project.bugs[i];
   const { line, restore } = seedBug(dir, bug);
   pendingRestore = restore;
@@ -66,6 +73,7 @@ async function benchBug({ project, dir, command }: Ready, i: number, rows: strin
       (m.suiteExit === 0 ? ' — NOTE: the seeded suite passed' : '') + (m.note ? ` — ${m.note}` : ''));
     rows.push(row(project, i, m));
     ratios.push(m.wallMs / m.suiteMs);
+    if (m.strengthShare !== undefined) shares.push(m.strengthShare);
     console.log(`  ${rows[rows.length - 1]}`);
   } finally {
     restore();
@@ -98,17 +106,17 @@ async function main(): Promise<void> {
   const t0 = performance.now();
   const rows: string[] = [];
   const ratios: number[] = [];
+  const shares: number[] = [];
   const projects: Ready[] = [];
   for (const project of chosen) {
     const one = await ready(project);
     if (one) projects.push(one);
   }
   // Bug 1 of every project, then bug 2 of each…: a bench cut short still has every runner in its table.
-  for (let i = 0; i < 3; i++) for (const one of projects) await benchBug(one, i, rows, ratios);
+  for (let i = 0; i < 3; i++) for (const one of projects) await benchBug(one, i, rows, ratios, shares);
   console.log(`\n${HEADER}\n${rows.join('\n')}`);
-  const sorted = [...ratios].sort((a, b) => a - b);
-  const median = sorted.length ? (sorted.length % 2 ? sorted[sorted.length >> 1] : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2) : NaN;
-  console.log(`\nmedian request ÷ one bare suite over ${ratios.length} request(s): ${median.toFixed(1)}× (target ≤ 3×); bench took ${s(performance.now() - t0)}; load at the end ${load()}`);
+  console.log(`\nmedian request ÷ one bare suite over ${ratios.length} request(s): ${median(ratios).toFixed(1)}× (target ≤ 3×); median strength share ` +
+    `${percent(shares.length ? median(shares) : undefined)} over ${shares.length}; bench took ${s(performance.now() - t0)}; load at the end ${load()}`);
 }
 
 void main();

@@ -110,6 +110,16 @@ export const PROJECTS: readonly BenchProject[] = [
     bugs: GENSYNC_BUGS,
   },
   {
+    name: 'gensync-vitest1',
+    runner: 'vitest 1',
+    source: { kind: 'npm', spec: 'gensync@1.0.0-beta.2', integrity: 'sha512-3hN7NaskYvMDLQY55gnW3NQ+mesEAepTqlg+VEbj7zzqEMBVNhzcGYYeqFo/TlYz6eQiFcp1HcsCZO+nGgS8zg==' },
+    test: 'vitest run --globals',
+    devDependencies: { vitest: '1.6.1', 'util.promisify': '1.1.2' },
+    remove: ['test/.babelrc'],
+    note: 'the vitest 3 stand-in on vitest 1.6 (vite 5), the last release before 2.0',
+    bugs: GENSYNC_BUGS,
+  },
+  {
     name: 'toolz',
     runner: 'pytest',
     source: { kind: 'pip', spec: 'toolz==1.1.0', sha256: '15ccc861ac51c53696de0a5d6d4607f99c210739caf987b5d2054f3efed429d8' },

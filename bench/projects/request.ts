@@ -23,6 +23,8 @@ export interface RequestMeasure {
   /** Failed candidates whose excerpt names a failing test. */
   readonly excerptsNamingTest: number;
   readonly verified: number;
+  /** The strength check's share of the request's wall time, as the CLI's --json reports it (undefined: none ran). */
+  readonly strengthShare?: number;
   readonly note?: string;
 }
 
@@ -103,7 +105,7 @@ export async function measureRequest(dir: string, command: string, file: string,
   const perTest = log.find((l) => l.startsWith('per-test results')) ?? 'no per-test line in the log';
   const firstPass = lines.find((l) => /^candidate #\d+ pass/.test(l.text));
   const listed = lines.find((l) => l.text.startsWith('every verdict is in'));
-  let json: { baseline?: { status?: string; perTest?: boolean; failingTests?: string[] }; candidates?: CandidateJson[]; verified?: number[]; stoppedEarly?: unknown } = {};
+  let json: { baseline?: { status?: string; perTest?: boolean; failingTests?: string[] }; candidates?: CandidateJson[]; verified?: number[]; stoppedEarly?: unknown; strengthCost?: { share?: number } } = {};
   try {
     json = JSON.parse(stdout) as typeof json;
   } catch {
@@ -118,6 +120,7 @@ export async function measureRequest(dir: string, command: string, file: string,
     candidates: candidates.length, stageOneOnly: candidates.filter((c) => c.stage === 'failing-tests').length,
     timeouts: candidates.filter((c) => c.status === 'timeout').length, failed: failed.length,
     excerptsNamingTest: failed.filter((c) => namesATest(c.failure, failing)).length, verified: json.verified?.length ?? 0,
+    strengthShare: json.strengthCost?.share,
     ...(noteOf(json, stdout, exit, log, timeout)),
   };
 }

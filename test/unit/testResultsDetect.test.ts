@@ -56,6 +56,7 @@ const rows: Array<[command: string, scripts: Scripts, bins: readonly string[], e
   ['pytest', undefined, [], { runner: 'pytest', base: 'pytest --confcutdir=. -c /dev/null --rootdir=.' }],
   // the user's own reporters and report files are kept beside the tool's side channel
   ['npm test', { test: 'node --test --test-reporter=tap' }, [], { runner: 'node', base: 'node --test --test-reporter=tap' }],
+  ['npm test', { test: 'ava --tap --timeout 1m' }, ['ava'], { runner: 'ava', base: './node_modules/.bin/ava --tap --timeout 1m' }],
   ['npm test', { test: 'jest --json --outputFile=out.json' }, js, { runner: 'jest', base: './node_modules/.bin/jest --json --outputFile=out.json' }],
   ['pytest --junitxml=out.xml -x', undefined, [], { runner: 'pytest', base: 'pytest --confcutdir=. -c /dev/null --rootdir=. --junitxml=out.xml -x' }],
   ['python -m pytest tests', undefined, [], { runner: 'pytest', base: 'python -m pytest --confcutdir=. tests' }],
@@ -74,6 +75,7 @@ const rows: Array<[command: string, scripts: Scripts, bins: readonly string[], e
   ['npm run unit', { unit: 'node --test', postunit: 'rm -rf x' }, [], /"postunit" script/],
   ['npm test', { test: 'jest --watch' }, js, /waits for changes instead of finishing \(--watch\); to get per-test results, set verifiedFix\.testCommand \(--test\) to the test runner alone, without --watch$/],
   ['npm test', { test: 'vitest watch' }, js, /^vitest watch is not a single run/],
+  ['npm test', { test: 'ava --tap --watch' }, ['ava'], /waits for changes instead of finishing \(--watch\)/],
   ['npm test', { test: 'mocha -w' }, js, /waits for changes/],
   ['node --watch --test', undefined, [], /waits for changes/],
   ['npm test', { test: 'jest' }, [], /^jest is not installed in node_modules\/\.bin/],
@@ -155,6 +157,7 @@ describe('resolveRunner', () => {
       cargo: 'm (src/lib.rs) > tests::t',
       tape: 'test/a.js > t',
       tap: 'test/a.js > t',
+      ava: 'test/a.js > t',
     };
     for (const [command, scripts, bins, expected] of rows) {
       if (expected instanceof RegExp) continue;

@@ -1,6 +1,7 @@
 // Finds which runner a test command really runs (through npm, pnpm and yarn scripts) and the invocation to build on.
 import { existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import { avaAdapter } from '../testResults/ava';
 import { cargoAdapter } from '../testResults/cargo';
 import { goAdapter } from '../testResults/go';
 import { jestAdapter, jestJsonAdapter } from '../testResults/jest';
@@ -55,6 +56,7 @@ const REFUSED: Record<string, Array<[flags: string[], why: string]>> = {
   ],
   go: [[['-run', '--run', '-list', '--list'], 'selects its own tests']],
   cargo: [[['-q', '--quiet', '--format', '--list'], 'changes the lines that name each test']],
+  ava: [[['--watch', '-w'], 'waits for changes instead of finishing']],
   tap: [
     [['-w', '--watch'], 'waits for changes instead of finishing'],
     [['-o', '--output-file', '-d', '--output-dir'], 'writes its own report'],
@@ -70,6 +72,7 @@ const OWN_SELECTION: Record<string, string[]> = {
   mocha: ['--grep', '-g', '--fgrep', '-f', '--invert', '-i'],
   jest: ['-t', '--testNamePattern', '--runTestsByPath'],
   vitest: ['-t', '--testNamePattern'],
+  ava: ['--match', '-m'],
 };
 
 /** What the user can change, after a refusal: the end of the log's sentence. */
@@ -115,6 +118,7 @@ function identify(workspace: string, words: readonly ShellWord[], fromScript: bo
   }
   if (name === 'tap') return local('tap') ? { adapter: tapAdapter, invocation, args } : notInstalled('tap');
   if (name === 'tape') return local('tape') ? { adapter: tapeAdapter, invocation, args } : notInstalled('tape');
+  if (name === 'ava') return local('ava') ? { adapter: avaAdapter, invocation, args } : notInstalled('ava');
   if (name === 'pytest' || name === 'py.test') return { adapter: pytestAdapter, invocation, args };
   if (/^python(?:\d+(?:\.\d+)?)?$/.test(name) && sub === '-m' && args[1]?.value === 'pytest') {
     return { adapter: pytestAdapter, invocation: [...invocation, '-m', 'pytest'], args: args.slice(2) };

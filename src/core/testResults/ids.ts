@@ -51,9 +51,10 @@ export function scopeOf(id: string): string {
 /**
  * For runners that filter by one regex over full names (jest and vitest `-t`, mocha `--grep`): the ids' files and
  * the regex. A hook's id selects every test of its suite (the hook runs only before or after them); an id naming a
- * whole file leaves no regex at all, since every test of that file must run to show it loads now.
+ * whole file leaves no regex at all, since every test of that file must run to show it loads now. `lead` goes between
+ * the regex's `^` and the names, for a runner whose full names start with more than the outermost title.
  */
-export function fullNameSelection(only: readonly string[]): { files: string[]; pattern?: string } {
+export function fullNameSelection(only: readonly string[], lead = ''): { files: string[]; pattern?: string } {
   const files: string[] = [];
   const alternatives: string[] = [];
   let wholeFile = false;
@@ -64,7 +65,7 @@ export function fullNameSelection(only: readonly string[]): { files: string[]; p
     if (parts.names === '') wholeFile = true;
     else alternatives.push(`${fullNamePattern(parts.names)}${scope === id ? '$' : ' '}`);
   }
-  return { files: unique(files), pattern: wholeFile ? undefined : `^(?:${unique(alternatives).join('|')})` };
+  return { files: unique(files), pattern: wholeFile ? undefined : `^${lead}(?:${unique(alternatives).join('|')})` };
 }
 
 /** Whether `id` is a test inside the container `container` (pytest node ids nest with `::`, the others with ` > `). */

@@ -3,7 +3,7 @@ import { fullNameSelection, hookName, joinId } from './ids';
 import { boundMessage, parseJson, relativeTo, str } from './reportText';
 import { join } from 'node:path';
 import { MOCHA_HOOK_FILE, MOCHA_HOOK_SOURCE, MOCHA_REPORT_VARIABLE } from './mochaHook';
-import { shellQuote, shellWords } from './shell';
+import { shellQuote, shellWords, withRequireHook } from './shell';
 import type { RunnerAdapter, TestOutcome, TestResult } from './types';
 
 /**
@@ -40,18 +40,6 @@ export function mochaSelectsOwnTests(base: string): boolean {
 }
 
 /**
- * `base` with the hook in NODE_OPTIONS: ahead of the user's own NODE_OPTIONS, whether the environment or the
- * command's own `NODE_OPTIONS=…` prefix sets them. Node reads a double-quoted path inside NODE_OPTIONS as one word.
- */
-function withHook(base: string, reportPath: string, hookPath: string): string {
-  const require = `--require "${hookPath}"`;
-  const report = `${MOCHA_REPORT_VARIABLE}=${shellQuote(reportPath)}`;
-  const own = /(^|\s)NODE_OPTIONS=/;
-  if (own.test(base)) return `${report} ${base.replace(own, (_, space: string) => `${space}NODE_OPTIONS=${shellQuote(`${require} `)}`)}`;
-  return `${report} NODE_OPTIONS=${shellQuote(require)}"\${NODE_OPTIONS:+ $NODE_OPTIONS}" ${base}`;
-}
-
-/**
  * Command: `VERIFIED_FIX_MOCHA_REPORT=REPORT NODE_OPTIONS="--require HOOK …" base`, the user's reporter and options
  * untouched (see MOCHA_HOOK_SOURCE). `only` adds the ids' files (mocha adds them to the spec of .mocharc, it does not
  * replace it) and `--grep '^(?:full title$|…)'`; tests it does not select are left out of the report. undefined for
@@ -72,7 +60,7 @@ export const mochaAdapter: RunnerAdapter = {
       args.push(...files);
       if (pattern !== undefined) args.push('--grep', pattern);
     }
-    return [withHook(base, reportPath, hookPath), ...args.map(shellQuote)].join(' ');
+    return [withRequireHook(base, MOCHA_REPORT_VARIABLE, reportPath, hookPath), ...args.map(shellQuote)].join(' ');
   },
 
   parse(report, cwd) {

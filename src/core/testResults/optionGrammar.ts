@@ -37,8 +37,8 @@ const CARGO_VALUES = ['--package', '-p', '--features', '-F', '--exclude', '--tar
 const CARGO_FLAGS = ['--workspace', '--all', '--all-features', '--no-default-features', '--release', '-r', '--locked', '--frozen', '--offline', '--verbose', '-v', '--no-run', '--no-fail-fast', '--lib', '--bins', '--tests', '--benches', '--examples', '--all-targets', '--doc', '--ignore-rust-version', '--future-incompat-report', '--keep-going', '--timings'];
 
 /**
- * The option grammar of each runner whose stage 1 is narrowed here. Tape and node-tap are absent: their adapters
- * put the selected files in place of the command's own (tape.ts, tap.ts), so there is nothing left to narrow.
+ * The option grammar of each runner whose stage 1 is narrowed here. Tape, node-tap and ava are absent: their adapters
+ * put the selected files in place of the command's own (tape.ts, tap.ts, ava.ts), so there is nothing left to narrow.
  */
 export const OPTION_GRAMMARS: Partial<Record<RunnerName, OptionGrammar>> = {
   node: { values: NODE_VALUES, flags: NODE_FLAGS },

@@ -99,3 +99,16 @@ export function withFileArguments(base: string, program: RegExp, valueOptions: r
   }
   return [...kept, ...files.map(shellQuote)].join(' ');
 }
+
+/**
+ * `base` with a `--require` hook in NODE_OPTIONS and `variable=reportPath` before it: ahead of the user's own
+ * NODE_OPTIONS, whether the environment or the command's own `NODE_OPTIONS=…` prefix sets them. Node reads a
+ * double-quoted path inside NODE_OPTIONS as one word (so hookPath must hold no `"` or backslash).
+ */
+export function withRequireHook(base: string, variable: string, reportPath: string, hookPath: string): string {
+  const require = `--require "${hookPath}"`;
+  const report = `${variable}=${shellQuote(reportPath)}`;
+  const own = /(^|\s)NODE_OPTIONS=/;
+  if (own.test(base)) return `${report} ${base.replace(own, (_, space: string) => `${space}NODE_OPTIONS=${shellQuote(`${require} `)}`)}`;
+  return `${report} NODE_OPTIONS=${shellQuote(require)}"\${NODE_OPTIONS:+ $NODE_OPTIONS}" ${base}`;
+}

@@ -1,23 +1,20 @@
 // Tape's per-test report through the hook on real tape 5: files from the registrations, subtests, TAP on stdout
 // unchanged, file-level selection; and a whole fix request through the built CLI.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { resolveRunner } from '../../../src/core/testCommand/runner';
 import { verdicts } from '../../../src/core/testResults/compare';
-import { runCli } from '../../unit/helpers/cli';
+import { CLAMP_SOURCE, clampFixRequest, runAdapter } from '../../unit/helpers/hookRunners';
 import { cachedRunner, missingRunner } from '../../unit/helpers/runners';
-import { makeTempRoot, makeWorkspace, remove } from '../../unit/helpers/workspace';
+import { makeWorkspace, remove } from '../../unit/helpers/workspace';
 
 const made: string[] = [];
 after(() => remove(...made));
 
 const files = (test: string): Record<string, string> => ({
   'package.json': JSON.stringify({ name: 'tape-demo', private: true, scripts: { test } }),
-  'src/calc.js': ['function clamp(x, lo, hi) {', '  if (x < lo) return lo;', '  if (x > hi) return lo;', '  return x;', '}', 'module.exports = { clamp };', ''].join('\n'),
+  'src/calc.js': CLAMP_SOURCE,
   'test/a-clamp.test.js': [
     "var test = require('tape');",
     "var calc = require('../src/calc');",
@@ -44,21 +41,7 @@ function project(test: string): string {
   return ws;
 }
 
-function run(ws: string, only?: readonly string[]) {
-  const runner = resolveRunner(ws, 'npm test');
-  assert.ok('adapter' in runner && runner.adapter.name === 'tape', JSON.stringify(runner));
-  const out = mkdtempSync(join(tmpdir(), 'vf-tape-'));
-  made.push(out);
-  for (const [name, text] of Object.entries(runner.adapter.outputFiles ?? {})) writeFileSync(join(out, name), text);
-  const report = join(out, 'report');
-  const command = runner.adapter.command(runner.base, report, only, out);
-  assert.ok(command);
-  const env = { ...process.env };
-  delete env.NODE_TEST_CONTEXT;
-  const r = spawnSync('/bin/sh', ['-c', command], { cwd: ws, encoding: 'utf8', env, timeout: 60_000 });
-  const text = existsSync(report) ? readFileSync(report, 'utf8') : '';
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr, results: runner.adapter.parse(text, ws), text };
-}
+const run = (ws: string, only?: readonly string[]) => runAdapter(ws, 'tape', made, only, 60_000);
 
 describe('tape 5 through the report hook', { skip: modules ? false : missingRunner('tape-5') }, () => {
   it('reports each test with its file, subtests under their parent; the TAP output is tape\'s own', () => {
@@ -84,17 +67,7 @@ describe('tape 5 through the report hook', { skip: modules ? false : missingRunn
   });
 
   it('a fix request reads per-test results, runs the failing test\'s file first, and says what the fix proved', async () => {
-    const ws = project('tape test/*.test.js');
-    const tempRoot = makeTempRoot();
-    made.push(tempRoot);
-    const candidates = join(tempRoot, 'c.json');
-    writeFileSync(candidates, JSON.stringify(['  if (x < lo) return lo;\n  if (x > hi) return x;', '  if (x < lo) return lo;\n  if (x > hi) return hi;']));
-    const env: NodeJS.ProcessEnv = { ...process.env, VERIFIED_FIX_TMPDIR: tempRoot };
-    delete env.NODE_TEST_CONTEXT;
-    const args = ['fix', '--workspace', ws, '--file', 'src/calc.js', '--lines', '2-3', '--provider', 'file', '--candidates', candidates];
-    args.push('--parallel', '2', '--confirm-runs', '1', '--k', '1', '--timeout', '60', '--strength', 'off', '--verbose');
-    const r = await runCli(args, { env, timeoutMs: 180_000 });
-    const log = `${r.stdout}\n${r.stderr}`;
+    const { log, ...r } = await clampFixRequest(project('tape test/*.test.js'), made);
     assert.equal(r.exitCode, 0, log);
     assert.doesNotMatch(log, /per-test results: not available|judged by its exit code alone/);
     assert.match(log, /per-test results \(tape\): 1 of 4 tests fail on the unmodified code: test\/a-clamp\.test\.js > edges > caps at hi/);
