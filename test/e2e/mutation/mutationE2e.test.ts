@@ -9,6 +9,13 @@ import { fixturesDir, repoRoot } from '../../unit/helpers/paths';
 
 const unittest = 'python3 -m unittest discover -s tests';
 
+/**
+ * The generator yields the likeliest mutants first, the same ones every time: 20 hold each real fix (the 15th at the
+ * latest) and py-off-by-one's second passing mutant, which the ranking must put below the real fix. js-boolean tries 30
+ * so that its second passing mutant (the 26th) is among them too.
+ */
+const SAMPLES = 20;
+
 /** One program under test/fixtures/buggy/: the lines selected, and the text that is wrong and what it should be. */
 interface BuggyProgram {
   readonly name: string;
@@ -17,12 +24,14 @@ interface BuggyProgram {
   readonly bug: string;
   readonly fix: string;
   readonly test?: string;
+  /** Candidates to try when the default is not enough (see SAMPLES). */
+  readonly samples?: number;
 }
 
 const programs: readonly BuggyProgram[] = [
   { name: 'js-operator', file: 'src/tax.js', lines: [2, 4], bug: 'net - net', fix: 'net + net' },
   { name: 'js-off-by-one', file: 'src/list.js', lines: [2, 4], bug: 'items[items.length]', fix: 'items[items.length - 1]' },
-  { name: 'js-boolean', file: 'src/vote.js', lines: [2, 4], bug: '>= 18 || registered', fix: '>= 18 && registered' },
+  { name: 'js-boolean', file: 'src/vote.js', lines: [2, 4], bug: '>= 18 || registered', fix: '>= 18 && registered', samples: 30 },
   { name: 'js-swapped-args', file: 'src/percent.js', lines: [6, 8], bug: 'divide(whole, part)', fix: 'divide(part, whole)' },
   { name: 'js-wrong-variable', file: 'src/maxOf.js', lines: [2, 8], bug: 'best = values;', fix: 'best = value;' },
   { name: 'py-operator', file: 'temperature.py', lines: [4, 5], bug: '/ 5 - 32', fix: '/ 5 + 32', test: unittest },
@@ -57,7 +66,7 @@ describe('verified-fix fix --provider mutation', () => {
         const workspace = join(fixturesDir, 'buggy', program.name);
         const args = ['fix', '--workspace', workspace, '--file', program.file, '--lines', program.lines.join('-')];
         // The strength check has tests of its own; here it would only double the runs.
-        args.push('--provider', 'mutation', '--samples', '40', '--parallel', '4', '--strength', 'off', '--json');
+        args.push('--provider', 'mutation', '--samples', String(program.samples ?? SAMPLES), '--parallel', '4', '--strength', 'off', '--json');
         if (program.test) args.push('--test', program.test);
         const r = await runCli(args);
         assert.equal(r.exitCode, 0, `exit ${r.exitCode}\n${r.stderr}\n${r.stdout.slice(0, 2000)}`);

@@ -185,7 +185,9 @@ async function attack(backend: BackendChoice, attacks: readonly Attack[], option
   // Descriptors an editor could leak: the original file open for writing, and a file outside.
   const inherited = [openSync(join(ws, 'src/answer.js'), 'r+'), openSync(hostFile, 'r+')];
   const args = ['fix', '--workspace', ws, '--file', 'src/answer.js', '--lines', '1-1', '--candidates', candidatesFile, '--test', 'node --test'];
-  args.push('--timeout', '20', '--parallel', '2', '--confirm-runs', '1', '--memory-mb', '1024', '--k', '1', ...sandboxArgs(backend), '--strength', 'off', '--json', '--verbose');
+  // The checks after the verdicts only add runs of the verified fixes here: the strength check's variants and the
+  // behaviour check's recordings and replays (attacked on their own in behaviourAttack.test.ts), so both are off.
+  args.push('--timeout', '20', '--parallel', '2', '--confirm-runs', '1', '--memory-mb', '1024', '--k', '1', ...sandboxArgs(backend), '--strength', 'off', '--behaviour', 'off', '--json', '--verbose');
   let r: CliResult;
   try {
     r = await runCliWith(args, cliEnv(), inherited, options.uid);
@@ -242,7 +244,7 @@ describe('attacks on the sandbox', async () => {
     writeFileSync(candidatesFile, JSON.stringify([GOOD, ...cheats.map((a) => `${a.candidate(ws)}\n${WRONG}`), WRONG, WRONG]));
     // A chained command: no per-test results, so passes are judged by the printed summary.
     const args = ['fix', '--workspace', ws, '--file', 'src/answer.js', '--lines', '1-1', '--candidates', candidatesFile, '--test', 'true && node --test --test-reporter=spec'];
-    args.push('--timeout', '20', '--parallel', '2', '--confirm-runs', '1', '--k', '1', ...sandboxArgs('process-group'), '--strength', 'off', '--json', '--verbose');
+    args.push('--timeout', '20', '--parallel', '2', '--confirm-runs', '1', '--k', '1', ...sandboxArgs('process-group'), '--strength', 'off', '--behaviour', 'off', '--json', '--verbose');
     const r = await runCliWith(args, cliEnv(), []);
     assert.equal(r.exitCode, 0, r.stderr);
     const json = JSON.parse(r.stdout) as Outcome['json'];
@@ -276,7 +278,7 @@ describe('attacks on the sandbox', async () => {
     writeFileSync(candidatesFile, JSON.stringify(['def answer():\n    return 42', ...pyCheats.map((code) => `${code}\n${wrong}`)]));
     const before = fingerprint(ws);
     const args = ['fix', '--workspace', ws, '--file', 'answer.py', '--lines', '1-2', '--candidates', candidatesFile, '--test', 'python3 -m pytest -q -p no:cacheprovider'];
-    args.push('--timeout', '30', '--parallel', '2', '--confirm-runs', '1', '--k', '1', '--strength', 'off', '--json');
+    args.push('--timeout', '30', '--parallel', '2', '--confirm-runs', '1', '--k', '1', '--strength', 'off', '--behaviour', 'off', '--json');
     const r = await runCliWith(args, cliEnv(), []);
     assert.equal(r.exitCode, 0, r.stderr);
     const json = JSON.parse(r.stdout) as Outcome['json'];
