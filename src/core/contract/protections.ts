@@ -30,12 +30,12 @@ export function describeProtections(p: Protections): string {
 /** Each protection on its own, named: the sandbox, files, processes, network, memory (the panel's lines). */
 export function protectionParts(p: Protections): { readonly label: string; readonly text: string }[] {
   const files = {
-    all: 'files outside the copy read-only, a private /tmp, credentials, .git and .env hidden',
-    partly: 'every mount read-only except the run\'s tree, a private /tmp, credentials, .git and .env hidden; root stays uid 0 without capabilities (bubblewrap runs tests as an unprivileged user: install it)',
+    all: 'files outside the copy read-only, a private /tmp and /var/tmp, credentials, .git and .env hidden',
+    partly: 'every mount read-only except the run\'s tree, a private /tmp and /var/tmp, credentials, .git and .env hidden; root stays uid 0 without capabilities (bubblewrap runs tests as an unprivileged user: install it)',
     none: 'files outside the copy are NOT protected on this system: install bubblewrap',
   }[p.files];
   const processes = p.processes === 'all' ? 'every process ends with its run' : 'process-group kill only';
-  const network = { isolated: 'network: isolated (loopback only; every listening socket of the machine hidden from the run)', allowed: 'network: allowed by setting', 'not-isolated': 'network: not isolated on this system' }[p.network];
+  const network = { isolated: 'network: isolated (loopback only; every listening socket of the machine at the run\'s start and the folders daemons bind in hidden from the run)', allowed: 'network: allowed by setting', 'not-isolated': 'network: not isolated on this system' }[p.network];
   const memory =
     p.memory.capMB <= 0
       ? 'memory: no cap'

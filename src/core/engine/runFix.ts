@@ -24,6 +24,8 @@ import { checkBehaviour } from '../behaviour/behaviourCheck';
 import { applyReplacement } from '../base/textRange';
 import { reporterCommand } from '../testResults/reporterCommand';
 import { fullRunForTopFix } from './topFixFullRun';
+import { SuiteCensus } from '../verification/suiteCensus';
+import { recheckAgainstCensus } from './censusRecheck';
 
 /**
  * Runs the request to the end (or to cancel / total timeout) and returns every finished candidate. `reuse` is a
@@ -54,9 +56,10 @@ export async function runFix(request: FixRequest, onEvent: (event: FixEvent) => 
   }, () => undefined);
   // Staged candidates need the failing tests before they start; others run alongside the baseline.
   const readyToVerify: Promise<unknown> = plan.fullCommand && plan.staged ? baseline.reference : Promise.resolve();
+  const census = censusOf(request, plan);
   const verifier = new Verifier({
     executor, reference: baseline.reference, fullCommand: plan.fullCommand, staged: plan.staged, requiredRuns, languageId: prepared.languageId, signal: lifetime.signal, slot: queue.slot,
-    testTimeoutMs: request.testTimeoutMs, originalText: prepared.text, selectionStart: prepared.start, fullSuite, logger,
+    testTimeoutMs: request.testTimeoutMs, originalText: prepared.text, selectionStart: prepared.start, fullSuite, logger, ...(census ? { census } : {}),
   });
   const pool = new CandidatePool({ relativePath: prepared.relativePath, originalText: prepared.text, start: prepared.start, end: prepared.end, requiredRuns });
   const generation = new Generation({ request, prepared, baseline, pool, verifier, readyToVerify, signal: lifetime.signal, logger, onEvent });
@@ -74,6 +77,7 @@ export async function runFix(request: FixRequest, onEvent: (event: FixEvent) => 
   try {
     [facts.baseline] = await Promise.all([baseline.verdict, generation.settled()]);
     facts.perTest = (await baseline.reference).plan;
+    if (census) recheckAgainstCensus(pool, census, logger, onEvent);
     if (!providerError) await fullRunForTopFix({ pool, verifier, originalText: prepared.text, start: prepared.start, end: prepared.end, signal: lifetime.signal, logger, onEvent });
     if (!providerError) await afterVerdicts(facts, executor, queue.slot, onEvent);
   } finally {
@@ -87,11 +91,19 @@ export async function runFix(request: FixRequest, onEvent: (event: FixEvent) => 
   return result;
 }
 
-/** Tells the front end and the log how the request will run; returns the runs a pass needs. */
+/** Without the baseline, the request's own runs count the tests, where the runner's report can be read. */
+function censusOf(request: FixRequest, plan: TestPlan): SuiteCensus | undefined {
+  return !request.baselineCheck && plan.fullCommand && plan.runner && 'adapter' in plan.runner ? new SuiteCensus(plan.runner.adapter) : undefined;
+}
+
 /** Said at the start of a request without the baseline check, as for a command that prints no summary. */
 export const NO_BASELINE =
   'the baseline check is off (--no-baseline / verifiedFix.baselineCheck): nothing says how many tests the unmodified code runs, so a pass is judged by its exit code and its own summary alone (a run whose summary shows no test still fails); a candidate that exits 0 before most tests would pass';
+/** The same, where the runner's per-test report is read: the request's own runs are the count. */
+export const NO_BASELINE_COUNTED =
+  'the baseline check is off (--no-baseline / verifiedFix.baselineCheck): nothing says how many tests the unmodified code runs, so a pass is judged by its own per-test report: no test, a test file without a test of its own, or fewer tests in a file than another run of this request ran fail it; a candidate that skips tests when it is the only one run would pass';
 
+/** Tells the front end and the log how the request will run; returns the runs a pass needs. */
 function announce(request: FixRequest, { prepared, logger, dropped, notAllowed }: OpenedRequest, plan: TestPlan, executor: TestExecutor, onEvent: (event: FixEvent) => void): number {
   const { testCommand } = plan;
   onEvent({ type: 'started', testCommand, protections: executor.protections });
@@ -102,8 +114,9 @@ function announce(request: FixRequest, { prepared, logger, dropped, notAllowed }
   logger.info(`test command: ${testCommand}; isolation: ${executor.isolation}`);
   for (const line of plan.log) logger.info(line);
   if (!request.baselineCheck) {
-    logger.warn(NO_BASELINE);
-    onEvent({ type: 'warning', message: NO_BASELINE });
+    const message = plan.fullCommand ? NO_BASELINE_COUNTED : NO_BASELINE;
+    logger.warn(message);
+    onEvent({ type: 'warning', message });
   }
   if (dropped.length > 0) {
     logger.info(`test runs do not get these variables (pass one with the verifiedFix.sandbox.passEnv setting or --pass-env): ${dropped.join(', ')}`);

@@ -1,6 +1,6 @@
 // bubblewrap: each run an unprivileged user with no capabilities, in its own namespaces, seeing only its copy writable.
 import { SYSTEM_PATH, toolPath } from '../base/toolPath';
-import { hiddenPaths, splitByKind } from '../security/hiddenPaths';
+import { hiddenPaths, privateTempFolders, splitByKind } from '../security/hiddenPaths';
 import { socketsToMask } from '../security/unixSockets';
 import type { OverlayMount, PreparedRun, RunSpec, SandboxBackend } from './backend';
 import { innerCommand, localEnvironment, prepareLocal } from './localRun';
@@ -18,8 +18,9 @@ function bwrapArgs(userNamespace: boolean, spec: RunSpec, command: readonly stri
   const ownId = spec.overlay && !isRoot() ? ['--uid', String(process.getuid?.()), '--gid', String(process.getgid?.())] : [];
   if (userNamespace) args.push('--unshare-user', ...(isRoot() ? ['--uid', UNPRIVILEGED_ID, '--gid', UNPRIVILEGED_ID] : ownId), '--disable-userns');
   args.push('--cap-drop', 'ALL', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc');
-  if (spec.memoryMB > 0) args.push('--size', String(spec.memoryMB * 1024 * 1024));
-  args.push('--tmpfs', '/tmp');
+  const temp = privateTempFolders();
+  // --size applies to the next tmpfs only.
+  for (const folder of temp) args.push(...(spec.memoryMB > 0 ? ['--size', String(spec.memoryMB * 1024 * 1024)] : []), '--tmpfs', folder);
   for (const path of spec.readOnlyPaths) args.push('--ro-bind-try', path, path);
   const hidden = hiddenPaths(spec.hostEnv, spec.allowNetwork);
   for (const folder of [...hidden.folders, ...spec.hiddenFolders]) args.push('--tmpfs', folder);
@@ -30,7 +31,7 @@ function bwrapArgs(userNamespace: boolean, spec: RunSpec, command: readonly stri
   // Every socket listening at this moment (a name list misses /var/tmp, ~/.colima/…/docker.sock), the copy's own view
   // included: with an overlay it is the workspace, where a daemon's socket would be reached through the lower layer.
   if (!spec.allowNetwork) {
-    const masks = socketsToMask(spec.writablePaths, ['/tmp', ...spec.hiddenFolders, ...hidden.folders]);
+    const masks = socketsToMask(spec.writablePaths, [...temp, ...spec.hiddenFolders, ...hidden.folders]);
     for (const socket of masks.paths) args.push('--ro-bind', '/dev/null', socket);
   }
   // The temp root's empty folder holds only this run's tree: read-only, so nothing (a conftest.py, a .mocharc) can be

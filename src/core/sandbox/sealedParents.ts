@@ -1,6 +1,7 @@
 // Shell lines for the unshare sandbox that leave a run no writable folder outside its own tree: every mount read-only,
-// a private /tmp, and the temp root an empty read-only folder holding only the run's own tree.
+// a private /tmp and /var/tmp, and the temp root an empty read-only folder holding only the run's own tree.
 import { shellQuote as quote } from '../testResults/shell';
+import { privateTempFolders } from '../security/hiddenPaths';
 
 /** What the run keeps writable (its tree, its report folders) and what it must still see under a covered folder. */
 export interface SealSpec {
@@ -54,7 +55,7 @@ export function sealParents(spec: SealSpec, fail: (what: string) => string): str
   const lines = writable.map((path) => `mount --bind ${quote(path)} ${quote(path)} || ${fail(`cannot bind ${path}`)}`);
   lines.push(...readOnlyEverywhere(writable));
   const needed = [...writable, ...spec.readOnlyPaths];
-  const covers: Array<[string, boolean]> = [['/tmp', false], ...spec.hiddenFolders.map((folder): [string, boolean] => [folder, true])];
+  const covers: Array<[string, boolean]> = [...privateTempFolders().map((folder): [string, boolean] => [folder, false]), ...spec.hiddenFolders.map((folder): [string, boolean] => [folder, true])];
   covers.forEach(([folder, readOnly], i) => {
     // Top-most only: a keep inside another comes along with it (--rbind).
     const inside = needed.filter((path) => under(path, folder));

@@ -2,7 +2,7 @@
 import { SYSTEM_PATH, toolPath } from '../base/toolPath';
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { hiddenPaths, splitByKind } from '../security/hiddenPaths';
+import { hiddenPaths, privateTempFolders, splitByKind } from '../security/hiddenPaths';
 import { SANDBOX_SETUP_EXIT, SANDBOX_SETUP_MARKER } from './backend';
 import type { PreparedRun, RunSpec, SandboxBackend } from './backend';
 import { shellQuote as quote } from '../testResults/shell';
@@ -38,9 +38,9 @@ function setupScript(setpriv: boolean, spec: RunSpec): string {
   for (const folder of hidden.folders) lines.push(`mount -t tmpfs -o size=1m,mode=0755 verified-fix ${quote(folder)} || fail 'cannot hide ${folder.replace(/'/g, '')}'`);
   for (const file of hidden.files) lines.push(`mount --bind /dev/null ${quote(file)} || fail 'cannot hide ${file.replace(/'/g, '')}'`);
   lines.push(...sealParents(spec, (what) => `fail ${quote(what)}`));
-  // After the seal, so the copy's own bind cannot cover them; /tmp and the temp root are already empty here.
+  // After the seal, so the copy's own bind cannot cover them; /tmp, /var/tmp and the temp root are already empty here.
   if (!spec.allowNetwork) {
-    for (const socket of socketsToMask(spec.writablePaths, ['/tmp', ...spec.hiddenFolders, ...hidden.folders]).paths) {
+    for (const socket of socketsToMask(spec.writablePaths, [...privateTempFolders(), ...spec.hiddenFolders, ...hidden.folders]).paths) {
       lines.push(`mount --bind /dev/null ${quote(socket)} 2>/dev/null || [ ! -S ${quote(socket)} ] || fail 'cannot hide the socket ${socket.replace(/'/g, '')}'`);
     }
   }

@@ -33,6 +33,21 @@ const CREDENTIAL_FILE_VARIABLES: readonly string[] = [
 /** Folders holding daemon and agent sockets; hidden unless the user allowed network. */
 const RUNTIME_SOCKET_FOLDERS: readonly string[] = ['/run', '/var/run'];
 
+/**
+ * Relative to home: where container VMs put the Docker socket (Colima, Lima, Rancher Desktop, OrbStack). Hidden as
+ * folders, so a socket bound there after a run started (which the listing at its start misses) is out of reach too.
+ */
+const HOME_SOCKET_FOLDERS: readonly string[] = ['.colima', '.lima', '.rd', '.orbstack'];
+
+/**
+ * Temp folders every namespaced run gets empty and private, as /tmp: /var/tmp is where a daemon binds a socket when
+ * /tmp is private to it (systemd's PrivateTmp), and a socket bound after the run started is not in its listing.
+ * Only real folders: a /var/tmp that links to /tmp is covered with it.
+ */
+export function privateTempFolders(): string[] {
+  return ['/tmp', ...(kindOf('/var/tmp') === 'folder' ? ['/var/tmp'] : [])];
+}
+
 /** Variables naming a socket (a path, or a `unix:` address). */
 const SOCKET_VARIABLES: readonly string[] = ['SSH_AUTH_SOCK', 'DBUS_SESSION_BUS_ADDRESS', 'DOCKER_HOST', 'CONTAINER_HOST', 'GPG_AGENT_INFO', 'WAYLAND_DISPLAY'];
 
@@ -93,6 +108,7 @@ export function hiddenPaths(env: NodeJS.ProcessEnv, allowNetwork: boolean): Hidd
   }
   if (!allowNetwork) {
     for (const folder of RUNTIME_SOCKET_FOLDERS) add(folder);
+    if (home && home !== '/') for (const rel of HOME_SOCKET_FOLDERS) add(join(home, rel));
     if (env.XDG_RUNTIME_DIR && isAbsolute(env.XDG_RUNTIME_DIR)) add(env.XDG_RUNTIME_DIR);
     for (const name of SOCKET_VARIABLES) {
       const path = env[name] ? socketPath(name, env[name]) : undefined;

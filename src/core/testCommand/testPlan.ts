@@ -19,7 +19,7 @@ export interface TestPlan {
   readonly runCommand: string;
   /** The runs' environment (secrets already removed, npm's script variables added where the script resolved). */
   readonly env: NodeJS.ProcessEnv;
-  /** The runner behind the command, or why per-test results cannot be had; absent when no baseline is run. */
+  /** The runner behind the command, or why per-test results cannot be had. */
   readonly runner?: ResolvedRunner;
   /** The whole suite with the runner's reporter on, given the report's path; absent without per-test results. */
   readonly fullCommand?: ReporterRun;
@@ -36,7 +36,10 @@ export interface PlanOptions {
   readonly env: NodeJS.ProcessEnv;
   /** Whether runs use this machine's node (false in a container): only then is an npm script run directly. */
   readonly usesHostTools: boolean;
-  /** Per-test results need the baseline's report, so the runner is looked for only when the baseline runs. */
+  /**
+   * Staging needs the baseline's failing tests, so it is off without the baseline; the runner's report is still
+   * wanted then: each candidate's run is judged by its own per-test counts (suiteCensus).
+   */
   readonly baselineCheck: boolean;
   readonly staged: boolean;
 }
@@ -67,13 +70,14 @@ function mochaSpecNote(workspace: string, runner: string): string {
 }
 
 /** The plan for one request's test runs. */
-export function planTests({ workspace, testCommand, env, usesHostTools, baselineCheck, staged }: PlanOptions): TestPlan {
+export function planTests({ workspace, testCommand, env, usesHostTools, baselineCheck, staged: asked }: PlanOptions): TestPlan {
+  const staged = asked && baselineCheck;
   // npm's own start-up costs every run a few hundred milliseconds: the script it runs is resolved once, here.
   const toRun = commandToRun(workspace, testCommand, !usesHostTools, env);
   const log = [toRun.log];
   // In a container the image's tools run, and this machine's say nothing about them.
   if (usesHostTools) log.push(...toolchainLines(workspace, toolsOf(workspace, testCommand), toRun.env));
-  const runner = baselineCheck ? resolveRunner(workspace, testCommand) : undefined;
+  const runner = resolveRunner(workspace, testCommand);
   if (runner && 'adapter' in runner && runner.configNote) log.push(runner.configNote);
   if (runner && 'unsupported' in runner) log.push(`per-test results: not available for \`${testCommand}\` (${runner.unsupported}); each candidate runs the whole command`);
   const noSelection = runner && 'adapter' in runner ? runner.noSelection : undefined;

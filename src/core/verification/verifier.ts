@@ -17,6 +17,7 @@ import { candidateScope } from './reachScope';
 import type { ReachScope } from './reachScope';
 import { crossCheck, judgePass } from './reference';
 import type { Reference } from './reference';
+import type { SuiteCensus } from './suiteCensus';
 
 const emptyEvidence: TestEvidence = { fixed: [], broke: [], stillFailing: [], passed: 0, failed: 0 };
 
@@ -50,6 +51,8 @@ export interface VerifierOptions {
   readonly fullSuite?: boolean;
   /** Says why a candidate that could run only the reaching tests runs the whole command. */
   readonly logger?: Logger;
+  /** Without a baseline, the per-test counts of the request's own runs (suiteCensus); full runs are judged by them. */
+  readonly census?: SuiteCensus;
 }
 
 /** A candidate's runs so far, each with its per-test evidence, and those set aside. */
@@ -268,6 +271,11 @@ export class Verifier {
     if (run.verdict.cancelled) return run;
     const { plan: whole, summary } = await this.options.reference;
     const plan = scope?.plan ?? whole;
+    const { census } = this.options;
+    if (!plan && census) {
+      const own = census.judge(run, label);
+      return { verdict: own.verdict.status === 'pass' ? crossCheck(judgePass(own.verdict, summary), own.tests, summary) : own.verdict };
+    }
     if (!plan) return { verdict: run.verdict.status === 'pass' ? judgePass(run.verdict, summary) : run.verdict };
     const judged = judgeRun(run, plan, 'full');
     return judged.verdict.status === 'pass' ? { ...judged, verdict: crossCheck(judged.verdict, judged.tests, summary) } : judged;
