@@ -65,6 +65,8 @@ if _LOADS is not None:
 
 
 def pytest_collection_finish(session):
+    if _LOADS is None:
+        return
     for item in getattr(session, "items", ()):
         path = str(getattr(item, "path", None) or getattr(item, "fspath", ""))
         if path:
