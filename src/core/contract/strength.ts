@@ -26,6 +26,11 @@ export interface TestStrength {
    * check tried). Absent: its own variants ran.
    */
   readonly sharedFrom?: { readonly index: number; readonly by: 'text' | 'behaviour' };
+  /**
+   * The fix was verified on the tests that reach its change, and past the failing tests its variants ran only those
+   * (`ran`; `cannotReach`: the others). Absent: the variants ran the whole command.
+   */
+  readonly reachingTests?: { readonly ran: number; readonly cannotReach: number };
 }
 
 /** What the strength check cost, as the front ends report it ("strength check: 12 runs, 8.1 s, 22% of the request"). */

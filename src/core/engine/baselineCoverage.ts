@@ -9,6 +9,8 @@ import { readV8Reports, V8_COVERAGE_VARIABLE } from '../localisation/v8Coverage'
 import { reachFromCoverage } from '../localisation/reachingTests';
 import { reachFromLoads } from '../localisation/loadReach';
 import { MOCHA_LOADS_FILE, MOCHA_LOADS_VARIABLE } from '../testResults/mochaHook';
+import { PYTEST_LOADS_FILE, PYTEST_LOADS_VARIABLE } from '../testResults/pytestLoads';
+import { reachFromPytestLoads } from '../localisation/pytestReach';
 import type { ReporterRun } from '../testResults/reporterCommand';
 import { shellQuote } from '../testResults/shell';
 import type { ResolvedRunner } from '../testCommand/runner';
@@ -18,8 +20,8 @@ import type { Reach } from '../verification/reachScope';
 /** Languages node runs as written: a TypeScript file goes through a loader whose offsets are not the file's. */
 const AS_WRITTEN = new Set(['javascript', 'javascriptreact']);
 
-/** Runners whose reaching tests this tool can tell: node (a process per test file), mocha (what each file requires). */
-const REACH_RUNNERS = new Set(['node', 'mocha']);
+/** Runners whose reaching tests this tool can tell: node (a process per test file), mocha and pytest (what each file loads). */
+const REACH_RUNNERS = new Set(['node', 'mocha', 'pytest']);
 
 /**
  * Why the baseline runs without coverage (the survivors then run the whole command), or undefined when it takes it:
@@ -30,14 +32,17 @@ const REACH_RUNNERS = new Set(['node', 'mocha']);
 export function whyNoBaselineCoverage(runner: ResolvedRunner | undefined, languageId: string, fullSuite: boolean): string | undefined {
   if (fullSuite) return 'every survivor runs the full suite (--full-suite / verifiedFix.fullSuiteForEveryFix)';
   if (!runner || !('adapter' in runner)) return 'the runner gives no per-test results';
-  if (!REACH_RUNNERS.has(runner.adapter.name)) return `${runner.adapter.name} runs many test files in one process, and this tool does not record what each of them loads, so coverage cannot tell which tests reach the change (node's test runner gives a process per file; mocha's files are told apart by what they require)`;
+  if (!REACH_RUNNERS.has(runner.adapter.name)) return `${runner.adapter.name} runs many test files in one process, and this tool does not record what each of them loads, so coverage cannot tell which tests reach the change (node's test runner gives a process per file; mocha's and pytest's files are told apart by what they load)`;
+  if (runner.adapter.name === 'pytest') return languageId === 'python' ? undefined : `the target is not a Python file (${languageId})`;
   if (!AS_WRITTEN.has(languageId)) return `${languageId} files run transformed, so their coverage does not match the file`;
   return undefined;
 }
 
-/** The baseline's command with NODE_V8_COVERAGE pointed at the run's output folder (and, for mocha, the loads record). */
+/** The baseline's command with NODE_V8_COVERAGE pointed at the run's output folder (and, for mocha, the loads record); pytest's plugin records its loads alone. */
 export function withCoverage(full: ReporterRun, runner?: ResolvedRunner): RunOptions {
-  const loads = runner && 'adapter' in runner && runner.adapter.name === 'mocha';
+  const name = runner && 'adapter' in runner ? runner.adapter.name : undefined;
+  if (name === 'pytest') return { command: (report, out) => `${PYTEST_LOADS_VARIABLE}=${shellQuote(join(out ?? '', PYTEST_LOADS_FILE))} ${full.command(report, out)}`, outputFiles: full.outputFiles ?? {} };
+  const loads = name === 'mocha';
   return {
     command: (report, out) => `${V8_COVERAGE_VARIABLE}=${shellQuote(out ?? '')} ${loads ? `${MOCHA_LOADS_VARIABLE}=${shellQuote(join(out ?? '', MOCHA_LOADS_FILE))} ` : ''}${full.command(report, out)}`,
     outputFiles: full.outputFiles ?? {},
@@ -50,6 +55,10 @@ export async function reachOfBaseline(run: ExecutedRun, plan: PerTestPlan | unde
   try {
     if (!plan) return { problem: 'the baseline gave no per-test results' };
     if (!run.outputDir) return { problem: 'the baseline run had no output folder for coverage' };
+    if (plan.adapter.name === 'pytest') {
+      const loads = await readFile(join(run.outputDir, PYTEST_LOADS_FILE), 'utf8').catch(() => undefined);
+      return await reachFromPytestLoads(loads, plan, target.relativePath, target.text, target.start, target.end);
+    }
     const reports = await readV8Reports(run.outputDir);
     if (plan.adapter.name === 'mocha') {
       const loads = await readFile(join(run.outputDir, MOCHA_LOADS_FILE), 'utf8').catch(() => undefined);

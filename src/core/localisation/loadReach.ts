@@ -7,7 +7,7 @@ import { isWorkspaceFile } from '../testResults/stackLocations';
 import { ran, scripts, selectedFunction, targetScripts } from './reachingTests';
 
 /** `parent\tchild` lines (paths relative to the run's folder) as a map from each module to what it required. */
-function graphOf(loads: string): Map<string, string[]> {
+export function graphOf(loads: string): Map<string, string[]> {
   const graph = new Map<string, string[]>();
   for (const line of loads.split('\n')) {
     const [parent, child] = line.split('\t');
@@ -18,7 +18,7 @@ function graphOf(loads: string): Map<string, string[]> {
 }
 
 /** Every module `file` loads, itself included, following the recorded requires. */
-function closure(graph: Map<string, string[]>, file: string): Set<string> {
+export function closure(graph: Map<string, string[]>, file: string): Set<string> {
   const seen = new Set<string>([file]);
   const todo = [file];
   for (let next = todo.pop(); next !== undefined; next = todo.pop()) {
@@ -32,7 +32,7 @@ function closure(graph: Map<string, string[]>, file: string): Set<string> {
 }
 
 /** A module of the project itself (not a package, not a builtin): state in it is state the project's tests share. */
-const ownModule = (file: string) => !file.includes('node_modules/') && !file.startsWith('..') && /\.[cm]?[jt]sx?$/.test(file);
+const ownModule = (file: string) => !/(^|\/)(node_modules|site-packages)\//.test(file) && !file.startsWith('..') && !file.startsWith('/') && /\.([cm]?[jt]sx?|py)$/.test(file);
 
 /**
  * The reach of [start, end) of `relativePath` from the baseline's coverage and its recorded requires: every test of
@@ -57,17 +57,26 @@ export function reachFromLoads(reports: readonly unknown[], loads: string | unde
       return { problem: 'a process that loaded no test file ran the selected function (a child process or a worker), so its tests cannot be told' };
     }
   }
+  return reachOfGraph(graph, plan, files, relativePath, fn, (file) => closure(graph, file), splitId);
+}
+
+/**
+ * The reach from the graph of what each test file loads (`closureOf`, itself included): every test of each file
+ * that loads the target, unless a test file left no record or a file that does not load it shares a project module
+ * (other than a test file or a conftest.py) with one that does.
+ */
+export function reachOfGraph(graph: ReadonlyMap<string, readonly string[]>, plan: PerTestPlan, files: readonly string[], relativePath: string, fn: { start: number; end: number }, closureOf: (file: string) => Set<string>, split: (id: string) => { scope: string }): Reach {
   const unrecorded = files.filter((file) => !graph.has(file));
   if (unrecorded.length > 0) return { problem: `no record of what ${unrecorded[0]} required${unrecorded.length > 1 ? ` (and ${unrecorded.length - 1} more test files)` : ''} (an ES module, or a worker process)` };
-  const closures = new Map(files.map((file) => [file, closure(graph, file)]));
+  const closures = new Map(files.map((file) => [file, closureOf(file)]));
   const reaching = files.filter((file) => [...(closures.get(file) ?? [])].some((m) => isWorkspaceFile(m, relativePath)));
   if (reaching.length === files.length) return { problem: 'every test file loads the target module' };
-  const shared = new Set(reaching.flatMap((file) => [...(closures.get(file) ?? [])].filter((m) => ownModule(m) && !files.includes(m))));
+  const shared = new Set(reaching.flatMap((file) => [...(closures.get(file) ?? [])].filter((m) => ownModule(m) && !files.includes(m) && !/(^|\/)conftest\.py$/.test(m))));
   for (const file of files.filter((f) => !reaching.includes(f))) {
     const common = [...(closures.get(file) ?? [])].find((m) => shared.has(m));
     if (common) return { problem: `${file} does not load the target but shares ${common} with a test file that does, so it could see what the change left there` };
   }
   const wanted = new Set(reaching);
-  const ids = plan.baseline.filter((test) => wanted.has(splitId(test.id).scope)).map((test) => test.id);
+  const ids = plan.baseline.filter((test) => wanted.has(split(test.id).scope)).map((test) => test.id);
   return { ids: [...new Set(ids)], total: plan.baselineRan, functionStart: fn.start, functionEnd: fn.end, byLoads: true };
 }

@@ -1,5 +1,6 @@
 // pytest's side channel: a plugin loaded with `-p` writes one JSON line per test phase, whatever the user's addopts.
 import { shellQuote } from './shell';
+import { PYTEST_LOADS_SOURCE } from './pytestLoads';
 
 /** The plugin's module name: `-p` loads it from the run's output folder, which PYTHONPATH names. */
 export const PYTEST_PLUGIN_MODULE = 'verified_fix_pytest_report';
@@ -78,7 +79,7 @@ def pytest_runtest_logreport(report):
 def pytest_collectreport(report):
     if report.failed:
         _write({"id": _id(report.nodeid), "when": "collect", "outcome": "failed", "message": _text(report)})
-`;
+${PYTEST_LOADS_SOURCE}`;
 
 /**
  * `base` with the plugin: the report's variable and PYTHONPATH (the output folder first, inside the command's own

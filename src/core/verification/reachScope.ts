@@ -51,14 +51,15 @@ export interface ScopeOptions {
 }
 
 /**
- * The reaching tests candidate `index`'s full runs are narrowed to, or undefined (logged) when it runs the whole
- * command: no reach, `--full-suite`, or an edit that is not inside the selected function's body.
+ * The reaching tests the full runs of `who` ("candidate #2", or a variant of a fix) are narrowed to, or undefined
+ * (logged) when it runs the whole command: no reach, `--full-suite`, or an edit that is not inside the selected
+ * function's body.
  */
-export function candidateScope(reference: { readonly reach?: Reach; readonly plan?: PerTestPlan }, options: ScopeOptions, index: number, selection: string, replacement: string): ReachScope | undefined {
+export function candidateScope(reference: { readonly reach?: Reach; readonly plan?: PerTestPlan }, options: ScopeOptions, who: string, selection: string, replacement: string): ReachScope | undefined {
   const { reach, plan } = reference;
   const { fullSuite, selectionStart, originalText, languageId, logger } = options;
   if (!plan || !reach || 'problem' in reach || fullSuite || selectionStart === undefined || originalText === undefined) return undefined;
   const scoped = reachScope(reach, plan, { languageId, originalText, start: selectionStart, end: selectionStart + selection.length, replacement });
-  if ('problem' in scoped) logger?.info(`candidate #${index + 1} runs the full command, not only the reaching tests: ${scoped.problem}`);
+  if ('problem' in scoped) logger?.info(`${who} runs the full command, not only the reaching tests: ${scoped.problem}`);
   return 'scope' in scoped ? scoped.scope : undefined;
 }

@@ -103,11 +103,18 @@ export function strengthKnown(s: TestStrength): boolean {
   return s.weak || (s.survivors.length + undecided) * 10 <= s.variants;
 }
 
-/** One line for a verified candidate; the numbers are always in it, and where they came from when shared. */
+/** One line for a verified candidate; the numbers are always in it, where they came from when shared, and which tests ran. */
 export function describeStrength(s: TestStrength): string {
-  if (!s.sharedFrom) return describeOwnStrength(s);
+  const own = `${describeOwnStrength(s)}${s.reachingTests && s.variants > 0 ? ` (${describeReach(s.reachingTests)})` : ''}`;
+  if (!s.sharedFrom) return own;
   const why = s.sharedFrom.by === 'text' ? 'the same code once spacing is normalised' : 'the same outcome on every input the behaviour check tried';
-  return `${describeOwnStrength(s)} (the variants of #${s.sharedFrom.index + 1}, an equivalent fix: ${why})`;
+  return `${own} (the variants of #${s.sharedFrom.index + 1}, an equivalent fix: ${why})`;
+}
+
+/** "the variants ran on the 3 tests that reach this change; the other 40 cannot" */
+export function describeReach(reach: NonNullable<TestStrength['reachingTests']>): string {
+  const tests = reach.ran === 1 ? '1 test that reaches' : `${reach.ran} tests that reach`;
+  return `the variants ran on the ${tests} this change${reach.cannotReach > 0 ? `; the other ${reach.cannotReach} cannot` : ''}`;
 }
 
 function describeOwnStrength(s: TestStrength): string {

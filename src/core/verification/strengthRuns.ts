@@ -14,12 +14,20 @@ import { equivalenceKey } from './strengthBudget';
 /** A variant's stage limits: a number limits both stages alike. */
 export type VariantLimit = number | { readonly failingTestsMs: number; readonly fullMs: number };
 
+/** Which verified fix a variant is of, and what the variant puts in place of the selection. */
+export interface VariantOf {
+  readonly fix: number;
+  readonly replacement: string;
+}
+
 /** Runs variants as the verifier runs candidates (the failing tests first, the full run for those that pass them). */
 export interface VariantVerifier {
   /** `timedOut` when the run that would have decided it ran past its limit; undefined when cancelled. */
-  tryVariant(label: string, fileText: string, limit: VariantLimit): Promise<'caught' | 'survived' | 'timedOut' | undefined>;
+  tryVariant(label: string, fileText: string, limit: VariantLimit, of?: VariantOf): Promise<'caught' | 'survived' | 'timedOut' | undefined>;
   /** How long candidate `index`'s run of the failing tests took (its variants' first stage gets a multiple of it). */
   failingTestsRunMs?(index: number): number | undefined;
+  /** The reaching tests candidate `index` was verified on (its variants run only those), when it ran only those. */
+  reachingTestsOf?(index: number): { ran: number; cannotReach: number } | undefined;
 }
 
 export interface StrengthCheck {
@@ -76,11 +84,13 @@ const times = (limit: VariantLimit, by: number): VariantLimit =>
 async function checkOwn(check: StrengthCheck, candidate: CandidateResult, verifier: VariantVerifier, cache: Map<string, Promise<VariantOutcome | undefined>>): Promise<OwnResult> {
   const { index } = candidate;
   const limit = variantLimit(verifier, candidate);
+  const reach = verifier.reachingTestsOf?.(index);
   check.logger?.info(`strength check of #${index + 1}: ${describeLimit(limit)}`);
+  if (reach) check.logger?.info(`strength check of #${index + 1}: past the failing tests, its variants run only the ${reach.ran} tests that reach the change, as the fix did (the other ${reach.cannotReach} cannot reach it)`);
   const fixed = applyReplacement(check.originalText, check.start, check.end, candidate.replacement);
   const control = withControlComment(fixed, check.languageId);
   if (control !== undefined) {
-    const outcome = await verifier.tryVariant(`s${index}c`, control, times(limit, RETRY_SLOWDOWN));
+    const outcome = await verifier.tryVariant(`s${index}c`, control, times(limit, RETRY_SLOWDOWN), { fix: index, replacement: candidate.replacement });
     if (outcome === undefined) return undefined;
     if (outcome === 'caught') return { review: CONTROL_FAILED };
   }
@@ -92,9 +102,10 @@ async function checkOwn(check: StrengthCheck, candidate: CandidateResult, verifi
     const known = cache.get(variant.fileText);
     if (known) return known;
     const outcome = (async () => {
-      const first = await verifier.tryVariant(`s${index}v${i}`, variant.fileText, limit);
+      const of = { fix: index, replacement: variant.replacement };
+      const first = await verifier.tryVariant(`s${index}v${i}`, variant.fileText, limit, of);
       if (first !== 'timedOut') return first;
-      const again = await verifier.tryVariant(`s${index}v${i}t`, variant.fileText, times(limit, RETRY_SLOWDOWN));
+      const again = await verifier.tryVariant(`s${index}v${i}t`, variant.fileText, times(limit, RETRY_SLOWDOWN), of);
       return again === 'timedOut' ? 'undecided' : again;
     })();
     cache.set(variant.fileText, outcome);
@@ -102,7 +113,7 @@ async function checkOwn(check: StrengthCheck, candidate: CandidateResult, verifi
   };
   const outcomes = await Promise.all(variants.map(tryOne));
   if (outcomes.some((outcome) => outcome === undefined)) return undefined;
-  return { strength: testStrength(variants, outcomes as VariantOutcome[]) };
+  return { strength: { ...testStrength(variants, outcomes as VariantOutcome[]), ...(reach ? { reachingTests: reach } : {}) } };
 }
 
 /** The earlier fix of `index`'s behaviour group that runs its own variants, or undefined. */

@@ -15,6 +15,7 @@ import { RunPriority } from '../execution/runQueue';
 import type { Slot } from '../execution/runQueue';
 import { candidateScope } from './reachScope';
 import type { ReachScope } from './reachScope';
+import type { VariantOf } from './strengthRuns';
 import { crossCheck, judgePass } from './reference';
 import type { Reference } from './reference';
 import type { SuiteCensus } from './suiteCensus';
@@ -66,6 +67,14 @@ interface Runs {
   readonly scope?: ReachScope;
 }
 
+/** What a request's candidates leave for their variants, shared by the verifiers `through` makes. */
+interface Kept {
+  /** How long each candidate's failing-tests run took: its variants' first stage gets a multiple of it. */
+  readonly failingTestsMs: Map<number, number>;
+  /** The reaching tests each candidate's full runs were narrowed to, with the selection it replaced. */
+  readonly scopes: Map<number, { readonly scope: ReachScope; readonly selection: string }>;
+}
+
 /** A confirmation that timed out runs once more with this many times the request's per-run limit. */
 const CONFIRM_RETRY_SLOWDOWN = 2;
 
@@ -76,22 +85,24 @@ export class Verifier {
   private readonly survivors = new Map<number, TestEvidence>();
   /** The reference once the baseline is in: runs that start before it (unstaged ones) get the test timeout. */
   private settled?: Reference;
-  /** How long each candidate's failing-tests run took: its variants' first stage gets a multiple of it. */
-  private readonly failingTestsMs: Map<number, number>;
-
-  constructor(private readonly options: VerifierOptions, failingTestsMs = new Map<number, number>()) {
-    this.failingTestsMs = failingTestsMs;
+  constructor(private readonly options: VerifierOptions, private readonly kept: Kept = { failingTestsMs: new Map(), scopes: new Map() }) {
     void options.reference.then((reference) => (this.settled = reference));
   }
 
   /** The same verifier running through another executor and slot (the strength check's metered ones). */
   through(executor: TestExecutor, slot: Slot): Verifier {
-    return new Verifier({ ...this.options, executor, slot }, this.failingTestsMs);
+    return new Verifier({ ...this.options, executor, slot }, this.kept);
   }
 
   /** How long candidate `index`'s run of the failing tests took, when it had one. */
   failingTestsRunMs(index: number): number | undefined {
-    return this.failingTestsMs.get(index);
+    return this.kept.failingTestsMs.get(index);
+  }
+
+  /** The reaching tests candidate `index` was verified on, when its full runs ran only those. */
+  reachingTestsOf(index: number): { ran: number; cannotReach: number } | undefined {
+    const scope = this.kept.scopes.get(index)?.scope;
+    return scope ? { ran: scope.ran, cannotReach: scope.cannotReach } : undefined;
   }
 
   /** Runs `label` under the limit the baseline sets (or `ownMs`, when shorter); a timeout's reason says which. */
@@ -116,8 +127,9 @@ export class Verifier {
     if (first && first.verdict.status !== 'pass') return { runs: [first.verdict], evidence: { stage: 'failing-tests', tests: first.tests } };
     // Until its verdict is in: a stop (the total timeout) from here on leaves a candidate that passed its failing tests.
     if (first) this.survivors.set(index, first.tests);
-    if (first) this.failingTestsMs.set(index, first.verdict.durationMs);
-    const scope = first ? candidateScope(await this.options.reference, this.options, index, selection, replacement) : undefined;
+    if (first) this.kept.failingTestsMs.set(index, first.verdict.durationMs);
+    const scope = first ? candidateScope(await this.options.reference, this.options, `candidate #${index + 1}`, selection, replacement) : undefined;
+    if (scope) this.kept.scopes.set(index, { scope, selection });
     const runs: Runs = { verdicts: [], tests: [], fixedOnly: [], setAside: [], ...(scope ? { scope } : {}) };
     const push = (run: { verdict: Verdict; tests?: TestEvidence; fixedOnly?: boolean }) => (runs.verdicts.push(run.verdict), runs.tests.push(run.tests), runs.fixedOnly.push(run.fixedOnly === true));
     // Past the failing tests a pass is likely: where runs cannot reach each other, its confirmations run beside it.
@@ -231,18 +243,29 @@ export class Verifier {
   /**
    * A variant of a verified fix: caught when it fails the baseline's failing tests or, past them, one full run;
    * `timedOut` when the run that would decide it ran past its limit (no verdict: the caller may give it longer).
-   * Undefined when a cancel ended it. A number limits both stages alike; else each stage has its own.
+   * Undefined when a cancel ended it. A number limits both stages alike; else each stage has its own. With `of` (the
+   * fix it is a variant of, and its own replacement), a fix verified on its reaching tests has its variants' full runs
+   * narrowed to them as well.
    */
-  async tryVariant(label: string, fileText: string, limit: number | { readonly failingTestsMs: number; readonly fullMs: number }): Promise<'caught' | 'survived' | 'timedOut' | undefined> {
+  async tryVariant(label: string, fileText: string, limit: number | { readonly failingTestsMs: number; readonly fullMs: number }, of?: VariantOf): Promise<'caught' | 'survived' | 'timedOut' | undefined> {
     const timeoutMs = typeof limit === 'number' ? limit : limit.fullMs;
     const first = await this.runFailingTests(fileText, `${label}f`, typeof limit === 'number' ? limit : limit.failingTestsMs);
     if (first?.verdict.cancelled) return undefined;
     if (first?.verdict.status === 'timeout') return 'timedOut';
     if (first && first.verdict.status !== 'pass') return 'caught';
-    const full = await this.runFull(fileText, label, false, timeoutMs);
+    const full = await this.runFull(fileText, label, false, timeoutMs, RunPriority.first, of ? await this.variantScope(label, of) : undefined);
     if (full.verdict.cancelled) return undefined;
     if (full.verdict.status === 'timeout') return 'timedOut';
     return full.verdict.status === 'pass' ? 'survived' : 'caught';
+  }
+
+  /**
+   * The reaching tests a variant of fix `of.fix` runs: it changes only lines the fix changed, so the tests that cannot
+   * reach the fix cannot reach it either; its own edit is held to the same conditions.
+   */
+  private async variantScope(label: string, of: VariantOf): Promise<ReachScope | undefined> {
+    const kept = this.kept.scopes.get(of.fix);
+    return kept ? candidateScope(await this.options.reference, this.options, `strength check of #${of.fix + 1}: variant ${label}`, kept.selection, of.replacement) : undefined;
   }
 
   /**

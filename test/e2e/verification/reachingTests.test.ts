@@ -1,10 +1,10 @@
 // Through the built CLI: survivors run only the tests whose process ran the selected function (node --test, from the
 // baseline's coverage), the top-ranked fix runs the full suite once, --full-suite and a top-level edit run everything.
 import assert from 'node:assert/strict';
-import { symlinkSync } from 'node:fs';
+import { readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { runCli } from '../../unit/helpers/cli';
+import { runCli, sandboxArgs } from '../../unit/helpers/cli';
 import { repoRoot } from '../../unit/helpers/paths';
 import { makeTempRoot, makeWorkspace, remove } from '../../unit/helpers/workspace';
 
@@ -36,8 +36,8 @@ const CANDIDATES = [
   '  if (x < lo) return lo;\n  if (x > hi) return Math.min(hi, x);',
 ];
 
-async function fix(runner: 'node' | 'mocha', candidates: readonly string[], lines: string, extra: readonly string[] = [], more: Record<string, string> = {}) {
-  const ws = makeWorkspace({ ...files(runner), ...more });
+async function fix(runner: 'node' | 'mocha', candidates: readonly string[], lines: string, extra: readonly string[] = [], more: Record<string, string> = {}, base: Record<string, string> = files(runner)) {
+  const ws = makeWorkspace({ ...base, ...more });
   if (runner === 'mocha') symlinkSync(join(repoRoot, 'node_modules'), join(ws, 'node_modules'));
   const folder = makeWorkspace({ 'candidates.json': JSON.stringify(candidates) });
   made.push(ws, folder);
@@ -127,5 +127,32 @@ describe('tests that reach the change (mocha)', () => {
     assert.match(r.stderr, /reaching tests: none selected \(test\/plain\.test\.js does not load the target but shares test\/state\.js/);
     assert.equal(json.candidates[2].reachingTests, undefined);
     assert.equal(json.candidates[2].tests.passed, 5);
+  });
+});
+
+describe('the strength check of a fix verified on its reaching tests (node --test)', () => {
+  it('runs the variants past the failing tests only in the test files whose process ran the function', async () => {
+    // Each test file writes one line per run: its name, and whether the run's calc.js is a strength-check copy (the
+    // control comment the variants and the control run carry). Process groups let it write outside the copy.
+    const log = join(tempRoot, 'started.log');
+    const record = `require('node:fs').appendFileSync(${JSON.stringify(log)}, require('node:path').basename(__filename) + (require('node:fs').readFileSync(require('node:path').join(__dirname, '../src/calc.js'), 'utf8').includes('strength check: control') ? ' variant' : ' other') + '\\n');\n`;
+    const plain = (n: number) => `${record}${header('node')}test('adds ${n}', () => assert.equal(${n} + 1, ${n + 1}));\n`;
+    const more = Object.fromEntries([1, 2, 3, 4].map((n) => [`test/plain${n}.test.js`, plain(n)]));
+    const base: Record<string, string> = { ...files('node') };
+    delete base['test/plain.test.js'];
+    for (const name of ['test/clamp.test.js', 'test/bounds.test.js', 'test/double.test.js']) more[name] = `${record}${base[name]}`;
+    const { r, json } = await fix('node', [CANDIDATES[0]], '2-3', ['--strength', 'quick', ...sandboxArgs('process-group')], more, base);
+    assert.equal(r.exitCode, 0, r.stderr);
+    assert.match(r.stderr, /reaching tests: 3 of 8 tests ran the selected function/);
+    const [top] = json.candidates;
+    assert.equal(top.verified, true, r.stderr);
+    assert.deepEqual(top.strength.reachingTests, { ran: 3, cannotReach: 5 }, JSON.stringify(top.strength));
+    assert.match(r.stderr, /strength check of #1: past the failing tests, its variants run only the 3 tests that reach the change/);
+    assert.match(r.stderr, /candidate #1: .*\(the variants ran on the 3 tests that reach this change; the other 5 cannot\)/);
+    const lines = readFileSync(log, 'utf8').trim().split('\n');
+    const variantFiles = new Set(lines.filter((l) => l.endsWith(' variant')).map((l) => l.split(' ')[0]));
+    assert.ok(variantFiles.has('bounds.test.js'), `the variants reached their full stage: ${lines.join(', ')}`);
+    assert.deepEqual([...variantFiles].sort(), ['bounds.test.js', 'clamp.test.js'], 'no strength-check run started a file that cannot reach the change');
+    assert.ok(lines.includes('plain1.test.js other') && lines.includes('double.test.js other'), 'the baseline and the top fix\'s full run started every file');
   });
 });
