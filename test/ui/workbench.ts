@@ -72,6 +72,11 @@ export class Workbench {
     await this.page.locator('.part.statusbar').waitFor({ timeout: uiTimeoutMs });
     // The explorer lists the workspace once the remote file system answers.
     await this.page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'sum.js' }).first().waitFor({ timeout: uiTimeoutMs });
+    // The extension activates on startup finished, which on a loaded machine can come long after the workbench shows.
+    // Until then a command waits for the activation and reads the editor only after it, when the keys typed since
+    // (an Escape that drops the selection, a terminal command it never hears) have changed what it would see. A user
+    // waits for the window to finish loading; so does every test.
+    await this.waitForLog(/activated in/, 2 * uiTimeoutMs);
   }
 
   /** Ctrl+P, type the file name, Enter; waits until its editor tab is active. */
