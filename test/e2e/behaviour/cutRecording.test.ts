@@ -20,8 +20,9 @@ async function behaviour(files: Record<string, string>, file: string, candidates
   const ws = makeWorkspace(files, { git: true });
   made.push(ws);
   const list = candidatesFile(ws, candidates, made);
-  // A short test timeout, so the waiting recording run is stopped soon (its limit counts only time it could run).
-  const args = ['fix', '--workspace', ws, '--file', file, '--lines', '2-2', '--candidates', list, '--k', '1', '--confirm-runs', '1', '--strength', 'off', '--behaviour', 'quick', '--timeout', '8', '--json', ...extra];
+  // A test timeout short enough that the waiting recording run ends soon, long enough that a loaded machine's baseline
+  // (whose limit is the user's wall time) still passes.
+  const args = ['fix', '--workspace', ws, '--file', file, '--lines', '2-2', '--candidates', list, '--k', '1', '--confirm-runs', '1', '--strength', 'off', '--behaviour', 'quick', '--timeout', '20', '--json', ...extra];
   const r = await runCli(args, { env });
   assert.equal(r.exitCode, 0, r.stderr);
   return JSON.parse(r.stdout);
