@@ -4,7 +4,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BehaviourReport } from '../contract/behaviour';
-import type { ReporterRun } from '../testResults/reporterCommand';
 import { shellQuote } from '../testResults/shell';
 import { fixBehaviours, groupFixes } from './compare';
 import { HARNESS_FILE, HARNESS_SOURCE, INPUTS_FILE, RESULTS_FILE } from './harness';
@@ -16,9 +15,8 @@ import type { ReplayInput } from './neighbours';
 import { readResults } from './outcomes';
 import type { Outcome } from './outcomes';
 import { readRecording } from './recording';
-import type { Recording } from './recording';
 import { serialize } from 'node:v8';
-import { BUDGETS, EMPTY_REPORT, REPLAY_START_MS, readReplayResults, runRecording } from './budgets';
+import { BUDGETS, EMPTY_REPORT, NOT_RECORDED, REPLAY_START_MS, checkLimits, notesReason, readReplayResults, runRecording, settleRecordings } from './budgets';
 import type { BehaviourCheck } from './budgets';
 import { checkPythonBehaviour } from './pythonCheck';
 
@@ -26,13 +24,6 @@ export type { BehaviourLevel } from './budgets';
 export type { BehaviourCheck } from './budgets';
 
 
-
-/** One run of the unmodified code's tests with the prologue; the inputs it recorded, or undefined when cancelled. */
-async function record(check: BehaviourCheck, fn: LocatedFunction, label: string, run: ReporterRun | undefined, max: number): Promise<Recording | undefined> {
-  const recorded = await runRecording(check, recordingText(check.originalText, fn), label, run);
-  if (recorded === undefined) return undefined;
-  return Buffer.isBuffer(recorded) ? readRecording(recorded, max) : { inputs: [], uncloneable: 0, reason: recorded.problem };
-}
 
 /** One version replayed in a run of its own: its outcomes, why there are none, or undefined when cancelled. */
 async function replay(check: BehaviourCheck, fn: LocatedFunction, label: string, fileText: string, inputs: readonly ReplayInput[]) {
@@ -43,21 +34,24 @@ async function replay(check: BehaviourCheck, fn: LocatedFunction, label: string,
   // Each input on its own: one shared serialisation would let a call that mutates its argument change the next input.
   const packed = serialize(inputs.map((input) => serialize(input))).toString('base64');
   const executed = await check.slot(() =>
-    check.executor.run(replayText(fileText, fn), label, { command, outputFiles: { [HARNESS_FILE]: HARNESS_SOURCE, [INPUTS_FILE]: packed, [RESULTS_FILE]: '' }, timeoutMs: callBudgetMs + REPLAY_START_MS }),
+    check.executor.run(replayText(fileText, fn), label, { command, outputFiles: { [HARNESS_FILE]: HARNESS_SOURCE, [INPUTS_FILE]: packed, [RESULTS_FILE]: '' }, ...checkLimits(check, callBudgetMs + REPLAY_START_MS) }),
   );
   if (executed.verdict.cancelled) return undefined;
   return readReplayResults(executed, RESULTS_FILE, (content) => readResults(content, inputs.length));
 }
 
-/** The observed inputs, those of the failing tests first; undefined when cancelled. */
+/** The observed inputs, those of the failing tests first, and what the recordings lack; undefined when cancelled. */
 async function observedInputs(check: BehaviourCheck, fn: LocatedFunction) {
   const { observed: max } = BUDGETS[check.level];
-  const [failing, all] = await Promise.all([check.failingTests ? record(check, fn, 'bf', check.failingTests, max) : Promise.resolve<Recording>({ inputs: [], uncloneable: 0 }), record(check, fn, 'ba', undefined, max)]);
-  if (!failing || !all) return undefined;
-  check.logger.info(`behaviour check: ${fn.display} recorded with ${failing.inputs.length} distinct inputs in the failing tests, ${all.inputs.length} in the whole suite${all.reason && all.inputs.length === 0 ? ` (${all.reason})` : ''}`);
+  const text = recordingText(check.originalText, fn);
+  const [failingRun, allRun] = await Promise.all([check.failingTests ? runRecording(check, text, 'bf', check.failingTests) : Promise.resolve(NOT_RECORDED), runRecording(check, text, 'ba', undefined)]);
+  if (!failingRun || !allRun) return undefined;
+  const settled = settleRecordings(check, failingRun, allRun);
+  const [failing, all] = [readRecording(settled.failing, max), readRecording(settled.all, max)];
+  check.logger.info(`behaviour check: ${fn.display} recorded with ${failing.inputs.length} distinct inputs in the failing tests, ${all.inputs.length} in the whole suite`);
   const failingKeys = new Set(failing.inputs.map(inputKey));
   const inputs = [...failing.inputs, ...all.inputs.filter((input) => !failingKeys.has(inputKey(input)))].slice(0, max);
-  return { inputs, failingKeys, uncloneable: failing.uncloneable + all.uncloneable, reason: failing.reason ?? all.reason };
+  return { inputs, failingKeys, uncloneable: failing.uncloneable + all.uncloneable, reason: failing.reason ?? all.reason, notes: settled.notes };
 }
 
 /** Runs the check; undefined when a cancel cut it short (no report is better than half of one). */
@@ -73,7 +67,8 @@ export async function checkBehaviour(check: BehaviourCheck): Promise<BehaviourRe
   if (!observed || check.signal.aborted) return undefined;
   if (observed.inputs.length === 0) {
     if (observed.uncloneable > 0) return { function: fn.display, status: 'notReplayable', reason: `its arguments cannot be copied (${observed.reason ?? 'not cloneable'})`, ...EMPTY_REPORT };
-    return { function: fn.display, status: 'noInputs', reason: observed.reason ?? `the tests never called ${fn.display}`, ...EMPTY_REPORT };
+    if (observed.notes.length > 0) return { function: fn.display, status: 'failed', reason: observed.notes.join('; '), ...EMPTY_REPORT };
+    return { function: fn.display, status: 'noInputs', reason: `the tests never called ${fn.display}`, ...EMPTY_REPORT };
   }
   const { inputs: budget } = BUDGETS[check.level];
   const generated = generateInputs(observed.inputs, Math.max(0, budget - observed.inputs.length));
@@ -93,5 +88,5 @@ export async function checkBehaviour(check: BehaviourCheck): Promise<BehaviourRe
     fixes: check.fixes.map((f, i) => ({ index: f.index, ...fixes[i] })),
   };
   const { groups, pairs } = groupFixes(replayed);
-  return { function: fn.display, status: 'compared', ...counts, fixes: fixBehaviours(replayed), groups, pairs };
+  return { function: fn.display, status: 'compared', ...notesReason(observed.notes), ...counts, fixes: fixBehaviours(replayed), groups, pairs };
 }

@@ -19,7 +19,7 @@ export function fixLine(report: BehaviourReport, fix: FixBehaviour): string {
   if (changed === 0) return `fix ${name(fix.index)}: ${besides} changes no result on the ${fix.tried} inputs tried`;
   const example = fix.examples[0];
   const eg = example ? `, e.g. ${example.call}: before ${example.first}, after ${example.second}` : '';
-  return `fix ${name(fix.index)}: ${besides} changes the result on ${of}${told ? '' : ' (the failing tests\' among them: the runner gave no per-test results to tell them)'}${eg}`;
+  return `fix ${name(fix.index)}: ${besides} changes the result on ${of}${told ? '' : ` (the failing tests' among them: ${report.reason ?? 'the runner gave no per-test results to tell them'})`}${eg}`;
 }
 
 /** "3 fixes, 2 behaviours: #1 #3 | #2", or that they agree on every input tried. */
@@ -40,6 +40,8 @@ export function describeBehaviour(report: BehaviourReport): string[] {
     return [`behaviour check: ${what}: ${report.reason ?? 'no reason given'}`];
   }
   const lines = [`behaviour check (${fn}): ${groupsLine(report)}`];
+  // A recording run cut short: the inputs, or which are the failing tests', are fewer than a full run gives.
+  if (report.reason) lines.push(`  incomplete: ${report.reason}`);
   for (const pair of report.pairs) {
     for (const example of pair.examples) lines.push(`  ${pairLine(pair.first, pair.second, example)}`);
     if (pair.differing > pair.examples.length) lines.push(`  (they differ on ${pair.differing} inputs in all)`);

@@ -3,9 +3,8 @@
 // sandbox, with the Python harness; compared as the JavaScript check compares.
 import { join } from 'node:path';
 import type { BehaviourReport } from '../contract/behaviour';
-import type { ReporterRun } from '../testResults/reporterCommand';
 import { shellQuote } from '../testResults/shell';
-import { BUDGETS, EMPTY_REPORT, REPLAY_START_MS, readReplayResults, runRecording } from './budgets';
+import { BUDGETS, EMPTY_REPORT, NOT_RECORDED, REPLAY_START_MS, checkLimits, notesReason, readReplayResults, runRecording, settleRecordings } from './budgets';
 import type { BehaviourCheck } from './budgets';
 import { fixBehaviours, groupFixes } from './compare';
 import type { Outcome } from './outcomes';
@@ -29,12 +28,6 @@ export function pythonOf(testCommand: string): string {
   return 'python3';
 }
 
-/** One run of the unmodified code's tests with the prologue: the frames it wrote (base64), or undefined when cancelled. */
-async function record(check: BehaviourCheck, fn: PythonFunction, label: string, run: ReporterRun | undefined): Promise<{ frames: string } | { problem: string } | undefined> {
-  const recorded = await runRecording(check, pythonRecordingText(check.originalText, fn), label, run);
-  return Buffer.isBuffer(recorded) ? { frames: recorded.toString('base64') } : recorded;
-}
-
 /** One version replayed by the harness in a run of its own; undefined when cancelled. */
 async function replay(check: BehaviourCheck, fn: PythonFunction, label: string, fileText: string, recorded: { failing: string; all: string }) {
   const { perCallMs, callBudgetMs, observed, inputs } = BUDGETS[check.level];
@@ -42,7 +35,7 @@ async function replay(check: BehaviourCheck, fn: PythonFunction, label: string, 
   const command = (_report: string, out?: string) =>
     [python, shellQuote(join(out ?? '', PYTHON_HARNESS_FILE)), shellQuote(out ?? ''), shellQuote(check.relativePath), shellQuote(fn.qualname), fn.kind, perCallMs, callBudgetMs, observed, inputs].join(' ');
   const outputFiles = { [PYTHON_HARNESS_FILE]: PYTHON_HARNESS_SOURCE, [PYTHON_FAILING_FILE]: recorded.failing, [PYTHON_ALL_FILE]: recorded.all, [PYTHON_RESULTS_FILE]: '' };
-  const executed = await check.slot(() => check.executor.run(fileText, label, { command, outputFiles, timeoutMs: callBudgetMs + REPLAY_START_MS }));
+  const executed = await check.slot(() => check.executor.run(fileText, label, { command, outputFiles, ...checkLimits(check, callBudgetMs + REPLAY_START_MS) }));
   if (executed.verdict.cancelled) return undefined;
   return readReplayResults(executed, PYTHON_RESULTS_FILE, (content) => readPythonResults(content?.toString('utf8')));
 }
@@ -58,16 +51,19 @@ export async function checkPythonBehaviour(check: BehaviourCheck): Promise<Behav
   if ('problem' in located) return { status: 'notReplayable', reason: located.problem, ...EMPTY_REPORT };
   const fn = located.located;
   const name = fn.qualname;
-  const [failing, all] = await Promise.all([check.failingTests ? record(check, fn, 'bf', check.failingTests) : Promise.resolve({ frames: '' }), record(check, fn, 'ba', undefined)]);
+  const text = pythonRecordingText(check.originalText, fn);
+  const [failing, all] = await Promise.all([check.failingTests ? runRecording(check, text, 'bf', check.failingTests) : Promise.resolve(NOT_RECORDED), runRecording(check, text, 'ba', undefined)]);
   if (!failing || !all || check.signal.aborted) return undefined;
-  if ('problem' in all && !('frames' in failing && failing.frames)) return { function: name, status: 'failed', reason: all.problem, ...EMPTY_REPORT };
-  const recorded = { failing: 'frames' in failing ? failing.frames : '', all: 'frames' in all ? all.frames : '' };
-  if (!recorded.failing && !recorded.all) return { function: name, status: 'noInputs', reason: `the tests never called ${name}`, ...EMPTY_REPORT };
+  const { notes, ...frames } = settleRecordings(check, failing, all);
+  const recorded = { failing: frames.failing.toString('base64'), all: frames.all.toString('base64') };
+  if (!recorded.failing && !recorded.all) {
+    return { function: name, status: notes.length > 0 ? 'failed' : 'noInputs', reason: notes.length > 0 ? notes.join('; ') : `the tests never called ${name}`, ...EMPTY_REPORT };
+  }
   const versions = [{ label: 'b0', fileText: check.originalText }, ...check.fixes.map((f) => ({ label: `b${f.index + 1}`, fileText: f.fileText }))];
   const replays = await Promise.all(versions.map((v) => replay(check, fn, v.label, v.fileText, recorded)));
   if (check.signal.aborted || replays.some((r) => r === undefined)) return undefined;
   const [original, ...fixes] = replays as Array<Exclude<(typeof replays)[number], undefined>>;
-  if ('status' in original) return { function: name, status: original.status, reason: original.reason, ...EMPTY_REPORT };
+  if ('status' in original) return { function: name, status: original.status, reason: [original.reason, ...notes].join('; '), ...EMPTY_REPORT };
   if ('problem' in original) return { function: name, status: 'failed', reason: `the unmodified function could not be replayed: ${original.problem}`, ...EMPTY_REPORT };
   check.logger.info(`behaviour check: ${name} recorded with ${original.failingInputs} distinct inputs in the failing tests, ${original.observed} in all`);
   const outcomesOf = (r: (typeof fixes)[number]): { outcomes: Outcome[] } | { problem: string } => {
@@ -85,5 +81,5 @@ export async function checkPythonBehaviour(check: BehaviourCheck): Promise<Behav
   };
   const { groups, pairs } = groupFixes(replayed);
   const counts = { observed: original.observed, generated: original.generated, failingTestInputs: original.failingInputs };
-  return { function: name, status: 'compared', ...counts, fixes: fixBehaviours(replayed), groups, pairs };
+  return { function: name, status: 'compared', ...notesReason(notes), ...counts, fixes: fixBehaviours(replayed), groups, pairs };
 }

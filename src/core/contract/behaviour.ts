@@ -37,9 +37,11 @@ export interface BehaviourReport {
   readonly function?: string;
   /**
    * `compared`: the verified fixes were replayed; `notReplayable`: the function cannot be replayed (`reason` says
-   * why); `noInputs`: the tests never called it with inputs that can be copied; `failed`: a run of the check failed.
+   * why); `noInputs`: the tests never called it with inputs that can be copied; `failed`: a run of the check failed
+   * (a recording run that failed or was cut short before it recorded anything among them).
    */
   readonly status: 'compared' | 'notReplayable' | 'noInputs' | 'failed';
+  /** Why it did not compare; on `compared`, what its recordings lacked (a recording run failed or was cut short). */
   readonly reason?: string;
   /** Distinct inputs the tests called it with, and inputs generated near them and at random. */
   readonly observed: number;

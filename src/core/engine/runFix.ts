@@ -184,7 +184,7 @@ async function checkBehaviourIfDue(facts: Facts, executor: TestExecutor, slot: <
   });
   const failingTests = perTest && perTest.failing.length > 0 ? reporterCommand(perTest.adapter, perTest.base, perTest.failing) : undefined;
   const report = await checkBehaviour({
-    level, executor, slot, workspace: request.workspace, languageId, relativePath, originalText, start, end, fixes, testCommand: plan.runCommand,
+    level, executor, slot, workspace: request.workspace, languageId, relativePath, originalText, start, end, fixes, testCommand: plan.runCommand, testTimeoutMs: request.testTimeoutMs,
     ...(failingTests ? { failingTests } : {}), signal: lifetime.signal, logger: opened.logger,
   });
   if (!report) return;
