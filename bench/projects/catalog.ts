@@ -40,6 +40,20 @@ const GENSYNC_BUGS: BenchProject['bugs'] = [
   { file: 'index.js', from: 'if (typeof arity !== "number") {', to: 'if (typeof arity === "number") {', what: 'the arity option' },
 ];
 
+/** gensync's jest-style suite run by vitest `version` with --globals (no published package ships vitest tests). */
+function gensyncOnVitest(name: string, version: string, note: string): BenchProject {
+  return {
+    name,
+    runner: `vitest ${version.split('.')[0]}`,
+    source: { kind: 'npm', spec: 'gensync@1.0.0-beta.2', integrity: 'sha512-3hN7NaskYvMDLQY55gnW3NQ+mesEAepTqlg+VEbj7zzqEMBVNhzcGYYeqFo/TlYz6eQiFcp1HcsCZO+nGgS8zg==' },
+    test: 'vitest run --globals',
+    devDependencies: { vitest: version, 'util.promisify': '1.1.2' },
+    remove: ['test/.babelrc'],
+    note,
+    bugs: GENSYNC_BUGS,
+  };
+}
+
 export const PROJECTS: readonly BenchProject[] = [
   {
     name: 'flat',
@@ -99,26 +113,8 @@ export const PROJECTS: readonly BenchProject[] = [
     note: 'published script `jest` (jest ^22 and a babel 6 preset in its devDependencies): run by jest 26 (jest 27+ refuses its async describe) without the babel config',
     bugs: GENSYNC_BUGS,
   },
-  {
-    name: 'gensync-vitest',
-    runner: 'vitest 3',
-    source: { kind: 'npm', spec: 'gensync@1.0.0-beta.2', integrity: 'sha512-3hN7NaskYvMDLQY55gnW3NQ+mesEAepTqlg+VEbj7zzqEMBVNhzcGYYeqFo/TlYz6eQiFcp1HcsCZO+nGgS8zg==' },
-    test: 'vitest run --globals',
-    devDependencies: { vitest: '3.2.4', 'util.promisify': '1.1.2' },
-    remove: ['test/.babelrc'],
-    note: 'the same jest-style suite run by vitest with --globals: no published package found that ships its vitest tests',
-    bugs: GENSYNC_BUGS,
-  },
-  {
-    name: 'gensync-vitest1',
-    runner: 'vitest 1',
-    source: { kind: 'npm', spec: 'gensync@1.0.0-beta.2', integrity: 'sha512-3hN7NaskYvMDLQY55gnW3NQ+mesEAepTqlg+VEbj7zzqEMBVNhzcGYYeqFo/TlYz6eQiFcp1HcsCZO+nGgS8zg==' },
-    test: 'vitest run --globals',
-    devDependencies: { vitest: '1.6.1', 'util.promisify': '1.1.2' },
-    remove: ['test/.babelrc'],
-    note: 'the vitest 3 stand-in on vitest 1.6 (vite 5), the last release before 2.0',
-    bugs: GENSYNC_BUGS,
-  },
+  gensyncOnVitest('gensync-vitest', '3.2.4', 'the same jest-style suite run by vitest with --globals: no published package found that ships its vitest tests'),
+  gensyncOnVitest('gensync-vitest1', '1.6.1', 'the vitest 3 stand-in on vitest 1.6 (vite 5), the last release before 2.0'),
   {
     name: 'toolz',
     runner: 'pytest',
