@@ -1,7 +1,7 @@
 // The container backend on a real Podman (or Docker): verdicts, stop, network, memory, read-only mounts, sweep and the remote path.
 import assert from 'node:assert/strict';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
@@ -99,7 +99,9 @@ interface Outcome {
 /** What the runner does, minimally: spawn, started(), stop() on timeout, overMemory() and release() after exit. */
 async function run(backend: SandboxBackend, runSpec: RunSpec, timeoutMs = 60_000): Promise<Outcome> {
   const prepared = await backend.prepare(runSpec);
-  const child = spawn(prepared.file, [...prepared.args], { env: prepared.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // In the copy, as the executor does: podman's monitor (conmon) writes an empty `oom` file in its working directory
+  // when cgroup v1 kills the run, which from the test runner's cwd would land in the repository.
+  const child = spawn(prepared.file, [...prepared.args], { cwd: runSpec.copyDir, env: prepared.env, stdio: ['ignore', 'pipe', 'pipe'] });
   prepared.started(child.pid);
   let stdout = '';
   let stderr = '';
@@ -171,10 +173,12 @@ describe(`container backend (local ${ENGINE})`, () => {
     if (!backend) return;
     // Rootless podman on cgroup v1 ignores --memory (it warns); the backend must then say the cap does not hold.
     if (backend.protections({ allowNetwork: false, memoryMB: 128 }).memory.scope === 'none') return t.skip('this engine ignores memory limits here (rootless on cgroup v1), and the backend says so');
+    const before = new Set(readdirSync(process.cwd()));
     const result = await run(backend, spec('python3 -c "b = bytearray(512 * 1024 * 1024); print(len(b))"', { memoryMB: 128 }));
     assert.notEqual(result.code, 0);
     assert.equal(result.overMemory, true, `exit ${result.code}: ${result.stderr}`);
     assert.equal(ourContainers(), '');
+    assert.deepEqual(readdirSync(process.cwd()).filter((name) => !before.has(name)), [], 'the OOM kill left files in the test runner’s cwd');
   });
 
   it('writes only the copy and the writable folders; the workspace and the tests are read-only', async (t) => {
