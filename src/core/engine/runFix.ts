@@ -47,7 +47,8 @@ export async function runFix(request: FixRequest, onEvent: (event: FixEvent) => 
   });
   lifetime.start();
   const queue = new RunQueue(Math.max(1, request.parallel));
-  const requiredRuns = announce(request, opened, plan, executor, onEvent);
+  const census = censusOf(request, plan);
+  const requiredRuns = announce(request, opened, plan, executor, onEvent, census !== undefined);
   const fullSuite = request.fullSuiteForEveryFix === true;
   const baseline = startBaseline({ run: request.baselineCheck, executor, plan, prepared, slot: queue.slot, logger, onEvent, fullSuite, ...(reuse ? { reuse } : {}) });
   // Tests that cannot finish on the unmodified code cannot finish on a candidate either: spending n runs says nothing.
@@ -56,7 +57,6 @@ export async function runFix(request: FixRequest, onEvent: (event: FixEvent) => 
   }, () => undefined);
   // Staged candidates need the failing tests before they start; others run alongside the baseline.
   const readyToVerify: Promise<unknown> = plan.fullCommand && plan.staged ? baseline.reference : Promise.resolve();
-  const census = censusOf(request, plan);
   const verifier = new Verifier({
     executor, reference: baseline.reference, fullCommand: plan.fullCommand, staged: plan.staged, requiredRuns, languageId: prepared.languageId, signal: lifetime.signal, slot: queue.slot,
     testTimeoutMs: request.testTimeoutMs, originalText: prepared.text, selectionStart: prepared.start, fullSuite, logger, ...(census ? { census } : {}),
@@ -104,7 +104,7 @@ export const NO_BASELINE_COUNTED =
   'the baseline check is off (--no-baseline / verifiedFix.baselineCheck): nothing says how many tests the unmodified code runs, so a pass is judged by its own per-test report: no test, a test file without a test of its own, or fewer tests in a file than another run of this request ran fail it; a candidate that skips tests when it is the only one run would pass';
 
 /** Tells the front end and the log how the request will run; returns the runs a pass needs. */
-function announce(request: FixRequest, { prepared, logger, dropped, notAllowed }: OpenedRequest, plan: TestPlan, executor: TestExecutor, onEvent: (event: FixEvent) => void): number {
+function announce(request: FixRequest, { prepared, logger, dropped, notAllowed }: OpenedRequest, plan: TestPlan, executor: TestExecutor, onEvent: (event: FixEvent) => void, counted: boolean): number {
   const { testCommand } = plan;
   onEvent({ type: 'started', testCommand, protections: executor.protections });
   for (const message of prepared.warnings) {
@@ -114,7 +114,8 @@ function announce(request: FixRequest, { prepared, logger, dropped, notAllowed }
   logger.info(`test command: ${testCommand}; isolation: ${executor.isolation}`);
   for (const line of plan.log) logger.info(line);
   if (!request.baselineCheck) {
-    const message = plan.fullCommand ? NO_BASELINE_COUNTED : NO_BASELINE;
+    // The same fact the census is made from: a warning naming checks that do not run would mislead.
+    const message = counted ? NO_BASELINE_COUNTED : NO_BASELINE;
     logger.warn(message);
     onEvent({ type: 'warning', message });
   }
