@@ -55,10 +55,20 @@ function runIn(procsFiles: readonly string[], argv: readonly string[]): Promise<
 async function startDaemon(procsFiles: readonly string[], seconds: number): Promise<void> {
   const started = await runIn(procsFiles, ['sh', '-c', `setsid sleep ${seconds}.${marker} & exit 0`]);
   assert.equal(started.code, 0, 'joining the cgroup failed');
-  // Until the sleep alone carries the marker: while the starter's shell and `setsid` (before its exec) are there
-  // too, a count of 0 or 2 says nothing yet.
-  for (let i = 0; i < 500 && processesWithMarker(`${seconds}.${marker}`).length !== 1; i++) await new Promise((r) => setTimeout(r, 20));
-  assert.equal(processesWithMarker(`${seconds}.${marker}`).length, 1, 'the daemon did not start');
+  // Until `sleep` itself carries the marker: the starter's forked shell and `setsid` carry it first, one after the
+  // other, and a process in the middle of exec shows an empty command line, so a count alone can read 1 and then 0.
+  const daemons = () => processesWithMarker(`${seconds}.${marker}`).filter((pid) => commandName(pid) === 'sleep');
+  for (let i = 0; i < 500 && daemons().length !== 1; i++) await new Promise((r) => setTimeout(r, 20));
+  assert.equal(daemons().length, 1, 'the daemon did not start');
+}
+
+/** The executable name of a process (`/proc/<pid>/comm`), or undefined once it has ended. */
+function commandName(pid: number): string | undefined {
+  try {
+    return readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+  } catch {
+    return undefined;
+  }
 }
 
 describe('detectCgroup', () => {
