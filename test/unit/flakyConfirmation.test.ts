@@ -9,7 +9,7 @@ import { Verifier } from '../../src/core/verification/verifier';
 import type { Reference } from '../../src/core/verification/reference';
 import { CandidatePool } from '../../src/core/engine/candidatePool';
 import { describeRuns } from '../../src/core/verification/evidence';
-import { fixJson } from '../../src/cli/fixCommand';
+import { fixJson } from '../../src/cli/fixReport';
 import type { ExecutedRun, RunOptions, TestExecutor } from '../../src/core/execution/executor';
 import type { FixResult, RunStatus } from '../../src/core/contract/fixRequest';
 import type { RunnerAdapter, TestResult } from '../../src/core/testResults/types';

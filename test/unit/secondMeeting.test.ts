@@ -8,7 +8,7 @@ import type { CandidateResult, FixResult, Verdict } from '../../src/core/contrac
 import { protectionParts } from '../../src/core/contract/protections';
 import { formatResults, parseResults, requestTaskId, stableTaskId } from '../../src/core/statistics/resultsFile';
 import { CLI_NAMES, EDITOR_NAMES, noFixAdvice } from '../../src/core/verification/noFixAdvice';
-import { noFixLines } from '../../src/cli/fixCommand';
+import { noFixLines } from '../../src/cli/fixReport';
 import { runStats } from '../../src/cli/statsCommand';
 import { buildSnapshot } from '../../src/host/model/sessionSnapshot';
 import type { StoredTask } from '../../src/host/model/sessionSchema';

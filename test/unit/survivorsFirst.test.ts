@@ -12,7 +12,7 @@ import { CandidatePool } from '../../src/core/engine/candidatePool';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Ajv from 'ajv';
-import { fixJson } from '../../src/cli/fixCommand';
+import { fixJson } from '../../src/cli/fixReport';
 import { outcomeOf } from '../../src/host/model/outcome';
 import type { FixResult } from '../../src/core/contract/fixRequest';
 import { repoRoot } from './helpers/paths';
