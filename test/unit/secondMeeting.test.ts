@@ -64,6 +64,21 @@ describe('noFixAdvice', () => {
     assert.deepEqual(advice?.next, ['raise verifiedFix.testTimeoutSeconds above the time the tests take (they did not finish in 1.0 s)']);
   });
 
+  it('groups a failure whose message differs only in a random path; a write the sandbox refused names the path and the fix', () => {
+    const erofs = (hex: string) => `Error: EROFS: read-only file system, mkdir '/home/u/.node-spawn-wrap-2-${hex}'\n  errno: -30,\n  code: 'EROFS'`;
+    const candidates = ['fce3b2bc9d96', 'bbba8ffa0f76', 'c553d4f27a25'].map((hex, i) => candidate(i, v({ output: erofs(hex) })));
+    const advice = noFixAdvice(result(candidates, { perTest: false, failingTests: [], baseline: v({ output: erofs('0a1b2c3d4e5f') }) }), CLI_NAMES);
+    assert.equal(advice?.groups.length, 1, JSON.stringify(advice?.groups));
+    assert.equal(
+      advice?.conclusion,
+      "all 3 candidates could not write `/home/u/.node-spawn-wrap-2-fce3b2bc9d96` outside the run's copy (read-only in the sandbox), as the unmodified code's run could not, so the tests never ran",
+    );
+    assert.match(advice?.next[0] ?? '', /^make the test command write only inside the workspace or under \/tmp \(it wrote .*: nyc 14 and older put their spawn-wrap shims there/);
+    const python = noFixAdvice(result([candidate(0, v({ output: "OSError: [Errno 30] Read-only file system: '/home/u/.cache/x'" }))]), CLI_NAMES);
+    assert.equal(python?.conclusion, "the only candidate could not write `/home/u/.cache/x` outside the run's copy (read-only in the sandbox)");
+    assert.equal(python?.next[0], 'make the test command write only inside the workspace or under /tmp (it wrote /home/u/.cache/x)');
+  });
+
   it('gives the CLI the same steps with its own flags, and the CLI prints each failure once', () => {
     const candidates = [0, 1, 2].map((i) => candidate(i, v({ output: outsideStack }), { tests: stillFailing }));
     const r = result(candidates);

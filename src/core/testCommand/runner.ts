@@ -29,6 +29,8 @@ export type ResolvedRunner =
       readonly noSelection?: string;
       /** Whether the runner's configuration search was bounded to the copy (configBounds.ts), for the log. */
       readonly configNote?: string;
+      /** The coverage tool the command runs the tests under, which the engine's runs leave out, for the log. */
+      readonly coverageNote?: string;
     }
   | { readonly unsupported: string };
 
@@ -88,10 +90,53 @@ function jest(workspace: string, invocation: string[], args: ShellWord[]): { ada
   return { adapter: jestJsonAdapter, invocation, args };
 }
 
-/** The runner a program is, with the invocation words to keep (a local binary of a script gets its path). */
-function identify(workspace: string, words: readonly ShellWord[], fromScript: boolean): { adapter: RunnerAdapter; invocation: string[]; args: ShellWord[] } | { unsupported: string } {
+/** Where the program is: first, or after `npx` and its options. */
+function programAt(words: readonly ShellWord[]): number {
   let at = 0;
-  if (basename(words[0].value) === 'npx') for (at = 1; at < words.length && words[at].value.startsWith('-'); ) at++;
+  if (basename(words[0]?.value ?? '') === 'npx') for (at = 1; at < words.length && words[at].value.startsWith('-'); ) at++;
+  return at;
+}
+
+/** Coverage tools that start the test runner named after their own options (`nyc -r lcov mocha`, `c8 node --test`). */
+const COVERAGE_WRAPPERS = new Set(['nyc', 'c8', 'istanbul']);
+const RUNNER_PROGRAM = /^(node|nodejs|jest|mocha|_mocha|vitest|tap|tape|ava|pytest|py\.test|python[\d.]*)$/;
+
+/**
+ * The runner words inside a coverage tool's command, or undefined when `words` starts no such tool. A value of the
+ * tool's own options (`-r lcov`, `--lines 100`) never names a runner, so the first word that does starts the runner;
+ * `istanbul cover SCRIPT [options] -- ARGS` passes ARGS to SCRIPT.
+ */
+function insideCoverage(words: readonly ShellWord[]): { tool: string; inner: ShellWord[] } | undefined {
+  const at = programAt(words);
+  const tool = basename(words[at]?.value ?? '');
+  if (!COVERAGE_WRAPPERS.has(tool)) return undefined;
+  // `npx nyc mocha`: npx found the tool, and the same npx finds the runner.
+  const npx = words.slice(0, at);
+  const rest = words.slice(at + 1);
+  if (tool === 'istanbul') {
+    if (rest[0]?.value !== 'cover' || !rest[1]) return undefined;
+    const dashes = rest.findIndex((word) => word.value === '--');
+    return { tool: 'istanbul cover', inner: [...npx, rest[1], ...(dashes > 1 ? rest.slice(dashes + 1) : [])] };
+  }
+  const start = rest.findIndex((word) => RUNNER_PROGRAM.test(basename(word.value)));
+  return start < 0 ? undefined : { tool, inner: [...npx, ...rest.slice(start)] };
+}
+
+type Identified = { adapter: RunnerAdapter; invocation: string[]; args: ShellWord[]; coverageTool?: string } | { unsupported: string };
+
+/**
+ * The runner a program is, with the invocation words to keep (a local binary of a script gets its path). Under a
+ * coverage tool, the runner inside it: the engine's runs leave the tool out (see `coverageNote`).
+ */
+function identify(workspace: string, words: readonly ShellWord[], fromScript: boolean): Identified {
+  const covered = insideCoverage(words);
+  if (!covered) return identifyRunner(workspace, words, fromScript);
+  const inner = identifyRunner(workspace, covered.inner, fromScript);
+  return 'unsupported' in inner ? inner : { ...inner, coverageTool: covered.tool };
+}
+
+function identifyRunner(workspace: string, words: readonly ShellWord[], fromScript: boolean): Identified {
+  const at = programAt(words);
   const program = words[at]?.value ?? '';
   const name = basename(program);
   const invocation = raw(words.slice(0, at + 1));
@@ -161,7 +206,14 @@ function resolve(workspace: string, command: string): ResolvedRunner {
   const bounds = configBounds(found.adapter.name, workspace, found.args.map((word) => word.value), found.invocation);
   const base = [...env, ...found.invocation, ...(bounds?.flags ?? []).map(shellQuote), ...raw(found.args)].join(' ');
   const own = (OWN_SELECTION[found.adapter.name] ?? []).find((flag) => hasFlag(found.args, flag));
-  const note = bounds ? { configNote: bounds.log } : {};
+  const note = {
+    ...(bounds ? { configNote: bounds.log } : {}),
+    // Coverage is not what a fix is judged on: its thresholds would fail every run of a few tests, its instrumentation
+    // slows every run, and a coverage tool of its own (c8's NODE_V8_COVERAGE) would take the baseline's from the engine.
+    ...(found.coverageTool
+      ? { coverageNote: `coverage: the runs start \`${[...found.invocation, ...raw(found.args)].join(' ')}\` without \`${found.coverageTool}\` in front (tests decide, not coverage thresholds); your own runs keep it` }
+      : {}),
+  };
   return own ? { adapter: found.adapter, base, noSelection: `${last.what} selects its own tests (${own})`, ...note } : { adapter: found.adapter, base, ...note };
 }
 

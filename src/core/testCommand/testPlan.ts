@@ -78,7 +78,7 @@ export function planTests({ workspace, testCommand, env, usesHostTools, baseline
   // In a container the image's tools run, and this machine's say nothing about them.
   if (usesHostTools) log.push(...toolchainLines(workspace, toolsOf(workspace, testCommand), toRun.env));
   const runner = resolveRunner(workspace, testCommand);
-  if (runner && 'adapter' in runner && runner.configNote) log.push(runner.configNote);
+  if (runner && 'adapter' in runner) log.push(...[runner.configNote, runner.coverageNote].filter((note) => note !== undefined));
   if (runner && 'unsupported' in runner) log.push(`per-test results: not available for \`${testCommand}\` (${runner.unsupported}); each candidate runs the whole command`);
   const noSelection = runner && 'adapter' in runner ? runner.noSelection : undefined;
   if (noSelection && staged) log.push(`staged verification: off, since ${noSelection}; each candidate runs the whole command, judged test by test`);

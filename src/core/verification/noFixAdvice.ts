@@ -9,7 +9,7 @@ import { failureExcerpt } from '../testResults/failureExcerpt';
  * Why a group of candidates failed, most actionable first. `outsideSelection`: the failure names places in the selected
  * file, none inside the selection (or, with per-test results, names none of it); `failed`: the output says nothing of where.
  */
-export type FailureKind = 'baselineTimeout' | 'setup' | 'timeout' | 'syntax' | 'outsideSelection' | 'inSelection' | 'failed';
+export type FailureKind = 'baselineTimeout' | 'setup' | 'readOnly' | 'timeout' | 'syntax' | 'outsideSelection' | 'inSelection' | 'failed';
 
 /** Candidates that failed the same way. */
 export interface FailureGroup {
@@ -24,6 +24,10 @@ export interface FailureGroup {
   readonly reaches?: string;
   /** Seconds a run took before it was stopped, for timeouts. */
   readonly seconds?: number;
+  /** For `readOnly`: the path outside the run's copy it tried to write. */
+  readonly wrote?: string;
+  /** For `readOnly`: the unmodified code's run failed the same way, so no test ever ran as it does for the user. */
+  readonly baselineToo?: boolean;
 }
 
 /** How a front end names its knobs: the editor's settings and commands, or the CLI's flags. */
@@ -47,6 +51,15 @@ export interface NoFixAdvice {
   readonly next: readonly string[];
 }
 
+/**
+ * A write the sandbox refused (errno EROFS, the same code in node and Python): every folder but the run's copy and
+ * /tmp is read-only there, so a tool that writes under home (nyc 14's spawn-wrap, a cache) fails every run alike.
+ */
+const READ_ONLY = /\bEROFS: read-only file system, \w+ '([^']+)'|\[Errno 30\] Read-only file system: '([^']+)'/;
+
+/** Where nyc 14 and older (spawn-wrap) write their shims: the user's home. */
+const SPAWN_WRAP = /\/\.node-spawn-wrap-/;
+
 const SYNTAX = /\b(SyntaxError|IndentationError|ParseError|syntax error)\b|\berror TS1\d{3}\b|expected .* found/i;
 
 /** Selection lines, 1-based inclusive. */
@@ -67,6 +80,7 @@ function kindOf(c: CandidateResult, result: FixResult, lines: [number, number]):
   const { cause, status } = c.verdict;
   if (cause === 'sandboxSetup' || cause === 'commandNotFound' || cause === 'startFailed') return { kind: 'setup' };
   if (status === 'timeout' || cause === 'timeout') return { kind: 'timeout' };
+  if (READ_ONLY.test(c.verdict.output)) return { kind: 'readOnly' };
   if (SYNTAX.test(c.verdict.output) || SYNTAX.test(c.verdict.reason ?? '')) return { kind: 'syntax' };
   const where = reach(c.verdict.output, result, lines);
   if (where.inside) return { kind: 'inSelection' };
@@ -81,25 +95,39 @@ function failingTests(c: CandidateResult): string[] {
   return c.tests ? [...new Set([...c.tests.stillFailing, ...c.tests.broke])].sort() : [];
 }
 
-/** The same failure in two runs: durations, addresses and temporary paths aside. */
+/** The same failure in two runs: durations, paths and the random parts of names (hex runs: pids, hashes) aside. */
 function failureKey(kind: FailureKind, tests: readonly string[], excerpt: readonly string[]): string {
-  const text = tests.length > 0 ? tests.join('\n') : (excerpt[0] ?? '').replace(/\(?\d+(\.\d+)?\s?m?s\)?/g, '').replace(/\/\S+\//g, '/');
+  const text = tests.length > 0
+    ? tests.join('\n')
+    : (excerpt[0] ?? '').replace(/\(?\d+(\.\d+)?\s?m?s\)?/g, '').replace(/\/[^\s'"`]*/g, '/').replace(/\b(?=[0-9a-f]*\d)[0-9a-f]{6,}\b/gi, '#');
   return `${kind}\n${text}`;
 }
 
-const ORDER: readonly FailureKind[] = ['baselineTimeout', 'setup', 'timeout', 'syntax', 'outsideSelection', 'inSelection', 'failed'];
+/** The path a refused write named (READ_ONLY), for the advice. */
+function refusedWrite(output: string): string | undefined {
+  const match = READ_ONLY.exec(output);
+  return match ? match[1] ?? match[2] : undefined;
+}
+
+const ORDER: readonly FailureKind[] = ['baselineTimeout', 'setup', 'readOnly', 'timeout', 'syntax', 'outsideSelection', 'inSelection', 'failed'];
+
+function readOnlyFacts(kind: FailureKind, c: CandidateResult, result: FixResult): Pick<FailureGroup, 'wrote' | 'baselineToo'> {
+  if (kind !== 'readOnly') return {};
+  const wrote = refusedWrite(c.verdict.output);
+  return { ...(wrote ? { wrote } : {}), baselineToo: refusedWrite(result.baseline?.output ?? '') !== undefined };
+}
 
 /** Groups the judged, non-duplicate, unverified candidates by identical failure, largest group first. */
 export function failureGroups(result: FixResult): FailureGroup[] {
   const lines = selectionLines(result);
-  const groups = new Map<string, { kind: FailureKind; numbers: number[]; tests: string[]; excerpt: string[]; reaches?: string; seconds?: number }>();
+  const groups = new Map<string, { -readonly [K in keyof FailureGroup]: FailureGroup[K] } & { numbers: number[] }>();
   for (const c of result.candidates) {
     if (c.verified || c.duplicateOf !== null || c.verdict.cancelled || c.verdict.status === 'pass') continue;
     const { kind, reaches } = kindOf(c, result, lines);
     const tests = failingTests(c);
     const excerpt = failureExcerpt(c.verdict, 5);
     const key = failureKey(kind, tests, excerpt);
-    const group = groups.get(key) ?? { kind, numbers: [], tests, excerpt: excerpt.length > 0 ? excerpt : c.verdict.reason ? [c.verdict.reason] : [], ...(reaches ? { reaches } : {}) };
+    const group = groups.get(key) ?? { kind, numbers: [], tests, excerpt: excerpt.length > 0 ? excerpt : c.verdict.reason ? [c.verdict.reason] : [], ...(reaches ? { reaches } : {}), ...readOnlyFacts(kind, c, result) };
     group.numbers.push(c.index + 1);
     if (kind === 'timeout') group.seconds = Math.max(group.seconds ?? 0, c.verdict.durationMs / 1000);
     groups.set(key, group);
@@ -126,6 +154,8 @@ export function groupVerb(group: FailureGroup, one = group.numbers.length === 1)
       return `could not start the test run (${group.excerpt[0] ?? 'setup failed'})`;
     case 'syntax':
       return `${verb('does', 'do')} not parse (a syntax error)`;
+    case 'readOnly':
+      return `could not write ${group.wrote ? code(group.wrote) : 'a file'} outside the run's copy (read-only in the sandbox)${group.baselineToo ? ', as the unmodified code\'s run could not, so the tests never ran' : ''}`;
     case 'outsideSelection':
     case 'inSelection':
     case 'failed': {
@@ -143,6 +173,7 @@ function nextSteps(groups: readonly FailureGroup[], result: FixResult, names: Ad
   const steps: string[] = [];
   for (const group of groups) {
     if (group.kind === 'setup') steps.push(`make the test command run in the sandbox first (why it did not: ${names.log})`);
+    if (group.kind === 'readOnly') steps.push(`make the test command write only inside the workspace or under /tmp${group.wrote ? ` (it wrote ${group.wrote}${SPAWN_WRAP.test(group.wrote) ? ': nyc 14 and older put their spawn-wrap shims there, nyc 15 does not' : ''})` : ''}`);
     if (group.kind === 'timeout') steps.push(`raise ${names.testTimeout} (runs were stopped at ${(group.seconds ?? 0).toFixed(1)} s), or check for candidates that loop`);
     if (group.kind === 'outsideSelection') steps.push(`${names.widen}${group.reaches ? ` to include ${group.reaches}` : ''}${names.failingTest ? `, or use ${names.failingTest}` : ''}`);
     if (group.kind === 'syntax' || group.kind === 'inSelection') steps.push(`more samples (${names.samples}) or a model provider (${names.provider})`);
