@@ -148,6 +148,16 @@ describe('mutation generator: JavaScript', () => {
     assert.equal(singles(hinted), singles(plain));
   });
 
+  it('swaps neighbouring spreads and the two elements of a pair, never the elements of a longer plain literal', async () => {
+    const text = 'function merge(a, b) {\n  const xs = [...a, ...b];\n  const o = { ...b, ...a, k: 1 };\n  return [[lo, hi], [1, 2, 3]];\n}\n';
+    const { files, mutants } = await mutate('javascript', text);
+    assertHas(files, text.replace('[...a, ...b]', '[...b, ...a]'));
+    assertHas(files, text.replace('{ ...b, ...a,', '{ ...a, ...b,'));
+    assertHas(files, text.replace('[lo, hi]', '[hi, lo]'));
+    const swaps = mutants.filter((m) => m.family === 'swap' && m.label.startsWith('swap `'));
+    assert.ok(!swaps.some((m) => m.text.includes('[2, 1, 3]') || m.text.includes('[1, 3, 2]')), swaps.map((m) => m.label).join('\n'));
+  });
+
   it('only mutates inside the selection', async () => {
     const start = jsSum.indexOf('  for');
     const end = jsSum.indexOf('\n', start);
@@ -207,6 +217,14 @@ describe('mutation generator: Python', () => {
     assertHas(files, py.replace('max(total, n)', 'max(n, total)'));
     assertHas(files, py.replace('total += 1', 'total -= 1'));
     assertHas(files, py.replace('xs[i] > 0', 'xs[n] > 0'));
+  });
+
+  it('swaps neighbouring splats in a list or dict and the two elements of a tuple', async () => {
+    const text = 'def merge(a, b):\n    return [*a, *b], {**b, **a}, (lo, hi)\n';
+    const { files } = await mutate('python', text);
+    assertHas(files, text.replace('[*a, *b]', '[*b, *a]'));
+    assertHas(files, text.replace('{**b, **a}', '{**a, **b}'));
+    assertHas(files, text.replace('(lo, hi)', '(hi, lo)'));
   });
 
   it('adds a negation to a condition', async () => {

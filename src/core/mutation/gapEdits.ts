@@ -1,5 +1,6 @@
 // Single edits the classic tables never generate: ±1 on a returned or assigned value, another property name,
-// swapped subscript indices, swapped operands of a `+` on strings or lists, and the rarer arithmetic pairs.
+// swapped subscript indices, swapped operands of a `+` on strings or lists, swapped elements of a literal, and the
+// rarer arithmetic pairs.
 import type { Node } from 'web-tree-sitter';
 import { quote, replacement } from './edit';
 import type { MutationEdit } from './edit';
@@ -32,7 +33,34 @@ export function gapEditsAt(node: Node, ctx: FamilyContext): MutationEdit[] {
   if (profile.binary.has(node.type)) binaryGaps(node, ctx, out);
   if (tables.member && node.type === tables.member.type) propertyEdits(node, ctx, out);
   if (node.type === profile.subscript[0]) indexSwaps(node, ctx, out);
+  if (LITERALS.has(node.type)) elementSwaps(node, ctx, out);
   return out;
+}
+
+/** Array, list, tuple and object literals, whose element order is the value (spreads: later ones win). */
+const LITERALS = new Set(['array', 'list', 'tuple', 'object', 'dictionary']);
+const SPREADS = new Set(['spread_element', 'list_splat', 'dictionary_splat']);
+
+/**
+ * `[...value, ...defaults]` → `[...defaults, ...value]`, `{ ...a, ...b }` → `{ ...b, ...a }`, `[lo, hi]` → `[hi, lo]`:
+ * two neighbouring spreads anywhere (which one wins, or comes first, is the value), and the two elements of a pair.
+ */
+function elementSwaps(node: Node, ctx: FamilyContext, out: MutationEdit[]): void {
+  const elements = node.namedChildren.filter((c): c is Node => c !== null && !c.type.includes('comment'));
+  const keyed = node.type === 'object' || node.type === 'dictionary';
+  const pair = elements.length === 2 && !keyed ? [[elements[0], elements[1]] as const] : [];
+  const spreads = elements.slice(1).flatMap((b, i) => (SPREADS.has(b.type) && SPREADS.has(elements[i].type) ? [[elements[i], b] as const] : []));
+  for (const [a, b] of pair.length > 0 ? pair : spreads) {
+    if (a.text === b.text) continue;
+    out.push({
+      start: a.startIndex,
+      end: b.endIndex,
+      text: b.text + ctx.text.slice(a.endIndex, b.startIndex) + a.text,
+      family: 'swap',
+      rank: 1,
+      description: `swap ${quote(a.text)} and ${quote(b.text)}`,
+    });
+  }
 }
 
 /** `return n` → `return n - 1`, `x = a * b` → `x = a * b + 1`; literals and `n ± 1` have their own edits. */
