@@ -1,4 +1,5 @@
 // The headless front end: `verified-fix <command> …`. Exit codes: 0 verified, 1 none, 2 bad input or provider failure, 3 bug.
+import { showControls } from '../core/base/ansi';
 import { UserError } from '../core/base/errors';
 import { fixHelp } from './flags';
 import { runFixCommand } from './fixCommand';
@@ -25,14 +26,22 @@ const usage = [
   ...exitCodesHelp(),
 ].join('\n');
 
+/**
+ * Every line the CLI writes to stderr (progress, log, warnings, errors): it carries test names, reasons and paths a
+ * candidate can shape, so no escape sequence or carriage return of theirs acts on the terminal or a CI log viewer.
+ */
+function logLine(text: string): void {
+  process.stderr.write(`${showControls(text)}\n`);
+}
+
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   const out = (text: string) => process.stdout.write(`${text}\n`);
   switch (command) {
     case 'stats':
-      return runStats(rest, out, (text) => process.stderr.write(`${text}\n`));
+      return runStats(rest, out, logLine);
     case 'fix':
-      return runFixCommand(rest, out, (text) => process.stderr.write(`${text}\n`));
+      return runFixCommand(rest, out, logLine);
     case '-V':
     case '--version':
       out(version);
@@ -46,7 +55,7 @@ async function main(argv: string[]): Promise<number> {
       out(usage);
       return 0;
     case undefined:
-      process.stderr.write(`${usage}\n`);
+      logLine(usage);
       return 2;
     default:
       if (command.startsWith('-')) {
@@ -62,7 +71,7 @@ async function main(argv: string[]): Promise<number> {
 
 // Before anything runs: a test run of the same user could read the key from this process's /proc environment.
 const keptKey = takeProductKeys();
-if (keptKey) process.stderr.write(`verified-fix: warning: ${keptKey}\n`);
+if (keptKey) logLine(`verified-fix: warning: ${keptKey}`);
 
 main(process.argv.slice(2)).then(
   (code) => {
@@ -72,10 +81,10 @@ main(process.argv.slice(2)).then(
     // parseArgs throws TypeErrors with ERR_PARSE_ARGS_* codes for unknown or malformed flags: bad input too.
     const code = (error as NodeJS.ErrnoException).code;
     if (error instanceof UserError || (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS'))) {
-      process.stderr.write(`verified-fix: ${(error as Error).message}\n`);
+      logLine(`verified-fix: ${(error as Error).message}`);
       process.exitCode = 2;
     } else {
-      process.stderr.write(`verified-fix: internal error: ${(error as Error)?.stack ?? String(error)}\n`);
+      logLine(`verified-fix: internal error: ${(error as Error)?.stack ?? String(error)}`);
       process.exitCode = 3;
     }
   },

@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { hiddenPaths } from '../security/hiddenPaths';
+import { hiddenPaths, splitByKind } from '../security/hiddenPaths';
 import { SANDBOX_SETUP_MARKER } from './backend';
 import type { PreparedRun, RunSpec, SandboxBackend } from './backend';
 import { copyBack, copyRunFiles, inside } from './containerCopy';
@@ -65,8 +65,10 @@ function mounts(engine: ContainerEngine, spec: RunSpec): string[] {
   const hidden = hiddenPaths(spec.hostEnv, spec.allowNetwork);
   // podman fills a tmpfs with what lies beneath it unless told not to: here, the very files to hide.
   const empty = engine === 'podman' ? ',notmpcopyup' : '';
-  for (const folder of [...hidden.folders, ...spec.hiddenFolders].filter(within)) args.push('--tmpfs', `${folder}:ro,size=1k${empty}`);
-  for (const file of hidden.files.filter(within)) args.push('-v', `/dev/null:${file}:ro`);
+  // The workspace's `.git` and untracked `.env*`: it is mounted read-only (the copy's links point into it).
+  const inTree = splitByKind(spec.hiddenInTree ?? []);
+  for (const folder of [...hidden.folders, ...spec.hiddenFolders, ...inTree.folders].filter(within)) args.push('--tmpfs', `${folder}:ro,size=1k${empty}`);
+  for (const file of [...hidden.files, ...inTree.files].filter(within)) args.push('-v', `/dev/null:${file}:ro`);
   return args;
 }
 

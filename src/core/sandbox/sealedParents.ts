@@ -37,7 +37,9 @@ function readOnlyEverywhere(writable: readonly string[]): string[] {
 function cover(folder: string, keeps: readonly string[], readOnly: boolean, fd: number, fail: (what: string) => string): string[] {
   const rel = (path: string) => path.slice(folder === '/' ? 1 : folder.length + 1);
   const lines = [
-    `exec ${fd}<${quote(folder)} || ${fail(`cannot open ${folder}`)}`,
+    // Under a folder covered before it (the temp root in /tmp) with none of the run's paths inside, it is gone: made
+    // again on that private tmpfs, so it is still an empty read-only folder (the mounts of the host are read-only here).
+    `mkdir -p ${quote(folder)} && exec ${fd}<${quote(folder)} || ${fail(`cannot open ${folder}`)}`,
     `mount -t tmpfs -o ${readOnly ? 'size=1m,mode=0755' : 'mode=1777'} verified-fix ${quote(folder)} || ${fail(`cannot cover ${folder}`)}`,
   ];
   for (const keep of keeps) {
@@ -51,8 +53,9 @@ function cover(folder: string, keeps: readonly string[], readOnly: boolean, fd: 
 /** The lines, run after every other mount of the setup and before capabilities are dropped. */
 export function sealParents(spec: SealSpec, fail: (what: string) => string): string[] {
   const writable = [spec.copyDir, ...spec.writablePaths];
-  // Own mounts, so the read-only pass below can leave exactly them writable.
-  const lines = writable.map((path) => `mount --bind ${quote(path)} ${quote(path)} || ${fail(`cannot bind ${path}`)}`);
+  // Own mounts, so the read-only pass below can leave exactly them writable; recursive, so the mounts already inside
+  // them (the tests' read-only binds, the covers over `.git` and `.env`) stay on top of the run's tree.
+  const lines = writable.map((path) => `mount --rbind ${quote(path)} ${quote(path)} || ${fail(`cannot bind ${path}`)}`);
   lines.push(...readOnlyEverywhere(writable));
   const needed = [...writable, ...spec.readOnlyPaths];
   const covers: Array<[string, boolean]> = [...privateTempFolders().map((folder): [string, boolean] => [folder, false]), ...spec.hiddenFolders.map((folder): [string, boolean] => [folder, true])];

@@ -44,6 +44,9 @@ function setupScript(setpriv: boolean, spec: RunSpec): string {
       lines.push(`mount --bind /dev/null ${quote(socket)} 2>/dev/null || [ ! -S ${quote(socket)} ] || fail 'cannot hide the socket ${socket.replace(/'/g, '')}'`);
     }
   }
+  // The run started in the copy's folder as it was before these mounts (below the overlay, on a now read-only mount):
+  // entering it again is what puts the run in its own tree.
+  lines.push(`cd ${quote(spec.copyDir)} || fail 'cannot enter the copy'`);
   lines.push('PATH=$run_path', setpriv ? `exec ${quote(toolPath('setpriv'))} --bounding-set=-all --inh-caps=-all --ambient-caps=-all --no-new-privs -- "$@"` : 'exec "$@"');
   return lines.join('\n');
 }

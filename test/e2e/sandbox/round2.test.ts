@@ -1,73 +1,27 @@
 // Round-2 attacks through the real CLI, in every mode that claims to protect against them (as root and as uid 65534
 // where the machine allows): poisoned parents, secrets the name list misses, a relative PATH, sabotaged reused copies.
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { sandboxOfKind } from '../../../src/core/sandbox/detect';
-import type { CliResult } from '../../unit/helpers/cli';
-import { sandboxArgs } from '../../unit/helpers/cli';
-import { cliPath, repoRoot } from '../../unit/helpers/paths';
 import { killMarked, newMarker } from '../../unit/helpers/processes';
 import { makeWorkspace, remove } from '../../unit/helpers/workspace';
 import type { BackendChoice } from '../../../src/core/contract/choices';
+import { GOOD, NOBODY, WRONG, attackFolders, baseEnv, containerSkip, mochaCommand, mochaProject, modeArgs, runCliAs } from './attackCli';
+import type { Json } from './attackCli';
 
 const marker = newMarker();
-const isRoot = process.getuid?.() === 0;
-const outside = mkdtempSync(join(tmpdir(), 'vf-round2-'));
-chmodSync(outside, 0o755);
+const { outside, ownedFolder, removeAll } = attackFolders('vf-round2-');
 after(() => {
   killMarked(marker);
-  remove(outside);
+  removeAll();
 });
+/** Why the container cases are skipped here, if they are (Podman, the test image, a cached mocha). */
+const noContainer = containerSkip();
 
-/** uid 65534 where this process is root and setpriv exists; the user the CLI runs as in the second pass. */
-const NOBODY = isRoot && existsSync('/usr/bin/setpriv') ? 65534 : undefined;
-
-function runCliAs(args: readonly string[], env: NodeJS.ProcessEnv, uid?: number, timeoutMs = 300_000): Promise<CliResult> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [cliPath, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'], ...(uid !== undefined ? { uid, gid: uid } : {}) });
-    let stdout = '';
-    let stderr = '';
-    child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ exitCode: code ?? 99, stdout, stderr });
-    });
-  });
-}
-
-/** A folder owned by `uid` (so the CLI as that user can write there). */
-function ownedFolder(name: string, uid?: number): string {
-  const dir = join(outside, name);
-  mkdirSync(dir, { recursive: true });
-  if (uid !== undefined) spawnSync('chown', ['-R', `${uid}:${uid}`, dir]);
-  return dir;
-}
-
-function baseEnv(tempRoot: string, home: string): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, VERIFIED_FIX_TMPDIR: tempRoot };
-  delete env.NODE_TEST_CONTEXT;
-  return env;
-}
-
-interface Json {
-  candidates: Array<{ status: string; reason?: string; verified: boolean }>;
-  verified: number[];
-}
-
-const mochaBin = join(repoRoot, 'node_modules', 'mocha', 'bin', 'mocha.js');
-const mochaProject = {
-  'package.json': '{"name": "answer", "private": true}\n',
-  'src/answer.js': 'function answer() { return 41; }\nmodule.exports = { answer };\n',
-  'test/answer.test.js': "const assert = require('node:assert');\nconst { answer } = require('../src/answer');\nit('answer', () => assert.strictEqual(answer(), 42));\n",
-};
-const GOOD = 'function answer() { return 42; }';
-const WRONG = 'function answer() { return 41; }';
 const PLANT = `verified-fix-plant-${marker}`;
 /**
  * Plants a mocha configuration that disables `strictEqual` (and a conftest.py, and a .pyc cache folder) in every folder
@@ -108,14 +62,15 @@ async function poisonedParents(backend: BackendChoice, uid?: number): Promise<vo
   const tempRoot = ownedFolder(`temp-${tag}`, uid);
   const home = ownedFolder(`home-${tag}`, uid);
   const ws = makeWorkspace(mochaProject, { git: true });
+  const test = mochaCommand(backend, ws);
   if (uid !== undefined) spawnSync('chown', ['-R', `${uid}:${uid}`, ws]);
   const candidates = join(ownedFolder(`cand-${tag}`, uid), 'c.json');
   const fix = (list: string[]) => {
     writeFileSync(candidates, JSON.stringify(list));
     if (uid !== undefined) spawnSync('chown', [`${uid}:${uid}`, candidates]);
-    const args = ['fix', '--workspace', ws, '--file', 'src/answer.js', '--lines', '1-1', '--candidates', candidates, '--test', `node ${mochaBin} test/answer.test.js`];
-    args.push('--timeout', '30', '--parallel', '1', '--confirm-runs', '1', '--k', '1', ...sandboxArgs(backend), '--isolation', 'reuse', '--strength', 'off', '--json');
-    return runCliAs(args, baseEnv(tempRoot, home), uid);
+    const args = ['fix', '--workspace', ws, '--file', 'src/answer.js', '--lines', '1-1', '--candidates', candidates, '--test', test];
+    args.push('--timeout', '30', '--parallel', '1', '--confirm-runs', '1', '--k', '1', ...modeArgs(backend), '--isolation', 'reuse', '--strength', 'off', '--json');
+    return runCliAs(args, baseEnv(tempRoot, home), { uid });
   };
   try {
     const first = await fix([`${planter}\n${WRONG}`, WRONG, GOOD]);
@@ -140,6 +95,8 @@ describe('round 2: poisoned parents', async () => {
     it(`${backend}: a file planted above the copy reaches no later run, and lands nowhere on the host`, { skip: !works && `${backend} does not work here` }, () => poisonedParents(backend));
     it(`${backend} as uid 65534: the same`, { skip: (!works && `${backend} does not work here`) || (NOBODY === undefined && 'needs root to switch user') }, () => poisonedParents(backend, NOBODY));
   }
+  // Root only: the CLI as uid 65534 would need a rootless Podman set up for that user.
+  it('container: a file planted above the copy lands in the container only, and reaches no later run', { skip: noContainer }, () => poisonedParents('container'));
 });
 
 
@@ -182,6 +139,7 @@ async function secretsOutOfReach(backend: BackendChoice, uid?: number): Promise<
   writeFileSync(kubeconfig, `token: ${SECRET}\n`);
   const ws = makeWorkspace({ ...mochaProject, '.gitignore': '.env\n', '.env': `API=${SECRET}\n` }, { git: true });
   spawnSync('git', ['config', 'http.https://github.com/.extraheader', `AUTHORIZATION: basic ${SECRET}`], { cwd: ws });
+  const test = mochaCommand(backend, ws);
   if (uid !== undefined) spawnSync('chown', ['-R', `${uid}:${uid}`, ws, home, tempRoot]);
   const fileTargets = backend === 'process-group' ? [] : [...homeFiles.map((rel) => join(home, rel)), kubeconfig, join(ws, '.env'), join(ws, '.git', 'config')];
   const cases: Array<[string, string]> = [
@@ -191,11 +149,11 @@ async function secretsOutOfReach(backend: BackendChoice, uid?: number): Promise<
   const candidates = join(ownedFolder(`cand-${tag}`, uid), 'c.json');
   writeFileSync(candidates, JSON.stringify(cases.map(([, code]) => code)));
   if (uid !== undefined) spawnSync('chown', [`${uid}:${uid}`, candidates]);
-  const args = ['fix', '--workspace', ws, '--file', 'src/answer.js', '--lines', '1-1', '--candidates', candidates, '--test', `node ${mochaBin} test/answer.test.js`];
+  const args = ['fix', '--workspace', ws, '--file', 'src/answer.js', '--lines', '1-1', '--candidates', candidates, '--test', test];
   // A generous limit (no candidate hangs): on a loaded machine a blind candidate's run must end by its verdict.
-  args.push('--timeout', '300', '--parallel', '2', '--confirm-runs', '1', '--k', '1', ...sandboxArgs(backend), '--strength', 'off', '--json');
+  args.push('--timeout', '300', '--parallel', '2', '--confirm-runs', '1', '--k', '1', ...modeArgs(backend), '--strength', 'off', '--json');
   try {
-    const r = await runCliAs(args, { ...baseEnv(tempRoot, home), ...unusualVariables, KUBECONFIG: kubeconfig }, uid);
+    const r = await runCliAs(args, { ...baseEnv(tempRoot, home), ...unusualVariables, KUBECONFIG: kubeconfig }, { uid });
     assert.equal(r.exitCode, 0, r.stderr);
     const json = JSON.parse(r.stdout) as Json;
     const seen = cases.flatMap(([what], i) => (json.candidates[i].verified ? [] : [`${what}: ${json.candidates[i].status} ${json.candidates[i].reason ?? ''}`]));
@@ -213,6 +171,7 @@ describe('round 2: secrets the name list misses', async () => {
     it(`${backend}: no unusual variable, credential file, .env or .git/config token reaches a run`, { skip: !works && `${backend} does not work here` }, () => secretsOutOfReach(backend));
     it(`${backend} as uid 65534: the same`, { skip: (!works && `${backend} does not work here`) || (NOBODY === undefined && 'needs root to switch user') }, () => secretsOutOfReach(backend, NOBODY));
   }
+  it('container: no unusual variable, credential file, .env or .git/config token reaches a run', { skip: noContainer }, () => secretsOutOfReach('container'));
 });
 
 /** Tools the engine starts, planted in the workspace's ./node_modules/.bin (a relative PATH entry) to run unsandboxed. */
@@ -226,17 +185,10 @@ async function relativePathTools(backend: BackendChoice): Promise<void> {
   for (const tool of PLANTED_TOOLS) chmodSync(join(ws, 'node_modules/.bin', tool), 0o755);
   const candidates = join(outside, `tools-${backend}.json`);
   writeFileSync(candidates, JSON.stringify([GOOD]));
-  const args = ['fix', '--workspace', ws, '--file', 'src/answer.js', '--lines', '1-1', '--candidates', candidates, '--test', `node ${mochaBin} test/answer.test.js`];
-  args.push('--timeout', '30', '--confirm-runs', '1', '--k', '1', ...sandboxArgs(backend), '--strength', 'off', '--json');
+  const args = ['fix', '--workspace', ws, '--file', 'src/answer.js', '--lines', '1-1', '--candidates', candidates, '--test', mochaCommand(backend, ws)];
+  args.push('--timeout', '30', '--confirm-runs', '1', '--k', '1', ...modeArgs(backend), '--strength', 'off', '--json');
   const env = { ...baseEnv(ownedFolder(`temp-tools-${backend}`), ownedFolder(`home-tools-${backend}`)), PATH: `./node_modules/.bin:${process.env.PATH ?? ''}` };
-  const r = await new Promise<CliResult>((resolve) => {
-    const child = spawn(process.execPath, [cliPath, ...args], { cwd: ws, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('close', (code) => resolve({ exitCode: code ?? 99, stdout, stderr }));
-  });
+  const r = await runCliAs(args, env, { cwd: ws });
   try {
     assert.equal(r.exitCode, 0, r.stderr);
     assert.deepEqual((JSON.parse(r.stdout) as Json).verified, [0], r.stderr);
@@ -252,6 +204,7 @@ describe('round 2: a relative PATH entry', async () => {
   for (const [backend, works] of [['bwrap', bwrap], ['unshare', unshare], ['process-group', true]] as const) {
     it(`${backend}: ./node_modules/.bin supplies none of the tools the engine starts`, { skip: !works && `${backend} does not work here` }, () => relativePathTools(backend));
   }
+  it('container: ./node_modules/.bin supplies neither podman nor any other tool the engine starts', { skip: noContainer }, () => relativePathTools('container'));
 });
 
 /** Candidates that, once loaded, turn their own file in the reused copy into something a write would hang on or fail at. */
@@ -264,10 +217,10 @@ async function sabotagedReuse(backend: BackendChoice): Promise<void> {
   const ws = makeWorkspace(mochaProject, { git: true });
   const candidates = join(outside, `reuse-${backend}.json`);
   writeFileSync(candidates, JSON.stringify([`${saboteurs.fifo}\n${WRONG}`, GOOD, `${saboteurs.folder}\n${WRONG}`, `${GOOD} // again`]));
-  const args = ['fix', '--workspace', ws, '--file', 'src/answer.js', '--lines', '1-1', '--candidates', candidates, '--test', `node ${mochaBin} test/answer.test.js`];
-  args.push('--timeout', '30', '--total-timeout', '60', '--parallel', '1', '--confirm-runs', '1', '--k', '1', ...sandboxArgs(backend), '--isolation', 'reuse', '--strength', 'off', '--json');
+  const args = ['fix', '--workspace', ws, '--file', 'src/answer.js', '--lines', '1-1', '--candidates', candidates, '--test', mochaCommand(backend, ws)];
+  args.push('--timeout', '30', '--total-timeout', '60', '--parallel', '1', '--confirm-runs', '1', '--k', '1', ...modeArgs(backend), '--isolation', 'reuse', '--strength', 'off', '--json');
   try {
-    const r = await runCliAs(args, baseEnv(ownedFolder(`temp-reuse-${backend}`), ownedFolder(`home-reuse-${backend}`)), undefined, 120_000);
+    const r = await runCliAs(args, baseEnv(ownedFolder(`temp-reuse-${backend}`), ownedFolder(`home-reuse-${backend}`)), { timeoutMs: 120_000 });
     assert.equal(r.exitCode, 0, `the CLI ends on its own (exit ${r.exitCode}): ${r.stderr}`);
     const json = JSON.parse(r.stdout) as Json;
     assert.deepEqual(json.verified, [1, 3], `the correct candidates after a saboteur are verified: ${JSON.stringify(json.candidates.map((c) => [c.status, c.reason]))}`);
@@ -282,4 +235,5 @@ describe('round 2: sabotaged reused copies', async () => {
   for (const [backend, works] of [['unshare', unshare], ['process-group', true], ['bwrap', bwrap]] as const) {
     it(`${backend}: a target turned into a FIFO or a folder neither hangs the CLI nor fails the next candidate`, { skip: !works && `${backend} does not work here` }, () => sabotagedReuse(backend));
   }
+  it('container: a target turned into a FIFO or a folder neither hangs the CLI nor fails the next candidate', { skip: noContainer }, () => sabotagedReuse('container'));
 });

@@ -1,82 +1,35 @@
 // Round-3 attacks through the real CLI (#25's remaining items), in every mode that claims to protect against them, as
 // root and as uid 65534 where the machine allows: sockets no name list knows, and the smaller items of the list.
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { Server } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { sandboxOfKind } from '../../../src/core/sandbox/detect';
 import { appendResults } from '../../../src/core/statistics/resultsFile';
-import type { CliResult } from '../../unit/helpers/cli';
 import { sandboxArgs } from '../../unit/helpers/cli';
-import { cliPath, repoRoot } from '../../unit/helpers/paths';
+import { repoRoot } from '../../unit/helpers/paths';
 import { killMarked, newMarker } from '../../unit/helpers/processes';
 import { makeWorkspace, remove } from '../../unit/helpers/workspace';
 import type { BackendChoice } from '../../../src/core/contract/choices';
+import { GOOD, NOBODY, attackFolders, baseEnv, containerSkip, mochaCommand, mochaProject, modeArgs, runCliAs } from './attackCli';
+import type { Json } from './attackCli';
 
 const marker = newMarker();
 const isRoot = process.getuid?.() === 0;
-const outside = mkdtempSync(join(tmpdir(), 'vf-round3-'));
-chmodSync(outside, 0o755);
+const { ownedFolder, removeAll } = attackFolders('vf-round3-');
 const servers: Server[] = [];
 after(async () => {
   killMarked(marker);
   await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
-  remove(outside);
+  removeAll();
 });
 
-/** uid 65534 where this process is root and setpriv exists; the user the CLI runs as in the second pass. */
-const NOBODY = isRoot && existsSync('/usr/bin/setpriv') ? 65534 : undefined;
-
-function runCliAs(args: readonly string[], env: NodeJS.ProcessEnv, uid?: number, cwd?: string): Promise<CliResult> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [cliPath, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], ...(uid !== undefined ? { uid, gid: uid } : {}) });
-    let stdout = '';
-    let stderr = '';
-    child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 300_000);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ exitCode: code ?? 99, stdout, stderr });
-    });
-  });
-}
-
-/** A folder owned by `uid` (so the CLI as that user can write there). */
-function ownedFolder(name: string, uid?: number): string {
-  const dir = join(outside, name);
-  mkdirSync(dir, { recursive: true });
-  if (uid !== undefined) spawnSync('chown', ['-R', `${uid}:${uid}`, dir]);
-  return dir;
-}
-
-function baseEnv(tempRoot: string, home: string): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, HOME: home, VERIFIED_FIX_TMPDIR: tempRoot };
-  delete env.NODE_TEST_CONTEXT;
-  for (const name of ['SSH_AUTH_SOCK', 'DOCKER_HOST', 'DBUS_SESSION_BUS_ADDRESS', 'XDG_RUNTIME_DIR']) delete env[name];
-  return env;
-}
-
-interface Json {
-  candidates: Array<{ status: string; reason?: string; verified: boolean }>;
-  verified: number[];
-}
-
-const mochaBin = join(repoRoot, 'node_modules', 'mocha', 'bin', 'mocha.js');
-const mochaProject = {
-  'package.json': '{"name": "answer", "private": true}\n',
-  'src/answer.js': 'function answer() { return 41; }\nmodule.exports = { answer };\n',
-  'test/answer.test.js': "const assert = require('node:assert');\nconst { answer } = require('../src/answer');\nit('answer', () => assert.strictEqual(answer(), 42));\n",
-};
-const GOOD = 'function answer() { return 42; }';
-
 function fixArgs(ws: string, candidates: string, backend: BackendChoice, extra: readonly string[] = []): string[] {
-  const args = ['fix', '--workspace', ws, '--file', 'src/answer.js', '--lines', '1-1', '--candidates', candidates, '--test', `node ${mochaBin} test/answer.test.js`];
-  args.push('--timeout', '30', '--parallel', '1', '--confirm-runs', '1', '--k', '1', ...sandboxArgs(backend), '--strength', 'off', '--behaviour', 'off', '--json', ...extra);
+  const args = ['fix', '--workspace', ws, '--file', 'src/answer.js', '--lines', '1-1', '--candidates', candidates, '--test', mochaCommand(backend, ws)];
+  args.push('--timeout', '30', '--parallel', '1', '--confirm-runs', '1', '--k', '1', ...modeArgs(backend), '--strength', 'off', '--behaviour', 'off', '--json', ...extra);
   return args;
 }
 
@@ -117,7 +70,7 @@ async function unlistedSockets(backend: BackendChoice, uid?: number): Promise<vo
   const ws = makeWorkspace(mochaProject, { git: true });
   if (uid !== undefined) spawnSync('chown', ['-R', `${uid}:${uid}`, ws, home]);
   try {
-    const r = await runCliAs(fixArgs(ws, candidatesFile(tag, [connector(sockets)], uid), backend), baseEnv(ownedFolder(`temp-${tag}`, uid), home), uid);
+    const r = await runCliAs(fixArgs(ws, candidatesFile(tag, [connector(sockets)], uid), backend), baseEnv(ownedFolder(`temp-${tag}`, uid), home), { uid });
     assert.equal(r.exitCode, 0, r.stderr);
     assert.deepEqual((JSON.parse(r.stdout) as Json).verified, [0], r.stderr);
     assert.equal(connections, 0, 'no listening socket outside the run was reached');
@@ -134,6 +87,7 @@ describe('round 3: sockets no name list knows', async () => {
     it(`${backend}: a listener under /var/tmp or in a home folder is not reachable`, { skip: !works && `${backend} does not work here` }, () => unlistedSockets(backend));
     it(`${backend} as uid 65534: the same`, { skip: (!works && `${backend} does not work here`) || (NOBODY === undefined && 'needs root to switch user') }, () => unlistedSockets(backend, NOBODY));
   }
+  it('container: the same listeners are not reachable', { skip: containerSkip() }, () => unlistedSockets('container'));
 });
 
 const pytestAvailable = spawnSync('python3', ['-c', 'import pytest']).status === 0;
@@ -164,7 +118,7 @@ async function plantedParentConfig(runner: 'mocha' | 'pytest', backend: BackendC
     : ['fix', '--workspace', ws, '--file', 'src/answer.js', '--lines', '1-1', '--candidates', candidatesFile(tag, js, uid), '--test', './node_modules/.bin/mocha test/answer.test.js'];
   args.push('--timeout', '60', '--parallel', '1', '--confirm-runs', '1', '--k', '1', ...sandboxArgs(backend), '--isolation', 'reuse', '--strength', 'off', '--behaviour', 'off', '--json', '--verbose');
   try {
-    const r = await runCliAs(args, baseEnv(ownedFolder(`temp-${tag}`, uid), ownedFolder(`home-${tag}`, uid)), uid);
+    const r = await runCliAs(args, baseEnv(ownedFolder(`temp-${tag}`, uid), ownedFolder(`home-${tag}`, uid)), { uid });
     assert.equal(r.exitCode, 0, r.stderr);
     const json = JSON.parse(r.stdout) as Json;
     assert.deepEqual(json.verified, [2], `a configuration planted above the copy must not verify a wrong candidate: ${JSON.stringify(json.candidates.map((c) => [c.status, c.reason]))}\n${r.stderr}`);

@@ -1,14 +1,13 @@
 // Round-4 attacks through the real CLI (#25's last items): process group as root, --no-baseline, the CLI's own
 // environment, folders a run makes hard to remove. As root and as uid 65534 where the machine allows.
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import type { CliResult } from '../../unit/helpers/cli';
-import { cliPath } from '../../unit/helpers/paths';
 import { makeWorkspace, remove } from '../../unit/helpers/workspace';
+import { runCliAs } from './attackCli';
 
 const isRoot = process.getuid?.() === 0;
 /** uid 65534 where this process is root: the user the CLI runs as in the second pass. */
@@ -17,21 +16,6 @@ const outside = mkdtempSync(join(tmpdir(), 'vf-round4-'));
 chmodSync(outside, 0o755);
 // rm -rf, not rmSync: a failed run of the last suite leaves trees deeper than PATH_MAX.
 after(() => spawnSync('sh', ['-c', 'chmod -R u+rwx -- "$1"; rm -rf -- "$1"', 'sh', outside]));
-
-function runCliAs(args: readonly string[], env: NodeJS.ProcessEnv, uid?: number): Promise<CliResult> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [cliPath, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'], ...(uid !== undefined ? { uid, gid: uid } : {}) });
-    let stdout = '';
-    let stderr = '';
-    child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 300_000);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ exitCode: code ?? 99, stdout, stderr });
-    });
-  });
-}
 
 let folders = 0;
 /** A folder under `outside` owned by `uid`, so the CLI as that user can write there. */
@@ -105,7 +89,7 @@ describe('round 4: process group as root', () => {
   it('uid 65534, process group without the opt-in: runs, and says once what it gives up', { skip: NOBODY === undefined && 'needs root to switch user' }, async () => {
     const { ws } = shellProject(NOBODY);
     try {
-      const r = await runCliAs(fixArgs(ws, candidates(['bad', 'good'], NOBODY), '--sandbox', 'process-group'), baseEnv(NOBODY), NOBODY);
+      const r = await runCliAs(fixArgs(ws, candidates(['bad', 'good'], NOBODY), '--sandbox', 'process-group'), baseEnv(NOBODY), { uid: NOBODY });
       assert.equal(r.exitCode, 0, r.stderr);
       assert.deepEqual((JSON.parse(r.stdout) as Json).verified, [1]);
       assert.equal(r.stderr.match(RISKS)?.length, 1, r.stderr);
@@ -130,7 +114,7 @@ async function keyInCliEnviron(uid?: number): Promise<void> {
   const env = baseEnv(uid, { VERIFIED_FIX_API_KEY: SECRET, OPENAI_API_KEY: SECRET, ROUND4_MARKER: 'visible' });
   const extra = uid === undefined ? ['--allow-process-group-as-root'] : [];
   try {
-    const r = await runCliAs(fixArgs(ws, candidates([environReader(leak)], uid), '--sandbox', 'process-group', ...extra), env, uid);
+    const r = await runCliAs(fixArgs(ws, candidates([environReader(leak)], uid), '--sandbox', 'process-group', ...extra), env, { uid });
     assert.equal(r.exitCode, 0, r.stderr);
     assert.deepEqual((JSON.parse(r.stdout) as Json).verified, [0], r.stderr);
     const read = existsSync(leak) ? readFileSync(leak, 'utf8') : '';
@@ -155,7 +139,7 @@ async function leavesNothing(uid: number | undefined, sandbox: readonly string[]
   const { ws } = shellProject(uid, '. ./value.txt; test "$ok" = yes');
   const tempRoot = ownedFolder(uid);
   try {
-    const r = await runCliAs(fixArgs(ws, candidates([hardToRemove], uid), ...sandbox), baseEnv(uid, { VERIFIED_FIX_TMPDIR: tempRoot }), uid);
+    const r = await runCliAs(fixArgs(ws, candidates([hardToRemove], uid), ...sandbox), baseEnv(uid, { VERIFIED_FIX_TMPDIR: tempRoot }), { uid });
     assert.equal(r.exitCode, 0, r.stderr);
     assert.deepEqual((JSON.parse(r.stdout) as Json).verified, [0], r.stderr);
     assert.doesNotMatch(r.stderr, /could not remove/);
