@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { runFix } from '../src/core/engine/runFix';
 import type { FixRequest, FixResult } from '../src/core/contract/fixRequest';
 import { createFileProvider } from '../src/core/providers/fileProvider';
+import { REACH_HOOK_FILE, REACH_HOOK_SOURCE, REACH_VARIABLE } from '../src/core/localisation/reachHook';
 
 const TEST_FILES = 40;
 const REACHING_FILES = 3;
@@ -100,11 +101,17 @@ export async function benchReach(): Promise<void> {
       provider: createFileProvider([...CANDIDATES]), ...over,
     });
     const load = () => loadavg()[0].toFixed(1);
-    // Bare suites, plain and under coverage, alternated so that a busy moment does not fall on one kind only.
+    // Bare suites, plain, under the engine's reach hook and under node's own coverage, alternated so that a busy
+    // moment does not fall on one kind only.
     const bare: number[] = [];
+    const hooked: number[] = [];
     const covered: number[] = [];
+    const hookDir = join(scratch, 'hook');
+    mkdirSync(hookDir);
+    writeFileSync(join(hookDir, REACH_HOOK_FILE), REACH_HOOK_SOURCE);
     for (let r = 0; r < 2; r++) {
       bare.push(timeSuite(dir));
+      hooked.push(timeSuite(dir, { [REACH_VARIABLE]: hookDir, NODE_OPTIONS: `--require ${join(hookDir, REACH_HOOK_FILE)}` }));
       covered.push(timeSuite(dir, { NODE_V8_COVERAGE: join(scratch, `cov${r}`) }));
     }
     const failingOnly = timeSuite(dir, {}, ['--test-name-pattern', '^caps at hi$', 'test/r0.test.js']);
@@ -119,7 +126,7 @@ export async function benchReach(): Promise<void> {
     }
     const bareAfter = timeSuite(dir);
     const one = Math.min(suite, bareAfter);
-    console.log(`  one bare full suite: ${s(one)} (best of ${bare.map(s).join(', ')}, ${s(bareAfter)} after); under NODE_V8_COVERAGE ${covered.map(s).join(', ')}: coverage costs ${(100 * (Math.min(...covered) / suite - 1)).toFixed(0)}% of a suite; failing test alone ${s(failingOnly)}`);
+    console.log(`  one bare full suite: ${s(one)} (best of ${bare.map(s).join(', ')}, ${s(bareAfter)} after); under the reach hook ${hooked.map(s).join(', ')}: ${(100 * (Math.min(...hooked) / suite - 1)).toFixed(0)}% of a suite (NODE_V8_COVERAGE, used before: ${covered.map(s).join(', ')}, ${(100 * (Math.min(...covered) / suite - 1)).toFixed(0)}%); failing test alone ${s(failingOnly)}`);
     const top = results[0].result;
     console.log(`  failing on the unmodified code: ${top.failingTests.length ? top.failingTests.join(', ') : 'none'} (the fixture seeds one: caps at hi)`);
     const floor = (top.baseline?.durationMs ?? one) + CANDIDATES.length * failingOnly + one;

@@ -1,11 +1,12 @@
-// Coverage once, in the baseline run itself: node's test runner starts a process per test file, and NODE_V8_COVERAGE
-// makes each write what it ran, so the one run that finds the failing tests also says which tests reach the selection.
+// Coverage once, in the baseline run itself: node's test runner starts a process per test file, and the reach hook
+// makes each write which functions it ran, so the one run that finds the failing tests also says which tests reach the selection.
 // Mocha runs every file in one process: there the engine's hook also records what each test file required.
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from '../base/logger';
 import type { ExecutedRun, RunOptions } from '../execution/executor';
-import { readV8Reports, V8_COVERAGE_VARIABLE } from '../localisation/v8Coverage';
+import { readV8Reports } from '../localisation/v8Coverage';
+import { withReachHook } from '../localisation/reachHook';
 import { reachFromCoverage } from '../localisation/reachingTests';
 import { reachFromLoads } from '../localisation/loadReach';
 import { MOCHA_LOADS_FILE, MOCHA_LOADS_VARIABLE } from '../testResults/mochaHook';
@@ -38,15 +39,16 @@ export function whyNoBaselineCoverage(runner: ResolvedRunner | undefined, langua
   return undefined;
 }
 
-/** The baseline's command with NODE_V8_COVERAGE pointed at the run's output folder (and, for mocha, the loads record); pytest's plugin records its loads alone. */
+/**
+ * The baseline's command with the reach hook in every node process (which functions each ran; for mocha also the
+ * loads record); pytest's plugin records its loads alone.
+ */
 export function withCoverage(full: ReporterRun, runner?: ResolvedRunner): RunOptions {
   const name = runner && 'adapter' in runner ? runner.adapter.name : undefined;
   if (name === 'pytest') return { command: (report, out) => `${PYTEST_LOADS_VARIABLE}=${shellQuote(join(out ?? '', PYTEST_LOADS_FILE))} ${full.command(report, out)}`, outputFiles: full.outputFiles ?? {} };
-  const loads = name === 'mocha';
-  return {
-    command: (report, out) => `${V8_COVERAGE_VARIABLE}=${shellQuote(out ?? '')} ${loads ? `${MOCHA_LOADS_VARIABLE}=${shellQuote(join(out ?? '', MOCHA_LOADS_FILE))} ` : ''}${full.command(report, out)}`,
-    outputFiles: full.outputFiles ?? {},
-  };
+  const hooked = withReachHook(full);
+  if (name !== 'mocha') return hooked;
+  return { ...hooked, command: (report, out) => `${MOCHA_LOADS_VARIABLE}=${shellQuote(join(out ?? '', MOCHA_LOADS_FILE))} ${hooked.command(report, out)}` };
 }
 
 /** The reach from the baseline run's coverage files; the folder is removed either way. Logs the result and its cost. */
