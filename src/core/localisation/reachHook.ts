@@ -28,8 +28,9 @@ export const REACH_HOOK_SOURCE = `'use strict';
   if (!out || process.env.NODE_V8_COVERAGE) return;
   var session;
   try {
-    if (require('inspector').url()) return;
-    session = new (require('inspector').Session)();
+    var inspector = require('inspector');
+    if (inspector.url()) return;
+    session = new inspector.Session();
     session.connect();
     session.post('Profiler.enable');
     session.post('Profiler.startPreciseCoverage', { callCount: false, detailed: false });
