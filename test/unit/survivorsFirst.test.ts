@@ -58,6 +58,59 @@ describe('RunQueue', () => {
     }, i % 3)));
     assert.equal(most, 2);
   });
+
+  it('starts a wide run only when all its slots are free, and holds them all while it runs', async () => {
+    const queue = new RunQueue(2);
+    const events: string[] = [];
+    const narrow = gate();
+    const wide = gate();
+    const first = queue.slot(async () => {
+      events.push('narrow starts');
+      await narrow.promise;
+      events.push('narrow ends');
+    });
+    const whole = queue.slot(async () => {
+      events.push('wide starts');
+      await wide.promise;
+      events.push('wide ends');
+    }, RunPriority.full, 2);
+    // A later narrow run of the same priority waits behind the wide one even though a slot is free.
+    const later = queue.slot(async () => void events.push('later starts'), RunPriority.first);
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual(events, ['narrow starts']);
+    assert.equal(queue.pending, 2);
+    narrow.open();
+    await first;
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual(events, ['narrow starts', 'narrow ends', 'wide starts']);
+    wide.open();
+    await Promise.all([whole, later]);
+    assert.deepEqual(events, ['narrow starts', 'narrow ends', 'wide starts', 'wide ends', 'later starts']);
+  });
+
+  it('lets a run of a higher priority pass a wide run waiting for its slots', async () => {
+    const queue = new RunQueue(2);
+    const events: string[] = [];
+    const busy = gate();
+    const hold = queue.slot(async () => {
+      await busy.promise;
+    });
+    const whole = queue.slot(async () => void events.push('wide'), RunPriority.first, 2);
+    const confirm = queue.slot(async () => void events.push('confirm'), RunPriority.confirm);
+    await confirm;
+    assert.deepEqual(events, ['confirm']);
+    busy.open();
+    await Promise.all([hold, whole]);
+    assert.deepEqual(events, ['confirm', 'wide']);
+  });
+
+  it('takes a width beyond its slots as all of them', async () => {
+    const queue = new RunQueue(2);
+    await queue.slot(async () => undefined, RunPriority.first, 8);
+    let ran = false;
+    await queue.slot(async () => void (ran = true));
+    assert.equal(ran, true);
+  });
 });
 
 const adapter: RunnerAdapter = {

@@ -11,6 +11,10 @@ describe('time limits from the baseline', () => {
     assert.match(limitFromBaseline(200, true)?.basis ?? '', /floor; the baseline took 0\.2 s/);
   });
 
+  it('counts a baseline that started several test files at once as that many times longer, and says so', () => {
+    assert.deepEqual(limitFromBaseline(1400, true, 2), { ms: 14_000, basis: "5× the baseline's 1.4 s, ×2 since it started 2 test files at once" });
+  });
+
   it('sets none when the baseline ended early', () => {
     assert.equal(limitFromBaseline(1400, false), undefined);
     assert.equal(limitFromBaseline(0, true), undefined);

@@ -5,6 +5,8 @@ import type { FixEvent, Verdict } from '../contract/fixRequest';
 import type { Logger } from '../base/logger';
 import type { BaselineReport, SiteRanking } from '../contract/provider';
 import type { TestExecutor } from '../execution/executor';
+import { RunPriority } from '../execution/runQueue';
+import type { Slot } from '../execution/runQueue';
 import { localiseFaults } from '../localisation/localise';
 import type { PreparedRequest } from '../request/checkRequest';
 import type { TestPlan } from '../testCommand/testPlan';
@@ -20,8 +22,8 @@ export interface BaselineOptions {
   readonly executor: TestExecutor;
   readonly plan: TestPlan;
   readonly prepared: PreparedRequest;
-  /** Takes one of the request's parallel slots for one run. */
-  readonly slot: <T>(run: () => Promise<T>) => Promise<T>;
+  /** Takes the request's parallel slots for one run. */
+  readonly slot: Slot;
   readonly logger: Logger;
   readonly onEvent: (event: FixEvent) => void;
   /** A baseline already run on this unmodified code (a workspace request's localisation): no run, no coverage rerun. */
@@ -54,13 +56,16 @@ export function startBaseline({ run, executor, plan, prepared, slot, logger, onE
   if (reuse) return reusedBaseline(reuse, onEvent, reference, report);
   // Coverage once: in the baseline run itself, where the runner gives a process per test file and survivors are staged.
   const noCoverage = plan.fullCommand && plan.staged ? whyNoBaselineCoverage(plan.runner, prepared.languageId, fullSuite === true) : 'survivors are not staged';
-  const options = plan.fullCommand && !noCoverage ? withCoverage(plan.fullCommand, plan.runner) : { ...plan.fullCommand };
+  // Staged candidates wait for the baseline, so it has every slot to itself; unstaged ones run beside it.
+  const wide = plan.staged ? plan.wide : undefined;
+  const full = wide?.command ?? plan.fullCommand;
+  const options = full && !noCoverage ? withCoverage(full, plan.runner) : { ...full };
   const verdict = run
-    ? slot(() => executor.run(prepared.text, 'baseline', options)).then(async (executed) => {
+    ? slot(() => executor.run(prepared.text, 'baseline', options), RunPriority.first, wide?.width).then(async (executed) => {
         const { verdict } = executed;
         onEvent({ type: 'baseline', verdict });
         if (verdict.status === 'pass') logger.warn('the tests pass on the unmodified code: they do not catch the bug, so a passing candidate proves little');
-        const judged = verdict.cancelled ? {} : referenceFrom(executed, plan.runner, plan.testCommand, logger);
+        const judged = verdict.cancelled ? {} : referenceFrom(executed, plan.runner, plan.testCommand, logger, wide?.width);
         const reach = noCoverage || verdict.cancelled ? { problem: noCoverage ?? 'cancelled' } : await reachOfBaseline(executed, judged.plan, prepared, logger);
         if (!verdict.cancelled && plan.fullCommand && plan.staged) logger.info(describeReach(reach));
         reference.resolve({ ...judged, reach });

@@ -38,7 +38,7 @@ export async function runFix(request: FixRequest, onEvent: (event: FixEvent) => 
   const { backend, listing } = await prepareExecution(request, logger);
   const plan = planTests({
     workspace: request.workspace, testCommand: prepared.testCommand, env: opened.env, usesHostTools: backend.usesHostTools,
-    baselineCheck: request.baselineCheck, staged: request.stagedVerification ?? true,
+    baselineCheck: request.baselineCheck, staged: request.stagedVerification ?? true, slots: Math.max(1, request.parallel),
   });
   const lifetime = new Lifetime(request);
   // Before the timer and listeners: a failure here must leave nothing running.
@@ -59,7 +59,7 @@ export async function runFix(request: FixRequest, onEvent: (event: FixEvent) => 
   const readyToVerify: Promise<unknown> = plan.fullCommand && plan.staged ? baseline.reference : Promise.resolve();
   const verifier = new Verifier({
     executor, reference: baseline.reference, fullCommand: plan.fullCommand, staged: plan.staged, requiredRuns, languageId: prepared.languageId, signal: lifetime.signal, slot: queue.slot,
-    testTimeoutMs: request.testTimeoutMs, originalText: prepared.text, selectionStart: prepared.start, fullSuite, logger, ...(census ? { census } : {}),
+    testTimeoutMs: request.testTimeoutMs, originalText: prepared.text, selectionStart: prepared.start, fullSuite, logger, ...(census ? { census } : {}), ...(plan.wide ? { wide: plan.wide } : {}),
   });
   const pool = new CandidatePool({ relativePath: prepared.relativePath, originalText: prepared.text, start: prepared.start, end: prepared.end, requiredRuns });
   const generation = new Generation({ request, prepared, baseline, pool, verifier, readyToVerify, signal: lifetime.signal, logger, onEvent });

@@ -82,7 +82,7 @@ export async function localiseRequest(request: LocaliseOnlyRequest): Promise<Loc
   const opened = await openRequest(carrierRequest);
   const { logger } = opened;
   const plan = planTests({
-    workspace: request.workspace, testCommand: opened.prepared.testCommand, env: opened.env, usesHostTools: listed.backend.usesHostTools, baselineCheck: true, staged: false,
+    workspace: request.workspace, testCommand: opened.prepared.testCommand, env: opened.env, usesHostTools: listed.backend.usesHostTools, baselineCheck: true, staged: false, slots: Math.max(1, request.parallel),
   });
   const lifetime = new Lifetime(carrierRequest);
   const executor = await prepareExecutor({
@@ -92,12 +92,13 @@ export async function localiseRequest(request: LocaliseOnlyRequest): Promise<Loc
   const slot = pLimit(Math.max(1, request.parallel));
   try {
     logger.info(`workspace localisation: running \`${plan.testCommand}\` on the unmodified workspace (${sources.length} source file${sources.length === 1 ? '' : 's'}); isolation: ${executor.isolation}`);
-    const executed = await slot(() => executor.run(carrier.text, 'baseline', { ...plan.fullCommand }));
+    // The only run of this phase: it may keep every slot's core busy.
+    const executed = await slot(() => executor.run(carrier.text, 'baseline', { ...(plan.wide?.command ?? plan.fullCommand) }));
     const { verdict } = executed;
     if (verdict.cancelled || lifetime.signal.aborted) throw new UserError(lifetime.stoppedEarly?.message ?? 'cancelled');
     if (verdict.status === 'pass') throw new UserError(`the tests pass on the unmodified workspace (\`${plan.testCommand}\`): there is no failing test to start from`);
     if (verdict.status === 'timeout') throw new UserError(`the tests on the unmodified workspace timed out after ${(verdict.durationMs / 1000).toFixed(1)} s; raise the test timeout (--test-timeout or verifiedFix.testTimeoutSeconds)`);
-    const reference = referenceFrom(executed, plan.runner, plan.testCommand, logger);
+    const reference = referenceFrom(executed, plan.runner, plan.testCommand, logger, plan.wide?.width);
     const perTest = reference.plan ? narrow(reference.plan, request.testNames) : undefined;
     if (!perTest && request.testNames?.length) logger.warn(`no per-test results for \`${plan.testCommand}\`, so the failing tests cannot be narrowed to ${request.testNames.join(', ')}`);
     const messages = perTest ? perTest.baseline.filter((t) => perTest.failing.includes(t.id) && t.message).map((t) => t.message ?? '') : [];

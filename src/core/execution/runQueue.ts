@@ -14,15 +14,22 @@ export const RunPriority = {
   confirm: 2,
 } as const;
 
-/** Takes one of the request's parallel slots for one run, at `priority` (RunPriority.first when left out). */
-export type Slot = <T>(run: () => Promise<T>, priority?: number) => Promise<T>;
+/**
+ * Takes one of the request's parallel slots for one run, at `priority` (RunPriority.first when left out); `width`
+ * slots for a run that keeps that many cores busy itself (a runner told to start that many test files at once).
+ */
+export type Slot = <T>(run: () => Promise<T>, priority?: number, width?: number) => Promise<T>;
 
 interface Waiting {
   readonly priority: number;
+  readonly width: number;
   readonly start: () => void;
 }
 
-/** At most `concurrency` runs at once; waiting runs start by priority, then arrival. */
+/**
+ * At most `concurrency` slots held at once; waiting runs start by priority, then arrival. A wide run at the head
+ * waits until its slots are free and runs behind it wait too, so that a stream of narrow runs cannot starve it.
+ */
 export class RunQueue {
   private active = 0;
   private readonly waiting: Waiting[] = [];
@@ -31,21 +38,24 @@ export class RunQueue {
   constructor(private readonly concurrency: number) {}
 
   /** The slot function to hand to the phases (bound, so it can be passed around as is). */
-  readonly slot: Slot = async <T>(run: () => Promise<T>, priority: number = RunPriority.first): Promise<T> => {
-    if (this.active >= this.concurrency) {
+  readonly slot: Slot = async <T>(run: () => Promise<T>, priority: number = RunPriority.first, width = 1): Promise<T> => {
+    const held = Math.max(1, Math.min(width, this.concurrency));
+    if (this.waiting.length > 0 || this.active + held > this.concurrency) {
       await new Promise<void>((start) => {
         // Behind every waiting run of the same or a higher priority, ahead of the lower ones.
         const at = this.waiting.findIndex((w) => w.priority < priority);
-        this.waiting.splice(at < 0 ? this.waiting.length : at, 0, { priority, start });
+        this.waiting.splice(at < 0 ? this.waiting.length : at, 0, { priority, width: held, start });
+        // A narrow run of a higher priority can pass a wide one waiting for slots that are free already.
+        this.startWaiting();
       });
-    } else this.active++;
+    } else this.active += held;
     for (const listener of this.listeners) listener(priority);
     try {
       return await run();
     } finally {
       // After the caller's continuation: a candidate that just passed its failing tests queues its full run in the
       // same tick, and the freed slot must see it rather than go to the next first run already waiting.
-      setImmediate(() => this.release());
+      setImmediate(() => this.release(held));
     }
   };
 
@@ -64,9 +74,16 @@ export class RunQueue {
     this.waiting.length = 0;
   }
 
-  private release(): void {
-    const next = this.waiting.shift();
-    if (next) next.start();
-    else this.active--;
+  private release(held: number): void {
+    this.active -= held;
+    this.startWaiting();
+  }
+
+  private startWaiting(): void {
+    while (this.waiting.length > 0 && this.active + this.waiting[0].width <= this.concurrency) {
+      const next = this.waiting.shift() as Waiting;
+      this.active += next.width;
+      next.start();
+    }
   }
 }

@@ -10,6 +10,8 @@ import type { ResolvedRunner } from './runner';
 import { reporterCommand } from '../testResults/reporterCommand';
 import type { ReporterRun } from '../testResults/reporterCommand';
 import { describeNarrowing } from '../testResults/selection';
+import { wideRun } from './wideRuns';
+import type { WideRun } from './wideRuns';
 
 /** Everything about the test command that the runs of one request share. */
 export interface TestPlan {
@@ -23,6 +25,8 @@ export interface TestPlan {
   readonly runner?: ResolvedRunner;
   /** The whole suite with the runner's reporter on, given the report's path; absent without per-test results. */
   readonly fullCommand?: ReporterRun;
+  /** The whole suite for a run that holds every slot, where the runner can use more of them than it would itself. */
+  readonly wide?: WideRun;
   /** Whether a candidate first runs only the baseline's failing tests (needs `fullCommand`). */
   readonly staged: boolean;
   /** Lines for the log saying how the command runs and why. */
@@ -42,6 +46,8 @@ export interface PlanOptions {
    */
   readonly baselineCheck: boolean;
   readonly staged: boolean;
+  /** The request's parallel slots: a run that holds them all may start that many test files at once (wideRuns.ts). */
+  readonly slots?: number;
 }
 
 /** The tools a command runs on: python for pytest and python commands, node for the rest of a node project. */
@@ -70,7 +76,7 @@ function mochaSpecNote(workspace: string, runner: string): string {
 }
 
 /** The plan for one request's test runs. */
-export function planTests({ workspace, testCommand, env, usesHostTools, baselineCheck, staged: asked }: PlanOptions): TestPlan {
+export function planTests({ workspace, testCommand, env, usesHostTools, baselineCheck, staged: asked, slots = 1 }: PlanOptions): TestPlan {
   const staged = asked && baselineCheck;
   // npm's own start-up costs every run a few hundred milliseconds: the script it runs is resolved once, here.
   const toRun = commandToRun(workspace, testCommand, !usesHostTools, env);
@@ -84,6 +90,8 @@ export function planTests({ workspace, testCommand, env, usesHostTools, baseline
   if (noSelection && staged) log.push(`staged verification: off, since ${noSelection}; each candidate runs the whole command, judged test by test`);
   if (staged && !noSelection && runner && 'adapter' in runner) log.push(describeNarrowing(runner.adapter.name, runner.base) + mochaSpecNote(workspace, runner.adapter.name));
   const fullCommand = runner && 'adapter' in runner ? reporterCommand(runner.adapter, runner.base) : undefined;
-  const plan = { testCommand, runCommand: toRun.command, env: toRun.env, ...(runner ? { runner } : {}), ...(fullCommand ? { fullCommand } : {}) };
+  const { wide, note } = fullCommand ? wideRun({ workspace, runner, env: toRun.env, usesHostTools, slots }) : {};
+  if (note) log.push(note);
+  const plan = { testCommand, runCommand: toRun.command, env: toRun.env, ...(runner ? { runner } : {}), ...(fullCommand ? { fullCommand } : {}), ...(wide ? { wide } : {}) };
   return { ...plan, staged: staged && !noSelection, log };
 }

@@ -124,6 +124,16 @@ export const nodeAdapter: RunnerAdapter = {
     return `${base.slice(0, at)} ${args.map(shellQuote).join(' ')}${base.slice(at)}${tail}`;
   },
 
+  // Each file is a child process of its own (isolation 'process', the default): how many run at once changes when
+  // they run, not what they see. With isolation 'none' the files share one process and the number means nothing.
+  concurrent(base, processes) {
+    const flag = TEST_FLAG.exec(base);
+    const words = shellWords(base);
+    if (!flag || !Array.isArray(words) || words.some(({ value }) => /^--(?:experimental-)?test-(?:concurrency|isolation)(?:=|$)/.test(value))) return undefined;
+    const at = flag.index + flag[0].length;
+    return `${base.slice(0, at)} --test-concurrency=${processes}${base.slice(at)}`;
+  },
+
   parse(report) {
     const rows = readRows(report);
     const failedTests = rows.filter((row) => !row.suite && row.outcome === 'failed');

@@ -39,6 +39,12 @@ export interface RunnerAdapter {
    */
   readonly outputFiles?: Readonly<Record<string, string>>;
   /**
+   * `base` told to start `processes` test files at once, for a runner that runs each test file in a process of its
+   * own and takes that number on its command line; undefined when `base` sets it (the user's number stands). Absent
+   * for runners whose files share a process or that cannot be told.
+   */
+  concurrent?(base: string, processes: number): string | undefined;
+  /**
    * The results in `report` (the content of the file at `reportPath` after the run, possibly cut short by a
    * timeout). `cwd` is the folder the run ran in: runners that report absolute paths are made relative to it.
    * Never throws; a missing, empty or unreadable report gives [] (judge that run by its exit code instead).

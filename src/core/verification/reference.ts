@@ -59,12 +59,15 @@ export function crossCheck(verdict: Verdict, tests: TestEvidence, reference: Tes
   return verdict;
 }
 
-/** The reference from the baseline's run; says once in the log when candidates fall back to the whole command. */
-export function referenceFrom(run: ExecutedRun, runner: ResolvedRunner | undefined, testCommand: string, logger: Logger): Reference {
+/**
+ * The reference from the baseline's run; says once in the log when candidates fall back to the whole command.
+ * `width`: the test files the baseline started at once (wideRuns.ts), more than the other runs may.
+ */
+export function referenceFrom(run: ExecutedRun, runner: ResolvedRunner | undefined, testCommand: string, logger: Logger, width = 1): Reference {
   const summary = parseTestSummary(run.verdict.output);
   const ranToEnd = (plan: boolean) => (run.verdict.status === 'pass' || run.verdict.status === 'fail') && (plan || summary !== undefined);
   const limitOf = (plan: boolean) => {
-    const limit = limitFromBaseline(run.verdict.durationMs, ranToEnd(plan));
+    const limit = limitFromBaseline(run.verdict.durationMs, ranToEnd(plan), width);
     if (limit) logger.info(`time limit: each candidate's run gets ${seconds(limit.ms)} (${limit.basis}), at most the test timeout`);
     else logger.info('time limit: the test timeout (the unmodified code\'s run did not run its tests to the end, so its time says nothing)');
     return limit ? { limit } : {};

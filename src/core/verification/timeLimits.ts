@@ -18,12 +18,14 @@ export interface BaselineLimit {
  * The limit from a baseline that ran its tests to the end (a printed summary or a per-test report) in `baselineMs`.
  * A baseline that ended early (an import error, a collection error) says nothing about how long the tests take:
  * undefined then, and the request's own test timeout applies. The stage-1 run (the failing tests alone) gets the
- * same limit: it runs a part of the same suite, so it never needs more.
+ * same limit: it runs a part of the same suite, so it never needs more. A baseline that started `width` test files
+ * at once where other runs start fewer counts `width` times: a run of the same tests one file at a time may take that.
  */
-export function limitFromBaseline(baselineMs: number, ranToEnd: boolean): BaselineLimit | undefined {
+export function limitFromBaseline(baselineMs: number, ranToEnd: boolean, width = 1): BaselineLimit | undefined {
   if (!ranToEnd || !(baselineMs > 0)) return undefined;
-  const ms = Math.max(LIMIT_FLOOR_MS, Math.ceil(LIMIT_MULTIPLE * baselineMs));
-  return { ms, basis: ms === LIMIT_FLOOR_MS ? `the ${seconds(LIMIT_FLOOR_MS)} floor; the baseline took ${seconds(baselineMs)}` : `${LIMIT_MULTIPLE}× the baseline's ${seconds(baselineMs)}` };
+  const ms = Math.max(LIMIT_FLOOR_MS, Math.ceil(LIMIT_MULTIPLE * baselineMs * width));
+  const wide = width > 1 ? `, ×${width} since it started ${width} test files at once` : '';
+  return { ms, basis: ms === LIMIT_FLOOR_MS ? `the ${seconds(LIMIT_FLOOR_MS)} floor; the baseline took ${seconds(baselineMs)}` : `${LIMIT_MULTIPLE}× the baseline's ${seconds(baselineMs)}${wide}` };
 }
 
 /** The limit for one run: the baseline's (when it is below the test timeout), or a caller's own shorter one. */

@@ -19,6 +19,7 @@ import type { VariantOf } from './strengthRuns';
 import { crossCheck, judgePass } from './reference';
 import type { Reference } from './reference';
 import type { SuiteCensus } from './suiteCensus';
+import type { WideRun } from '../testCommand/wideRuns';
 
 const emptyEvidence: TestEvidence = { fixed: [], broke: [], stillFailing: [], passed: 0, failed: 0 };
 
@@ -28,6 +29,8 @@ export interface VerifierOptions {
   readonly reference: Promise<Reference>;
   /** The full command with the runner's reporter, when the runner is one this tool reads. */
   readonly fullCommand: ReporterRun | undefined;
+  /** The whole suite for a run that holds every slot (the top-ranked fix's full run, once nothing else runs). */
+  readonly wide?: WideRun;
   readonly staged: boolean;
   readonly requiredRuns: number;
   readonly languageId: string;
@@ -106,12 +109,12 @@ export class Verifier {
   }
 
   /** Runs `label` under the limit the baseline sets (or `ownMs`, when shorter); a timeout's reason says which. */
-  private async limitedRun(fileText: string, label: string, options: RunOptions, ownMs?: number, priority: number = RunPriority.first): Promise<ExecutedRun> {
+  private async limitedRun(fileText: string, label: string, options: RunOptions, ownMs?: number, priority: number = RunPriority.first, width?: number): Promise<ExecutedRun> {
     const { ms, basis } = runLimit(this.settled?.limit, this.options.testTimeoutMs, ownMs);
     // A limit from the idle baseline counts only time the run could run; the user's own limit stays wall time.
     const cap = Math.min(this.options.testTimeoutMs ?? Infinity, ownMs ?? Infinity);
     const limits = ms === undefined ? {} : { timeoutMs: ms, ...(basis !== undefined && cap < Infinity ? { waitingExtendsUpToMs: cap } : {}) };
-    const run = await this.options.slot(() => this.options.executor.run(fileText, label, { ...options, ...limits }), priority);
+    const run = await this.options.slot(() => this.options.executor.run(fileText, label, { ...options, ...limits }), priority, width);
     if (run.verdict.status !== 'timeout' || basis === undefined || ms === undefined) return run;
     return { ...run, verdict: { ...run.verdict, reason: timeoutReason(ms, basis, run.verdict.durationMs) } };
   }
@@ -232,7 +235,7 @@ export class Verifier {
    * verified on everything); alone where runs can reach each other.
    */
   fullSuiteRun(fileText: string, label: string): Promise<{ verdict: Verdict; tests?: TestEvidence }> {
-    return this.runFull(fileText, label, this.options.executor.runsCanInterfere, undefined, RunPriority.full);
+    return this.runFull(fileText, label, this.options.executor.runsCanInterfere, undefined, RunPriority.full, undefined, this.options.wide);
   }
 
   /** Tests found flaky on the unmodified code while judging this request's candidates. */
@@ -289,8 +292,9 @@ export class Verifier {
   }
 
   /** One full run of the command (or of the reaching tests, with `scope`), judged by the per-test plan or, without one, by the test summary. */
-  private async runFull(fileText: string, label: string, alone: boolean, timeoutMs?: number, priority: number = RunPriority.first, scope?: ReachScope): Promise<{ verdict: Verdict; tests?: TestEvidence }> {
-    const run = await this.limitedRun(fileText, label, { alone, ...(scope ? scope.command : this.options.fullCommand) }, timeoutMs || undefined, priority);
+  private async runFull(fileText: string, label: string, alone: boolean, timeoutMs?: number, priority: number = RunPriority.first, scope?: ReachScope, wide?: WideRun): Promise<{ verdict: Verdict; tests?: TestEvidence }> {
+    const command = scope?.command ?? wide?.command ?? this.options.fullCommand;
+    const run = await this.limitedRun(fileText, label, { alone, ...command }, timeoutMs || undefined, priority, wide?.width);
     if (run.verdict.cancelled) return run;
     const { plan: whole, summary } = await this.options.reference;
     const plan = scope?.plan ?? whole;

@@ -2,6 +2,7 @@
 // baseline's coverage), the top-ranked fix runs the full suite once, --full-suite and a top-level edit run everything.
 import assert from 'node:assert/strict';
 import { readFileSync, symlinkSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { runCli, sandboxArgs } from '../../unit/helpers/cli';
@@ -66,6 +67,35 @@ describe('tests that reach the change (node --test)', () => {
     assert.equal(json.verified[0], 0);
     assert.match(r.stderr, /candidate #1: the top-ranked fix passed the full suite too/);
     assert.match(r.stdout + r.stderr, /verified on the 3 tests that reach this change \(the other 2 cannot\)/);
+  });
+
+  it('the baseline and the top fix\'s full run hold every slot and start as many test files at once; other runs keep node\'s choice', async (t) => {
+    // Node starts availableParallelism() - 1 files at once: files that each wait for all the others pass only when
+    // the run starts one more than that. They never load the target, so the candidates' own runs skip them.
+    const slots = availableParallelism();
+    if (slots < 2) return t.skip('one CPU: a run holding every slot holds one');
+    const meet = (i: number) => `${header('node')}const { existsSync, mkdirSync, readdirSync, writeFileSync } = require('node:fs');
+test('meets ${i}', async () => {
+  const dir = '.meet-' + process.ppid;
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(dir + '/${i}', '');
+  for (let waited = 0; readdirSync(dir).length < ${slots}; waited += 50) {
+    if (waited > 60000) assert.fail('only ' + readdirSync(dir).length + ' of ${slots} test files ran at once');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+});
+`;
+    const meeting = Object.fromEntries(Array.from({ length: slots }, (_, i) => [`test/meet${i}.test.js`, meet(i)]));
+    const { r, json } = await fix('node', CANDIDATES, '2-3', ['--parallel', String(slots)], meeting);
+    assert.equal(r.exitCode, 0, r.stderr);
+    assert.match(r.stderr, new RegExp(`starts ${slots} test files at once \\(--test-concurrency=${slots}; node's own choice here is ${slots - 1}`));
+    assert.deepEqual(json.baseline.failingTests, ['test/clamp.test.js > caps at hi'], 'the meeting files passed on the unmodified code');
+    const [top, , larger] = json.candidates;
+    assert.equal(larger.verified, true, r.stderr);
+    assert.equal(larger.tests.passed, 3, 'its reaching tests alone');
+    assert.equal(top.verified, true, r.stderr);
+    assert.equal(top.reachingTests, undefined);
+    assert.equal(top.tests.passed, 5 + slots, 'its full run met every file');
   });
 
   it('--full-suite runs the whole command for every survivor', async () => {
