@@ -153,12 +153,24 @@ function verifier(run: TestExecutor, signal: AbortSignal, requiredRuns: number):
 describe('Verifier with survivors first', () => {
   it('a candidate that passes its failing tests runs its full and confirmation runs before the other candidates\' first runs', async () => {
     const started: string[] = [];
-    const v = verifier(executor(started), new AbortController().signal, 2);
+    const v = verifier(executor(started), new AbortController().signal, 3);
     const texts = ['bad', 'good', 'bad', 'bad', 'bad'];
     const outcomes = await Promise.all(texts.map((text, i) => v.verify(i, 'x', text, text)));
     assert.equal(outcomes[1]?.runs.every((r) => r.status === 'pass'), true);
     // c1's stage 1 was queued second; its full run (c1) and confirmation (c1r2) jump the three first runs behind it.
+    // Stage 1 itself is the first confirmation (the fixed tests alone), so three runs are c1f, c1 and c1r2.
     assert.deepEqual(started, ['c0f', 'c1f', 'c1', 'c1r2', 'c2f', 'c3f', 'c4f']);
+    assert.equal(outcomes[1]?.runs.length, 3);
+  });
+
+  it('counts stage 1 as the first cheap confirmation: two runs need a full run and nothing more', async () => {
+    const started: string[] = [];
+    const v = verifier(executor(started), new AbortController().signal, 2);
+    const outcome = await v.verify(0, 'x', 'good', 'good');
+    assert.deepEqual(started, ['c0f', 'c0']);
+    assert.deepEqual(outcome?.runs.map((r) => r.status), ['pass', 'pass']);
+    assert.deepEqual(outcome?.evidence.confirmedOn, ['a'], 'the fixed tests passed 2/2 runs');
+    assert.equal(describeRuns({ runs: outcome?.runs ?? [], confirmedOn: outcome?.evidence.confirmedOn }), 'full suite passed; fixed tests passed 2/2 runs');
   });
 
   it('a stop after the failing tests passed leaves the candidate reported as "full run not reached"', async () => {

@@ -137,11 +137,16 @@ export class Verifier {
     const push = (run: { verdict: Verdict; tests?: TestEvidence; fixedOnly?: boolean }) => (runs.verdicts.push(run.verdict), runs.tests.push(run.tests), runs.fixedOnly.push(run.fixedOnly === true));
     // Past the failing tests a pass is likely: where runs cannot reach each other, its confirmations run beside it.
     if (first && !executor.runsCanInterfere && requiredRuns > 1) {
-      const all = await Promise.all(Array.from({ length: requiredRuns }, (_, i) => (i === 0 ? this.runFull(fileText, `c${index}`, false, undefined, RunPriority.full, scope) : this.confirm(fileText, `c${index}r${i + 1}`, false, first, RunPriority.full, scope))));
+      // Stage 1 ran the fixed tests alone, in a run of its own: exactly what a cheap confirmation runs, so it counts
+      // as the first one and one run fewer starts.
+      const stageOne = this.cheapConfirmation ? 1 : 0;
+      const all = await Promise.all(Array.from({ length: requiredRuns - stageOne }, (_, i) => (i === 0 ? this.runFull(fileText, `c${index}`, false, undefined, RunPriority.full, scope) : this.confirm(fileText, `c${index}r${i + 1}`, false, first, RunPriority.full, scope))));
       if (all[0].verdict.cancelled) return undefined;
       // A cheap confirmation ran only the fixed tests: beside a full run that failed it proves nothing about the tests
       // that broke, so it must not make that failure look flaky.
       all.filter((r) => !r.verdict.cancelled && (all[0].verdict.status === 'pass' || !('fixedOnly' in r && r.fixedOnly))).forEach(push);
+      // After the others: the full run stays the first of the runs, as the words for them expect (describeRuns).
+      if (stageOne && all[0].verdict.status === 'pass') push({ ...first, fixedOnly: true });
       const confirming = runs.verdicts.some((v) => v.status === 'pass');
       for (let at = 0; at < all.length && at < runs.verdicts.length && !signal.aborted; at++) {
         if (runs.verdicts[at].status !== 'pass') await this.recheck(fileText, `c${index}x${at + 1}`, false, runs, at, confirming && at > 0);
