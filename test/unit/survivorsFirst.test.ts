@@ -170,7 +170,7 @@ describe('Verifier with survivors first', () => {
     assert.deepEqual(started, ['c0f', 'c0']);
     assert.deepEqual(outcome?.runs.map((r) => r.status), ['pass', 'pass']);
     assert.deepEqual(outcome?.evidence.confirmedOn, ['a'], 'the fixed tests passed 2/2 runs');
-    assert.equal(describeRuns({ runs: outcome?.runs ?? [], confirmedOn: outcome?.evidence.confirmedOn }), 'full suite passed; fixed tests passed 2/2 runs');
+    assert.equal(describeRuns({ runs: outcome?.runs ?? [], flaky: false, confirmedOn: outcome?.evidence.confirmedOn }), 'full suite passed; fixed tests passed 2/2 runs');
   });
 
   it('a stop after the failing tests passed leaves the candidate reported as "full run not reached"', async () => {

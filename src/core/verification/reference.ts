@@ -10,6 +10,7 @@ import { limitFromBaseline } from './timeLimits';
 import type { BaselineLimit } from './timeLimits';
 import type { ResolvedRunner } from '../testCommand/runner';
 import { parseTestSummary, testsRun } from '../testResults/summary';
+import { splitId } from '../testResults/ids';
 import type { TestSummary } from '../testResults/summary';
 import type { Reach } from './reachScope';
 
@@ -66,8 +67,9 @@ export function crossCheck(verdict: Verdict, tests: TestEvidence, reference: Tes
 export function referenceFrom(run: ExecutedRun, runner: ResolvedRunner | undefined, testCommand: string, logger: Logger, width = 1): Reference {
   const summary = parseTestSummary(run.verdict.output);
   const ranToEnd = (plan: boolean) => (run.verdict.status === 'pass' || run.verdict.status === 'fail') && (plan || summary !== undefined);
-  const limitOf = (plan: boolean) => {
-    const limit = limitFromBaseline(run.verdict.durationMs, ranToEnd(plan), width);
+  const limitOf = (plan: boolean, files = width) => {
+    // A suite of fewer files than the slots started no more files at once than it has.
+    const limit = limitFromBaseline(run.verdict.durationMs, ranToEnd(plan), Math.min(width, files));
     if (limit) logger.info(`time limit: each candidate's run gets ${seconds(limit.ms)} (${limit.basis}), at most the test timeout`);
     else logger.info('time limit: the test timeout (the unmodified code\'s run did not run its tests to the end, so its time says nothing)');
     return limit ? { limit } : {};
@@ -77,7 +79,8 @@ export function referenceFrom(run: ExecutedRun, runner: ResolvedRunner | undefin
     if ('plan' in planned) {
       const { failing, baselineRan } = planned.plan;
       logger.info(`per-test results (${runner.adapter.name}): ${failing.length} of ${baselineRan} tests fail on the unmodified code${failing.length ? `: ${listIds(failing)}` : ''}`);
-      return { plan: planned.plan, ...(summary ? { summary } : {}), ...limitOf(true) };
+      const files = new Set(planned.plan.baseline.map((test) => splitId(test.id).scope)).size;
+      return { plan: planned.plan, ...(summary ? { summary } : {}), ...limitOf(true, files) };
     }
     logger.warn(`per-test results: ${planned.problem}; each candidate runs the whole command`);
   }

@@ -195,7 +195,8 @@ describe('runFix', () => {
     if (c.verdict.status === 'pass') {
       assert.equal(c.verified, c.runs.every((r) => r.status === 'pass'));
       assert.equal(c.flaky, !c.verified);
-      assert.ok(c.runs.length <= 6);
+      // Six runs, and one more after a failed confirmation before the candidate is called flaky.
+      assert.ok(c.runs.length <= 7, `${c.runs.length} runs`);
     } else {
       assert.equal(c.runs.length, 1, 'a failed first run is not repeated');
     }
