@@ -1,4 +1,4 @@
-// `npm run bench:projects [-- [--prepare] NAME…]`: the real CLI on real projects at pinned releases, three seeded bugs each;
+// `npm run bench:projects [-- [--prepare] [--default-only] NAME…]`: the real CLI on real projects at pinned releases, three seeded bugs each;
 // every ratio is against one bare run of the same suite measured right before the request. Never asserts.
 import { loadavg } from 'node:os';
 import { PROJECTS } from './projects/catalog';
@@ -12,16 +12,40 @@ const x = (ms: number | undefined, suite: number) => (ms === undefined ? '–' :
 const percent = (share: number | undefined) => (share === undefined ? '–' : `${Math.round(share * 100)}%`);
 const load = () => loadavg().map((l) => l.toFixed(1)).join(' ');
 
-function row(project: BenchProject, bug: number, m: RequestMeasure): string {
+const CANDIDATES = 10;
+
+/** The least a request can cost (#27): the baseline, every candidate's failing tests, and the top fix's full run. */
+function floorOf(m: RequestMeasure): number | undefined {
+  return m.baselineMs !== undefined && m.stageOneMs !== undefined ? m.baselineMs + CANDIDATES * m.stageOneMs + m.suiteMs : undefined;
+}
+
+/** Candidates whose verdict (verified or not) differs between two requests on the same bug. */
+function disagreements(a: RequestMeasure, b: RequestMeasure | undefined): number {
+  if (!b) return 0;
+  return a.verifiedByIndex.filter((v, i) => b.verifiedByIndex[i] !== undefined && b.verifiedByIndex[i] !== v).length;
+}
+
+/** The default request, and the same bug under --full-suite and --no-staged (absent with --default-only). */
+interface Modes {
+  readonly main: RequestMeasure;
+  readonly fullSuite?: RequestMeasure;
+  readonly noStaged?: RequestMeasure;
+}
+
+function row(project: BenchProject, bug: number, { main: m, fullSuite, noStaged }: Modes): string {
   const engaged = m.perTestEngaged ? 'yes' : 'no';
   const stage = m.candidates ? `${m.stageOneOnly}/${m.candidates}` : '–';
   const excerpts = m.failed ? `${m.excerptsNamingTest}/${m.failed}` : '–';
-  return `| ${project.name} | ${project.runner} | ${bug + 1} | ${engaged} | ${s(m.suiteMs)} | ${s(m.wallMs)} | ${x(m.wallMs, m.suiteMs)} | ${x(m.listedMs, m.suiteMs)} | ` +
+  const floor = floorOf(m);
+  const share = floor === undefined ? undefined : Math.max(0, m.wallMs - floor) / m.wallMs;
+  const differ = fullSuite || noStaged ? String(disagreements(m, fullSuite) + disagreements(m, noStaged)) : '–';
+  return `| ${project.name} | ${project.runner} | ${bug + 1} | ${engaged} | ${s(m.suiteMs)} | ${s(m.wallMs)} | ${x(m.wallMs, m.suiteMs)} | ${s(floor)} | ${x(m.wallMs, floor ?? NaN)} | ${percent(share)} | ` +
+    `${fullSuite ? x(fullSuite.wallMs, fullSuite.suiteMs) : '–'} | ${noStaged ? x(noStaged.wallMs, noStaged.suiteMs) : '–'} | ${differ} | ${x(m.listedMs, m.suiteMs)} | ` +
     `${x(m.firstVerifiedMs, m.suiteMs)} | ${stage} | ${m.timeouts} | ${excerpts} | ${m.verified ? `yes (${m.verified})` : 'no'} | ${percent(m.strengthShare)} |`;
 }
 
-const HEADER = '| project | runner | bug | per-test | suite | request | ÷ suite | list ÷ suite | 1st verified ÷ suite | stage 1 only | timeouts | excerpt names a test | verified | strength share |\n' +
-  '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|';
+const HEADER = '| project | runner | bug | per-test | suite | request | ÷ suite | floor | ÷ floor | engine share | --full-suite ÷ suite | --no-staged ÷ suite | verdicts differ | list ÷ suite | 1st verified ÷ suite | stage 1 only | timeouts | excerpt names a test | verified | strength share |\n' +
+  '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|';
 
 function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -63,7 +87,16 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   });
 }
 
-async function benchBug({ project, dir, command }: Ready, i: number, rows: string[], ratios: number[], shares: number[]): Promise<void> {
+interface Totals {
+  readonly rows: string[];
+  readonly ratios: number[];
+  readonly shares: number[];
+  /** (request − n × the failing tests' time) ÷ one suite: #27's measure, target ≤ 1.5. */
+  readonly aboveStageOne: number[];
+  disagreements: number;
+}
+
+async function benchBug({ project, dir, command }: Ready, i: number, compare: boolean, totals: Totals): Promise<void> {
   const bug = project.bugs[i];
   const { line, restore } = seedBug(dir, bug);
   pendingRestore = restore;
@@ -71,8 +104,14 @@ async function benchBug({ project, dir, command }: Ready, i: number, rows: strin
     const m = await measureRequest(dir, command, bug.file, line);
     console.log(`  ${project.name} bug ${i + 1} (${bug.file}:${line}, ${bug.what}; load ${load()}): ${m.perTest}` +
       (m.suiteExit === 0 ? ' — NOTE: the seeded suite passed' : '') + (m.note ? ` — ${m.note}` : ''));
-    rows.push(row(project, i, m));
+    const modes: Modes = compare
+      ? { main: m, fullSuite: await measureRequest(dir, command, bug.file, line, ['--full-suite']), noStaged: await measureRequest(dir, command, bug.file, line, ['--no-staged']) }
+      : { main: m };
+    const { rows, ratios, shares } = totals;
+    rows.push(row(project, i, modes));
     ratios.push(m.wallMs / m.suiteMs);
+    if (m.stageOneMs !== undefined) totals.aboveStageOne.push((m.wallMs - CANDIDATES * m.stageOneMs) / m.suiteMs);
+    totals.disagreements += disagreements(m, modes.fullSuite) + disagreements(m, modes.noStaged);
     if (m.strengthShare !== undefined) shares.push(m.strengthShare);
     console.log(`  ${rows[rows.length - 1]}`);
   } finally {
@@ -83,7 +122,9 @@ async function benchBug({ project, dir, command }: Ready, i: number, rows: strin
 
 async function main(): Promise<void> {
   const prepareOnly = process.argv.includes('--prepare');
-  const names = process.argv.slice(2).filter((a) => a !== '--prepare');
+  // --full-suite and --no-staged beside every request triple the bench; --default-only leaves them out.
+  const compare = !process.argv.includes('--default-only');
+  const names = process.argv.slice(2).filter((a) => a !== '--prepare' && a !== '--default-only');
   const unknown = names.filter((n) => !PROJECTS.some((p) => p.name === n));
   if (unknown.length) {
     console.error(`unknown project(s): ${unknown.join(', ')}; the bench has: ${PROJECTS.map((p) => p.name).join(', ')}`);
@@ -104,18 +145,19 @@ async function main(): Promise<void> {
   }
   console.log(`real-projects bench: ${chosen.length} project(s), 3 seeded bugs each, 10 offline candidates per request (--behaviour off); load ${load()}`);
   const t0 = performance.now();
-  const rows: string[] = [];
-  const ratios: number[] = [];
-  const shares: number[] = [];
+  const totals: Totals = { rows: [], ratios: [], shares: [], aboveStageOne: [], disagreements: 0 };
+  const { rows, ratios, shares } = totals;
   const projects: Ready[] = [];
   for (const project of chosen) {
     const one = await ready(project);
     if (one) projects.push(one);
   }
   // Bug 1 of every project, then bug 2 of each…: a bench cut short still has every runner in its table.
-  for (let i = 0; i < 3; i++) for (const one of projects) await benchBug(one, i, rows, ratios, shares);
+  for (let i = 0; i < 3; i++) for (const one of projects) await benchBug(one, i, compare, totals);
   console.log(`\n${HEADER}\n${rows.join('\n')}`);
-  console.log(`\nmedian request ÷ one bare suite over ${ratios.length} request(s): ${median(ratios).toFixed(1)}× (target ≤ 3×); median strength share ` +
+  console.log(`\nmedian request ÷ one bare suite over ${ratios.length} request(s): ${median(ratios).toFixed(1)}× (target ≤ 3×); ` +
+    `median (request − ${CANDIDATES} × the failing tests' run) ÷ one suite over ${totals.aboveStageOne.length}: ${median(totals.aboveStageOne).toFixed(2)}× (target ≤ 1.5×); ` +
+    `verdicts that differ from --full-suite / --no-staged: ${compare ? `${totals.disagreements} (must be 0)` : 'not compared (--default-only)'}; median strength share ` +
     `${percent(shares.length ? median(shares) : undefined)} over ${shares.length}; bench took ${s(performance.now() - t0)}; load at the end ${load()}`);
 }
 

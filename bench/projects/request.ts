@@ -25,6 +25,12 @@ export interface RequestMeasure {
   readonly verified: number;
   /** The strength check's share of the request's wall time, as the CLI's --json reports it (undefined: none ran). */
   readonly strengthShare?: number;
+  /** The baseline's own run, as --json reports it. */
+  readonly baselineMs?: number;
+  /** The median run of the candidates that ended at stage 1: what "the failing tests alone" cost here. */
+  readonly stageOneMs?: number;
+  /** Each candidate's verdict by index: verified or not. */
+  readonly verifiedByIndex: readonly boolean[];
   readonly note?: string;
 }
 
@@ -63,6 +69,9 @@ export async function bareSuite(dir: string, command: string): Promise<{ ms: num
 }
 
 interface CandidateJson {
+  index: number;
+  verified: boolean;
+  durationMs: number;
   status: string;
   stage?: string;
   failure?: string;
@@ -94,18 +103,24 @@ function noteOf(json: { baseline?: { status?: string }; stoppedEarly?: unknown }
   return notes.length ? { note: notes.join('; ') } : {};
 }
 
-export async function measureRequest(dir: string, command: string, file: string, line: number): Promise<RequestMeasure> {
+function median(values: readonly number[]): number | undefined {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length ? sorted[sorted.length >> 1] : undefined;
+}
+
+/** One request with the CLI's defaults, or with `modeArgs` (`--full-suite`, `--no-staged`) added. */
+export async function measureRequest(dir: string, command: string, file: string, line: number, modeArgs: readonly string[] = []): Promise<RequestMeasure> {
   const suite = await bareSuite(dir, command);
   const cli = join(process.cwd(), 'dist', 'cli.js');
   const timeout = runLimitSeconds(suite.ms);
   const args = [cli, 'fix', '--workspace', dir, '--file', file, '--lines', `${line}-${line}`, '--test', command, '--samples', '10', '--behaviour', 'off', '--json', '--verbose',
-    ...(timeout > 60 ? ['--timeout', String(timeout)] : [])];
+    ...(timeout > 60 ? ['--timeout', String(timeout)] : []), ...modeArgs];
   const { exit, stdout, lines, ms } = await spawnTimed(process.execPath, args, dir, 900_000);
   const log = lines.map((l) => l.text.replace(/^verified-fix: /, ''));
   const perTest = log.find((l) => l.startsWith('per-test results')) ?? 'no per-test line in the log';
   const firstPass = lines.find((l) => /^candidate #\d+ pass/.test(l.text));
   const listed = lines.find((l) => l.text.startsWith('every verdict is in'));
-  let json: { baseline?: { status?: string; perTest?: boolean; failingTests?: string[] }; candidates?: CandidateJson[]; verified?: number[]; stoppedEarly?: unknown; strengthCost?: { share?: number } } = {};
+  let json: { baseline?: { status?: string; perTest?: boolean; failingTests?: string[]; durationMs?: number }; candidates?: CandidateJson[]; verified?: number[]; stoppedEarly?: unknown; strengthCost?: { share?: number } } = {};
   try {
     json = JSON.parse(stdout) as typeof json;
   } catch {
@@ -120,7 +135,9 @@ export async function measureRequest(dir: string, command: string, file: string,
     candidates: candidates.length, stageOneOnly: candidates.filter((c) => c.stage === 'failing-tests').length,
     timeouts: candidates.filter((c) => c.status === 'timeout').length, failed: failed.length,
     excerptsNamingTest: failed.filter((c) => namesATest(c.failure, failing)).length, verified: json.verified?.length ?? 0,
-    strengthShare: json.strengthCost?.share,
+    strengthShare: json.strengthCost?.share, baselineMs: json.baseline?.durationMs,
+    stageOneMs: median(candidates.filter((c) => c.stage === 'failing-tests').map((c) => c.durationMs)),
+    verifiedByIndex: candidates.reduce<boolean[]>((all, c) => ((all[c.index] = c.verified), all), []),
     ...(noteOf(json, stdout, exit, log, timeout)),
   };
 }
