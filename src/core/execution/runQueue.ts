@@ -8,10 +8,12 @@
 export const RunPriority = {
   /** A candidate's first run (its failing tests, or the whole command unstaged), the baseline, variants. */
   first: 0,
+  /** All the failing tests of a candidate that passed those of one file (the sample that came first). */
+  failingTests: 1,
   /** The full run of a candidate that passed its failing tests. */
-  full: 1,
+  full: 2,
   /** A confirmation or re-check of a candidate that passed a full run: one step from verified. */
-  confirm: 2,
+  confirm: 3,
 } as const;
 
 /**

@@ -5,6 +5,7 @@ import type { TestEvidence, Verdict } from '../contract/fixRequest';
 import { diffAgainstBaseline, failingIds } from '../testResults/compare';
 import type { BaselineDiff } from '../testResults/compare';
 import type { RunnerAdapter, TestResult } from '../testResults/types';
+import { splitId } from '../testResults/ids';
 
 /** What the baseline's report told about the suite, for judging every candidate of the request. */
 export interface PerTestPlan {
@@ -18,6 +19,25 @@ export interface PerTestPlan {
 }
 
 export type Stage = 'failing-tests' | 'full';
+
+/**
+ * The failing tests of one file, where they span several: a candidate that still fails one of them fails stage 1
+ * whatever the others do, and finding that out costs one file's run instead of every failing file's. The file with
+ * the most failing tests, as a wrong candidate most likely still fails one of those. The plan it returns judges a
+ * run of that file alone (the other failing tests are not expected in it). Undefined when one file holds them all.
+ */
+export function failingSample(plan: PerTestPlan): PerTestPlan | undefined {
+  const byFile = new Map<string, string[]>();
+  for (const id of plan.failing) {
+    const file = splitId(id).scope;
+    byFile.set(file, [...(byFile.get(file) ?? []), id]);
+  }
+  if (byFile.size < 2) return undefined;
+  const sample = [...byFile.values()].reduce((best, ids) => (ids.length > best.length ? ids : best));
+  const failing = new Set(plan.failing);
+  const kept = new Set(sample);
+  return { ...plan, failing: sample, baseline: plan.baseline.filter((test) => !failing.has(test.id) || kept.has(test.id)) };
+}
 
 /**
  * The plan from the baseline's run, or why there is none (the request then runs the whole command per candidate).

@@ -4,7 +4,9 @@ import type { Evidence, SetAsideRun, TestEvidence, Verdict } from '../contract/f
 import type { Logger } from '../base/logger';
 
 import { describeTestRunEdits, findTestRunEdits } from '../security/testRunEdits';
-import { judgeRun } from './stagedVerification';
+import { failingSample, judgeRun } from './stagedVerification';
+import type { PerTestPlan } from './stagedVerification';
+import { splitId } from '../testResults/ids';
 import { FlakyTests, flakyNote } from './flakyTests';
 import { errorVerdict } from '../execution/executor';
 import type { ExecutedRun, RunOptions, TestExecutor } from '../execution/executor';
@@ -88,6 +90,8 @@ export class Verifier {
   private readonly survivors = new Map<number, TestEvidence>();
   /** The reference once the baseline is in: runs that start before it (unstaged ones) get the test timeout. */
   private settled?: Reference;
+  /** The failing tests of one file run before stage 1 (null: none, one file holds them all); see sampleOf. */
+  private sample?: PerTestPlan | null;
   constructor(private readonly options: VerifierOptions, private readonly kept: Kept = { failingTestsMs: new Map(), scopes: new Map() }) {
     void options.reference.then((reference) => (this.settled = reference));
   }
@@ -125,7 +129,10 @@ export class Verifier {
     const edits = findTestRunEdits(this.options.languageId, selection, replacement);
     if (edits.length > 0) return { runs: [{ ...errorVerdict(describeTestRunEdits(edits), 0, 'staticCheck'), status: 'fail' }], evidence: {} };
     // A candidate that still fails the baseline's failing tests costs one short run and is a failed sample.
-    const first = await this.runFailingTests(fileText, `c${index}f`);
+    const sample = await this.runFailingSample(fileText, `c${index}f0`);
+    if (sample?.verdict.cancelled) return undefined;
+    if (sample && sample.verdict.status !== 'pass') return { runs: [sample.verdict], evidence: { stage: 'failing-tests', tests: sample.tests } };
+    const first = await this.runFailingTests(fileText, `c${index}f`, undefined, { alone: false, priority: sample ? RunPriority.failingTests : RunPriority.first });
     if (first?.verdict.cancelled) return undefined;
     if (first && first.verdict.status !== 'pass') return { runs: [first.verdict], evidence: { stage: 'failing-tests', tests: first.tests } };
     // Until its verdict is in: a stop (the total timeout) from here on leaves a candidate that passed its failing tests.
@@ -257,7 +264,12 @@ export class Verifier {
    */
   async tryVariant(label: string, fileText: string, limit: number | { readonly failingTestsMs: number; readonly fullMs: number }, of?: VariantOf): Promise<'caught' | 'survived' | 'timedOut' | undefined> {
     const timeoutMs = typeof limit === 'number' ? limit : limit.fullMs;
-    const first = await this.runFailingTests(fileText, `${label}f`, typeof limit === 'number' ? limit : limit.failingTestsMs);
+    const failingTestsMs = typeof limit === 'number' ? limit : limit.failingTestsMs;
+    const sample = await this.runFailingSample(fileText, `${label}f0`, failingTestsMs);
+    if (sample?.verdict.cancelled) return undefined;
+    if (sample?.verdict.status === 'timeout') return 'timedOut';
+    if (sample && sample.verdict.status !== 'pass') return 'caught';
+    const first = await this.runFailingTests(fileText, `${label}f`, failingTestsMs);
     if (first?.verdict.cancelled) return undefined;
     if (first?.verdict.status === 'timeout') return 'timedOut';
     if (first && first.verdict.status !== 'pass') return 'caught';
@@ -311,6 +323,29 @@ export class Verifier {
     if (!plan) return { verdict: run.verdict.status === 'pass' ? judgePass(run.verdict, summary) : run.verdict };
     const judged = judgeRun(run, plan, 'full');
     return judged.verdict.status === 'pass' ? { ...judged, verdict: crossCheck(judged.verdict, judged.tests, summary) } : judged;
+  }
+
+  /** The failing tests of one file (failingSample), worked out once and said once in the log. */
+  private sampleOf(plan: PerTestPlan): PerTestPlan | undefined {
+    if (this.sample === undefined) {
+      const sample = failingSample(plan);
+      this.sample = sample ?? null;
+      if (sample) {
+        const file = splitId(sample.failing[0]).scope;
+        this.options.logger?.info(`stage 1 starts with the failing tests of ${file} (${sample.failing.length} of ${plan.failing.length}, the file with the most): a candidate that still fails one of them ends there, for one file's run; one that passes them runs all the failing tests`);
+      }
+    }
+    return this.sample ?? undefined;
+  }
+
+  /** Before stage 1, where the failing tests span several files: those of one file. Undefined where there is none. */
+  private async runFailingSample(fileText: string, label: string, timeoutMs?: number): Promise<{ verdict: Verdict; tests: TestEvidence } | undefined> {
+    const { plan } = await this.options.reference;
+    const sample = plan && this.options.staged ? this.sampleOf(plan) : undefined;
+    const command = plan && sample ? selectionCommand(plan.adapter, plan.base, sample.failing) : undefined;
+    if (!sample || !command) return undefined;
+    const run = await this.limitedRun(fileText, label, { ...command }, timeoutMs || undefined, RunPriority.first);
+    return run.verdict.cancelled ? { verdict: run.verdict, tests: emptyEvidence } : judgeRun(run, sample, 'failing-tests');
   }
 
   /** Stage 1: only the tests that failed on the baseline; undefined when there is nothing to select. */

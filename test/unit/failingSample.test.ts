@@ -1,0 +1,92 @@
+// Stage 1 starts with the failing tests of one file where they span several: a wrong candidate ends after one file,
+// a right one goes on to every failing test. Fake runs (the order and the verdicts), the real Verifier and queue.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { RunQueue } from '../../src/core/execution/runQueue';
+import type { ExecutedRun, RunOptions, TestExecutor } from '../../src/core/execution/executor';
+import { Verifier } from '../../src/core/verification/verifier';
+import { failingSample } from '../../src/core/verification/stagedVerification';
+import type { PerTestPlan } from '../../src/core/verification/stagedVerification';
+import type { RunnerAdapter, TestResult } from '../../src/core/testResults/types';
+
+const adapter: RunnerAdapter = {
+  name: 'node',
+  command: (_base, _report, only) => (only ? `only:${only.join(',')}` : 'all'),
+  parse: (report) => (report ? (JSON.parse(report) as TestResult[]) : []),
+};
+const baseline: TestResult[] = [
+  { id: 'test/x.test.js > a1', outcome: 'failed' },
+  { id: 'test/y.test.js > b1', outcome: 'failed' },
+  { id: 'test/x.test.js > a2', outcome: 'failed' },
+  { id: 'test/y.test.js > ok', outcome: 'passed' },
+];
+const plan: PerTestPlan = { adapter, base: 'node --test', baseline, failing: baseline.filter((t) => t.outcome === 'failed').map((t) => t.id), baselineRan: 4 };
+
+/** 'good' passes everything; 'half' fixes x's tests only; anything else fixes none. */
+function executor(started: string[]): TestExecutor {
+  return {
+    protections: {} as TestExecutor['protections'],
+    runsCanInterfere: false,
+    isolation: 'fake',
+    dispose: async () => undefined,
+    run: async (fileText: string, label: string, options?: RunOptions): Promise<ExecutedRun> => {
+      started.push(label);
+      await new Promise((resolve) => setImmediate(resolve));
+      const command = options?.command?.('/report') ?? 'all';
+      const ids = command.startsWith('only:') ? command.slice(5).split(',') : baseline.map((t) => t.id);
+      const passes = (id: string) => id.endsWith('ok') || fileText === 'good' || (fileText === 'half' && id.startsWith('test/x'));
+      const results = ids.map((id) => ({ id, outcome: passes(id) ? 'passed' : 'failed' }));
+      const ok = results.every((r) => r.outcome === 'passed');
+      return { verdict: { status: ok ? 'pass' : 'fail', durationMs: 1, exitCode: ok ? 0 : 1, output: '', stdout: '', stderr: '' }, report: JSON.stringify(results), cwd: '/' };
+    },
+  };
+}
+
+describe('the failing tests of one file first', () => {
+  it('picks the file with the most failing tests, and judges a run of it alone', () => {
+    const sample = failingSample(plan);
+    assert.deepEqual(sample?.failing, ['test/x.test.js > a1', 'test/x.test.js > a2']);
+    assert.deepEqual(sample?.baseline.map((t) => t.id), ['test/x.test.js > a1', 'test/x.test.js > a2', 'test/y.test.js > ok'], "y's failing test is not expected in it");
+  });
+
+  it('is none when one file holds every failing test', () => {
+    assert.equal(failingSample({ ...plan, failing: ['test/x.test.js > a1', 'test/x.test.js > a2'] }), undefined);
+  });
+
+  it('ends a candidate that still fails them after that one run; one that passes them runs every failing test, then the full suite', async () => {
+    const started: string[] = [];
+    const logged: string[] = [];
+    const logger = { trace() {}, info: (m: string) => void logged.push(m), warn() {}, error() {} };
+    const queue = new RunQueue(1);
+    const v = new Verifier({
+      executor: executor(started), reference: Promise.resolve({ plan }), fullCommand: { command: () => 'all' }, staged: true, requiredRuns: 1, languageId: 'javascript',
+      signal: new AbortController().signal, slot: queue.slot, logger,
+    });
+    const [bad, half, good] = await Promise.all(['bad', 'half', 'good'].map((text, i) => v.verify(i, 'x', text, text)));
+    assert.deepEqual(bad?.runs.map((r) => r.status), ['fail']);
+    assert.match(bad?.runs[0].reason ?? '', /still failing: test\/x\.test\.js > a1/);
+    assert.equal(bad?.evidence.stage, 'failing-tests');
+    assert.deepEqual(half?.runs.map((r) => r.status), ['fail']);
+    assert.match(half?.runs[0].reason ?? '', /still failing: test\/y\.test\.js > b1/);
+    assert.deepEqual(good?.runs.map((r) => r.status), ['pass']);
+    assert.equal(good?.evidence.tests?.fixed.length, 3);
+    // Survivors first: a candidate past its sample runs all the failing tests before the next candidate's sample.
+    assert.deepEqual(started.filter((l) => l.startsWith('c0')), ['c0f0']);
+    assert.deepEqual(started.filter((l) => l.startsWith('c1')), ['c1f0', 'c1f']);
+    assert.deepEqual(started.filter((l) => l.startsWith('c2')), ['c2f0', 'c2f', 'c2']);
+    assert.equal(logged.filter((m) => m.startsWith('stage 1 starts with the failing tests of test/x.test.js (2 of 3')).length, 1, 'said once');
+  });
+
+  it('catches a variant of the strength check on that run alone', async () => {
+    const started: string[] = [];
+    const queue = new RunQueue(1);
+    const v = new Verifier({
+      executor: executor(started), reference: Promise.resolve({ plan }), fullCommand: { command: () => 'all' }, staged: true, requiredRuns: 1, languageId: 'javascript',
+      signal: new AbortController().signal, slot: queue.slot,
+    });
+    assert.equal(await v.tryVariant('v1', 'bad', 5000), 'caught');
+    assert.deepEqual(started, ['v1f0']);
+    assert.equal(await v.tryVariant('v2', 'good', 5000), 'survived');
+    assert.deepEqual(started, ['v1f0', 'v2f0', 'v2f', 'v2']);
+  });
+});
