@@ -57,8 +57,8 @@ export const REACH_HOOK_SOURCE = `'use strict';
 /** The baseline's command with the hook loaded into every node process, each writing into the run's output folder. */
 export function withReachHook(full: ReporterRun): Required<Pick<RunOptions, 'command' | 'outputFiles'>> {
   return {
-    // NODE_OPTIONS cannot quote a path holding `"` or a backslash: node's own coverage then (slower, the same report).
-    command: (report, out = '') => (/["\\]/.test(out) ? `${V8_COVERAGE_VARIABLE}=${shellQuote(out)} ${full.command(report, out)}` : withRequireHook(full.command(report, out), REACH_VARIABLE, out, join(out, REACH_HOOK_FILE))),
+    // Where NODE_OPTIONS cannot quote the hook's path: node's own coverage (slower, the same report).
+    command: (report, out = '') => withRequireHook(full.command(report, out), REACH_VARIABLE, out, join(out, REACH_HOOK_FILE)) ?? `${V8_COVERAGE_VARIABLE}=${shellQuote(out)} ${full.command(report, out)}`,
     outputFiles: { ...full.outputFiles, [REACH_HOOK_FILE]: REACH_HOOK_SOURCE },
   };
 }

@@ -29,7 +29,7 @@ export function hookAdapter(runner: HookRunner): RunnerAdapter {
     outputFiles: { [runner.hookFile]: runner.hookSource },
     command(base, reportPath, only, outputDir = '') {
       const hookPath = join(outputDir, runner.hookFile);
-      if (only?.length === 0 || /["\\]/.test(hookPath)) return undefined;
+      if (only?.length === 0) return undefined;
       const files = only ? unique(only.map((id) => splitId(id).scope)) : undefined;
       if (files?.includes('')) return undefined;
       const selected = files ? withFileArguments(base, runner.executable, runner.valueOptions, files) : base;

@@ -52,7 +52,7 @@ export const mochaAdapter: RunnerAdapter = {
 
   command(base, reportPath, only, outputDir = '') {
     const hookPath = join(outputDir, MOCHA_HOOK_FILE);
-    if (only?.length === 0 || /["\\]/.test(hookPath)) return undefined;
+    if (only?.length === 0) return undefined;
     if (only && mochaSelectsOwnTests(base)) return undefined;
     const args: string[] = [];
     if (only) {
@@ -60,7 +60,8 @@ export const mochaAdapter: RunnerAdapter = {
       args.push(...files);
       if (pattern !== undefined) args.push('--grep', pattern);
     }
-    return [withRequireHook(base, MOCHA_REPORT_VARIABLE, reportPath, hookPath), ...args.map(shellQuote)].join(' ');
+    const hooked = withRequireHook(base, MOCHA_REPORT_VARIABLE, reportPath, hookPath);
+    return hooked === undefined ? undefined : [hooked, ...args.map(shellQuote)].join(' ');
   },
 
   parse(report, cwd) {

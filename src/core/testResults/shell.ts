@@ -103,9 +103,11 @@ export function withFileArguments(base: string, program: RegExp, valueOptions: r
 /**
  * `base` with a `--require` hook in NODE_OPTIONS and `variable=reportPath` before it: ahead of the user's own
  * NODE_OPTIONS, whether the environment or the command's own `NODE_OPTIONS=…` prefix sets them. Node reads a
- * double-quoted path inside NODE_OPTIONS as one word (so hookPath must hold no `"` or backslash).
+ * double-quoted path inside NODE_OPTIONS as one word and has no escape in it: undefined for a hookPath holding a
+ * `"` or a backslash, which the caller then runs another way (or not at all).
  */
-export function withRequireHook(base: string, variable: string, reportPath: string, hookPath: string): string {
+export function withRequireHook(base: string, variable: string, reportPath: string, hookPath: string): string | undefined {
+  if (/["\\]/.test(hookPath)) return undefined;
   const require = `--require "${hookPath}"`;
   const report = `${variable}=${shellQuote(reportPath)}`;
   const own = /(^|\s)NODE_OPTIONS=/;
