@@ -129,10 +129,7 @@ export class Verifier {
     const edits = findTestRunEdits(this.options.languageId, selection, replacement);
     if (edits.length > 0) return { runs: [{ ...errorVerdict(describeTestRunEdits(edits), 0, 'staticCheck'), status: 'fail' }], evidence: {} };
     // A candidate that still fails the baseline's failing tests costs one short run and is a failed sample.
-    const sample = await this.runFailingSample(fileText, `c${index}f0`);
-    if (sample?.verdict.cancelled) return undefined;
-    if (sample && sample.verdict.status !== 'pass') return { runs: [sample.verdict], evidence: { stage: 'failing-tests', tests: sample.tests } };
-    const first = await this.runFailingTests(fileText, `c${index}f`, undefined, { alone: false, priority: sample ? RunPriority.failingTests : RunPriority.first });
+    const first = await this.runStageOne(fileText, `c${index}f`);
     if (first?.verdict.cancelled) return undefined;
     if (first && first.verdict.status !== 'pass') return { runs: [first.verdict], evidence: { stage: 'failing-tests', tests: first.tests } };
     // Until its verdict is in: a stop (the total timeout) from here on leaves a candidate that passed its failing tests.
@@ -264,12 +261,7 @@ export class Verifier {
    */
   async tryVariant(label: string, fileText: string, limit: number | { readonly failingTestsMs: number; readonly fullMs: number }, of?: VariantOf): Promise<'caught' | 'survived' | 'timedOut' | undefined> {
     const timeoutMs = typeof limit === 'number' ? limit : limit.fullMs;
-    const failingTestsMs = typeof limit === 'number' ? limit : limit.failingTestsMs;
-    const sample = await this.runFailingSample(fileText, `${label}f0`, failingTestsMs);
-    if (sample?.verdict.cancelled) return undefined;
-    if (sample?.verdict.status === 'timeout') return 'timedOut';
-    if (sample && sample.verdict.status !== 'pass') return 'caught';
-    const first = await this.runFailingTests(fileText, `${label}f`, failingTestsMs);
+    const first = await this.runStageOne(fileText, `${label}f`, typeof limit === 'number' ? limit : limit.failingTestsMs);
     if (first?.verdict.cancelled) return undefined;
     if (first?.verdict.status === 'timeout') return 'timedOut';
     if (first && first.verdict.status !== 'pass') return 'caught';
@@ -338,22 +330,29 @@ export class Verifier {
     return this.sample ?? undefined;
   }
 
-  /** Before stage 1, where the failing tests span several files: those of one file. Undefined where there is none. */
-  private async runFailingSample(fileText: string, label: string, timeoutMs?: number): Promise<{ verdict: Verdict; tests: TestEvidence } | undefined> {
+  /**
+   * Stage 1 of a candidate or variant: where the failing tests span several files, first those of one (a run that
+   * did not pass ends the stage there), then all of them, ahead of other candidates' first runs.
+   */
+  private async runStageOne(fileText: string, label: string, timeoutMs?: number): Promise<{ verdict: Verdict; tests: TestEvidence } | undefined> {
     const { plan } = await this.options.reference;
     const sample = plan && this.options.staged ? this.sampleOf(plan) : undefined;
-    const command = plan && sample ? selectionCommand(plan.adapter, plan.base, sample.failing) : undefined;
-    if (!sample || !command) return undefined;
-    const run = await this.limitedRun(fileText, label, { ...command }, timeoutMs || undefined, RunPriority.first);
-    return run.verdict.cancelled ? { verdict: run.verdict, tests: emptyEvidence } : judgeRun(run, sample, 'failing-tests');
+    const first = sample ? await this.runSelected(sample, fileText, `${label}0`, timeoutMs) : undefined;
+    if (first && (first.verdict.cancelled || first.verdict.status !== 'pass')) return first;
+    return this.runFailingTests(fileText, label, timeoutMs, { alone: false, priority: first ? RunPriority.failingTests : RunPriority.first });
   }
 
   /** Stage 1: only the tests that failed on the baseline; undefined when there is nothing to select. */
-  private async runFailingTests(fileText: string, label: string, timeoutMs?: number, how: { alone: boolean; priority: number } = { alone: false, priority: RunPriority.first }): Promise<{ verdict: Verdict; tests: TestEvidence } | undefined> {
+  private async runFailingTests(fileText: string, label: string, timeoutMs?: number, how?: { alone: boolean; priority: number }): Promise<{ verdict: Verdict; tests: TestEvidence } | undefined> {
     const { plan } = await this.options.reference;
-    const command = plan && this.options.staged && plan.failing.length > 0 ? selectionCommand(plan.adapter, plan.base, plan.failing) : undefined;
-    if (!plan || !command) return undefined;
+    return plan && this.options.staged && plan.failing.length > 0 ? this.runSelected(plan, fileText, label, timeoutMs, how) : undefined;
+  }
+
+  /** A run of `selected.failing` alone, judged against `selected`; undefined when the runner cannot select them. */
+  private async runSelected(selected: PerTestPlan, fileText: string, label: string, timeoutMs?: number, how: { alone: boolean; priority: number } = { alone: false, priority: RunPriority.first }): Promise<{ verdict: Verdict; tests: TestEvidence } | undefined> {
+    const command = selectionCommand(selected.adapter, selected.base, selected.failing);
+    if (!command) return undefined;
     const run = await this.limitedRun(fileText, label, { ...command, alone: how.alone }, timeoutMs || undefined, how.priority);
-    return run.verdict.cancelled ? { verdict: run.verdict, tests: emptyEvidence } : judgeRun(run, plan, 'failing-tests');
+    return run.verdict.cancelled ? { verdict: run.verdict, tests: emptyEvidence } : judgeRun(run, selected, 'failing-tests');
   }
 }
