@@ -1,19 +1,17 @@
 // Stage 1 starts with the failing tests of one file where they span several: a wrong candidate ends after one file,
-// a right one goes on to every failing test. Fake runs (the order and the verdicts), the real Verifier and queue.
+// a right one goes on to every failing test. Fake runs (helpers/fakeRuns: the order and the verdicts), the real
+// Verifier and queue.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { RunQueue } from '../../src/core/execution/runQueue';
-import type { ExecutedRun, RunOptions, TestExecutor } from '../../src/core/execution/executor';
+import type { TestExecutor } from '../../src/core/execution/executor';
 import { Verifier } from '../../src/core/verification/verifier';
 import { failingSample } from '../../src/core/verification/stagedVerification';
 import type { PerTestPlan } from '../../src/core/verification/stagedVerification';
-import type { RunnerAdapter, TestResult } from '../../src/core/testResults/types';
+import type { TestResult } from '../../src/core/testResults/types';
+import { scriptedExecutor, selectingAdapter } from './helpers/fakeRuns';
 
-const adapter: RunnerAdapter = {
-  name: 'node',
-  command: (_base, _report, only) => (only ? `only:${only.join(',')}` : 'all'),
-  parse: (report) => (report ? (JSON.parse(report) as TestResult[]) : []),
-};
+const adapter = selectingAdapter;
 const baseline: TestResult[] = [
   { id: 'test/x.test.js > a1', outcome: 'failed' },
   { id: 'test/y.test.js > b1', outcome: 'failed' },
@@ -24,22 +22,8 @@ const plan: PerTestPlan = { adapter, base: 'node --test', baseline, failing: bas
 
 /** 'good' passes everything; 'half' fixes x's tests only; anything else fixes none. */
 function executor(started: string[]): TestExecutor {
-  return {
-    protections: {} as TestExecutor['protections'],
-    runsCanInterfere: false,
-    isolation: 'fake',
-    dispose: async () => undefined,
-    run: async (fileText: string, label: string, options?: RunOptions): Promise<ExecutedRun> => {
-      started.push(label);
-      await new Promise((resolve) => setImmediate(resolve));
-      const command = options?.command?.('/report') ?? 'all';
-      const ids = command.startsWith('only:') ? command.slice(5).split(',') : baseline.map((t) => t.id);
-      const passes = (id: string) => id.endsWith('ok') || fileText === 'good' || (fileText === 'half' && id.startsWith('test/x'));
-      const results = ids.map((id) => ({ id, outcome: passes(id) ? 'passed' : 'failed' }));
-      const ok = results.every((r) => r.outcome === 'passed');
-      return { verdict: { status: ok ? 'pass' : 'fail', durationMs: 1, exitCode: ok ? 0 : 1, output: '', stdout: '', stderr: '' }, report: JSON.stringify(results), cwd: '/' };
-    },
-  };
+  const passes = (text: string, id: string) => id.endsWith('ok') || text === 'good' || (text === 'half' && id.startsWith('test/x'));
+  return scriptedExecutor(started, baseline.map((t) => t.id), passes);
 }
 
 describe('the failing tests of one file first', () => {

@@ -5,8 +5,8 @@ import { describe, it } from 'node:test';
 import { RunPriority, RunQueue } from '../../src/core/execution/runQueue';
 import { Verifier } from '../../src/core/verification/verifier';
 import type { Reference } from '../../src/core/verification/reference';
-import type { ExecutedRun, RunOptions, TestExecutor } from '../../src/core/execution/executor';
-import type { RunnerAdapter, TestResult } from '../../src/core/testResults/types';
+import type { TestExecutor } from '../../src/core/execution/executor';
+import type { TestResult } from '../../src/core/testResults/types';
 import { describeRuns, describeUnfinished } from '../../src/core/verification/evidence';
 import { CandidatePool } from '../../src/core/engine/candidatePool';
 import { readFileSync } from 'node:fs';
@@ -16,6 +16,7 @@ import { fixJson } from '../../src/cli/fixReport';
 import { outcomeOf } from '../../src/host/model/outcome';
 import type { FixResult } from '../../src/core/contract/fixRequest';
 import { repoRoot } from './helpers/paths';
+import { scriptedExecutor, selectingAdapter } from './helpers/fakeRuns';
 
 /** A promise and its resolver, so that a test decides when each run ends. */
 function gate(): { promise: Promise<void>; open: () => void } {
@@ -113,36 +114,13 @@ describe('RunQueue', () => {
   });
 });
 
-const adapter: RunnerAdapter = {
-  name: 'node',
-  command: (_base, _report, only) => (only ? `only:${only.join(',')}` : 'all'),
-  parse: (report) => (report ? (JSON.parse(report) as TestResult[]) : []),
-};
+const adapter = selectingAdapter;
 const baseline: TestResult[] = [{ id: 'a', outcome: 'failed' }, { id: 'b', outcome: 'passed' }];
 const reference: Promise<Reference> = Promise.resolve({ plan: { adapter, base: 'node --test', baseline, failing: ['a'], baselineRan: 2 } });
 
 /** Every candidate whose text is 'good' passes; the others fail `a`. Runs end in the order they start, one at a time. */
 function executor(started: string[], abort?: { after: string; controller: AbortController }): TestExecutor {
-  return {
-    protections: {} as TestExecutor['protections'],
-    runsCanInterfere: false,
-    isolation: 'fake',
-    dispose: async () => undefined,
-    run: async (fileText: string, label: string, options?: RunOptions): Promise<ExecutedRun> => {
-      started.push(label);
-      await new Promise((resolve) => setImmediate(resolve));
-      if (abort?.controller.signal.aborted) {
-        return { verdict: { status: 'error', durationMs: 0, exitCode: null, output: '', stdout: '', stderr: '', cancelled: true } };
-      }
-      if (label === abort?.after) abort.controller.abort();
-      const command = options?.command?.('/report') ?? 'all';
-      const ids = command.startsWith('only:') ? command.slice(5).split(',') : ['a', 'b'];
-      const good = fileText === 'good';
-      const report = JSON.stringify(ids.map((id) => ({ id, outcome: good || id !== 'a' ? 'passed' : 'failed' })));
-      const status = good ? 'pass' : 'fail';
-      return { verdict: { status, durationMs: 1, exitCode: good ? 0 : 1, output: '', stdout: '', stderr: '' }, report, cwd: '/' };
-    },
-  };
+  return scriptedExecutor(started, ['a', 'b'], (text, id) => text === 'good' || id !== 'a', abort);
 }
 
 function verifier(run: TestExecutor, signal: AbortSignal, requiredRuns: number): Verifier {
