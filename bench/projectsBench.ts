@@ -3,7 +3,7 @@
 import { loadavg } from 'node:os';
 import { PROJECTS } from './projects/catalog';
 import type { BenchProject } from './projects/catalog';
-import { bareSuite, measureRequest } from './projects/request';
+import { bareSuite, measureRequest, median } from './projects/request';
 import type { RequestMeasure } from './projects/request';
 import { prepareProject, seedBug, userCommand } from './projects/prepare';
 
@@ -46,12 +46,6 @@ function row(project: BenchProject, bug: number, { main: m, fullSuite, noStaged 
 
 const HEADER = '| project | runner | bug | per-test | suite | request | ÷ suite | floor | ÷ floor | engine share | --full-suite ÷ suite | --no-staged ÷ suite | verdicts differ | list ÷ suite | 1st verified ÷ suite | stage 1 only | timeouts | excerpt names a test | verified | strength share |\n' +
   '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|';
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  if (!sorted.length) return NaN;
-  return sorted.length % 2 ? sorted[sorted.length >> 1] : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2;
-}
 
 interface Ready {
   readonly project: BenchProject;

@@ -103,9 +103,17 @@ function noteOf(json: { baseline?: { status?: string }; stoppedEarly?: unknown }
   return notes.length ? { note: notes.join('; ') } : {};
 }
 
-function median(values: readonly number[]): number | undefined {
+/** The middle value (the mean of the middle two for an even count); NaN for none. */
+export function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted.length ? sorted[sorted.length >> 1] : undefined;
+  if (!sorted.length) return NaN;
+  return sorted.length % 2 ? sorted[sorted.length >> 1] : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2;
+}
+
+/** What the candidates that ended at stage 1 took, the median: absent when none did. */
+function stageOneOf(candidates: readonly CandidateJson[]): { stageOneMs?: number } {
+  const runs = candidates.filter((c) => c.stage === 'failing-tests').map((c) => c.durationMs);
+  return runs.length ? { stageOneMs: median(runs) } : {};
 }
 
 /** One request with the CLI's defaults, or with `modeArgs` (`--full-suite`, `--no-staged`) added. */
@@ -136,7 +144,7 @@ export async function measureRequest(dir: string, command: string, file: string,
     timeouts: candidates.filter((c) => c.status === 'timeout').length, failed: failed.length,
     excerptsNamingTest: failed.filter((c) => namesATest(c.failure, failing)).length, verified: json.verified?.length ?? 0,
     strengthShare: json.strengthCost?.share, baselineMs: json.baseline?.durationMs,
-    stageOneMs: median(candidates.filter((c) => c.stage === 'failing-tests').map((c) => c.durationMs)),
+    ...stageOneOf(candidates),
     verifiedByIndex: candidates.reduce<boolean[]>((all, c) => ((all[c.index] = c.verified), all), []),
     ...(noteOf(json, stdout, exit, log, timeout)),
   };
