@@ -2,11 +2,8 @@
 // `NAME=value` prefixes, one reading of package.json, one rule for pre/post hooks.
 import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { shellWords } from '../testResults/shell';
+import { SHELL_ASSIGNMENT, shellWords } from '../testResults/shell';
 import type { ShellWord } from '../testResults/shell';
-
-/** A `NAME=value` word before the program: sh sets it for that command only. */
-const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
 
 // Options of npm, pnpm and yarn themselves that change only what they print; any other would be lost.
 const QUIET_OPTIONS = new Set(['-s', '--silent', '-q', '--quiet', '--if-present']);
@@ -119,7 +116,7 @@ export function walkScripts(workspace: string, command: string): ChainWalk {
     const assignments: ShellWord[] = [];
     let crossEnv = false;
     for (;;) {
-      while (words.length > 0 && ASSIGNMENT.test(words[0].value)) assignments.push(words.shift() as ShellWord);
+      while (words.length > 0 && SHELL_ASSIGNMENT.test(words[0].value)) assignments.push(words.shift() as ShellWord);
       if (words[0]?.value !== 'cross-env') break;
       crossEnv = true;
       words = words.slice(1);

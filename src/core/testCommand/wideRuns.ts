@@ -5,7 +5,7 @@ import { availableParallelism } from 'node:os';
 import { isAbsolute, relative } from 'node:path';
 import { reporterCommand } from '../testResults/reporterCommand';
 import type { ReporterRun } from '../testResults/reporterCommand';
-import { shellWords } from '../testResults/shell';
+import { SHELL_ASSIGNMENT, shellWords } from '../testResults/shell';
 import type { ResolvedRunner } from './runner';
 import { onPath } from './toolchain';
 
@@ -50,7 +50,7 @@ function nodeTakesConcurrency(path: string): boolean {
 /** The node program `base` starts, when it starts node itself and that program can be asked outside the sandbox. */
 function nodeProgram(base: string, workspace: string, env: NodeJS.ProcessEnv): string | undefined {
   const words = shellWords(base);
-  const program = Array.isArray(words) ? words.find((word) => !/^[A-Za-z_][A-Za-z0-9_]*=/.test(word.value))?.value : undefined;
+  const program = Array.isArray(words) ? words.find((word) => !SHELL_ASSIGNMENT.test(word.value))?.value : undefined;
   if (program !== 'node' && !(program && isAbsolute(program) && program.endsWith('/node'))) return undefined;
   const path = program === 'node' ? onPath('node', env) : program;
   // A relative PATH entry or a program inside the workspace is the project's own file: it is not run outside the sandbox.

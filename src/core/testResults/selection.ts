@@ -4,7 +4,7 @@ import type { OptionGrammar } from './optionGrammar';
 import { reporterCommand } from './reporterCommand';
 import type { ReporterRun } from './reporterCommand';
 import { splitId } from './ids';
-import { shellQuote, shellWords } from './shell';
+import { SHELL_ASSIGNMENT, shellQuote, shellWords } from './shell';
 import type { ShellWord } from './shell';
 import type { RunnerAdapter, RunnerName } from './types';
 
@@ -20,12 +20,10 @@ export interface NarrowedBase {
 /** Words between the program and its arguments: `vitest run`, `go test`, `cargo test`, `python -m pytest`. */
 const SUBCOMMANDS: Partial<Record<RunnerName, readonly string[]>> = { vitest: ['run'], go: ['test'], cargo: ['test'], pytest: ['-m', 'pytest'] };
 
-const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
-
 /** Index of the first argument word: after `NAME=value` prefixes, `npx` and its options, the program and its subcommand. */
 function argumentsStart(runner: RunnerName, words: readonly ShellWord[]): number {
   let at = 0;
-  while (at < words.length && ASSIGNMENT.test(words[at].value)) at++;
+  while (at < words.length && SHELL_ASSIGNMENT.test(words[at].value)) at++;
   if (/(^|\/)npx$/.test(words[at]?.value ?? '')) for (at++; at < words.length && words[at].value.startsWith('-'); ) at++;
   at++;
   const sub = SUBCOMMANDS[runner] ?? [];

@@ -23,6 +23,9 @@ export interface ShellWord {
   readonly raw: string;
 }
 
+/** A `NAME=value` word before the program: sh sets it for that command only. */
+export const SHELL_ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
+
 /**
  * The words of a simple command, or a sentence saying why it is not one. Only what can be copied into another
  * command unchanged is accepted: quotes, backslashes and unquoted globs or `~` (which expand the same way wherever
