@@ -26,7 +26,7 @@ function strengthJson(s: TestStrength): object {
   const survivors = s.survivors.map(({ replacement, diff }) => ({ replacement, diff }));
   const shared = s.sharedFrom ? { sharedWith: s.sharedFrom.index + 1, sharedBy: s.sharedFrom.by } : {};
   const reach = s.reachingTests ? { reachingTests: { ran: s.reachingTests.ran, cannotReach: s.reachingTests.cannotReach } } : {};
-  return { variants: s.variants, caught: s.caught, weak: s.weak, undecided: s.undecided ?? 0, known: s.variants > 0 && strengthKnown(s), survivors, ...shared, ...reach };
+  return { variants: s.variants, caught: s.caught, weak: s.weak, undecided: s.undecided ?? 0, notRun: s.notRun ?? 0, known: s.variants > 0 && strengthKnown(s), survivors, ...shared, ...reach };
 }
 
 /** One run as `--json` keeps it: enough to tell afterwards why a confirmation failed. */

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { StrengthMeter, describeStrengthCost, equivalenceKey, strengthBudgetMs } from '../../src/core/verification/strengthBudget';
 import { checkStrength } from '../../src/core/verification/strengthRuns';
+import { describeStrength } from '../../src/core/verification/strengthCheck';
 import type { VariantLimit } from '../../src/core/verification/strengthRuns';
 import type { TestStrength } from '../../src/core/contract/strength';
 import type { ExecutedRun, TestExecutor } from '../../src/core/execution/executor';
@@ -46,7 +47,7 @@ describe('StrengthMeter', () => {
   it('counts runs; a bounded run gets at most the time left, and one the deadline ended is cancelled, not timed out', async () => {
     const seen: Array<number | undefined> = [];
     const meter = new StrengthMeter(performance.now() + 60_000);
-    const bounded = meter.executor(fakeExecutor((ms) => (ms !== undefined && ms <= 60_000 ? timedOut(ms) : pass(1)), seen), true);
+    const bounded = meter.executor(fakeExecutor((ms) => (ms !== undefined && ms <= 60_000 ? timedOut(ms) : pass(1)), seen));
     const ended = await bounded.run('x', 'a', { timeoutMs: 120_000 });
     assert.ok(seen[0]! <= 60_000 && seen[0]! > 50_000, String(seen[0]));
     assert.equal(ended.verdict.cancelled, true);
@@ -56,20 +57,18 @@ describe('StrengthMeter', () => {
     assert.equal(own.verdict.status, 'timeout');
     assert.equal(meter.runs, 2);
   });
-  it('starts nothing past the deadline, except for the unbounded (first) fix', async () => {
+  it('starts nothing past the deadline', async () => {
     const seen: Array<number | undefined> = [];
     const meter = new StrengthMeter(performance.now() - 1);
-    const inner = fakeExecutor(() => pass(1), seen);
-    assert.equal((await meter.executor(inner, true).run('x', 'a', { timeoutMs: 5000 })).verdict.cancelled, true);
+    assert.equal((await meter.executor(fakeExecutor(() => pass(1), seen)).run('x', 'a', { timeoutMs: 5000 })).verdict.cancelled, true);
     assert.equal(seen.length, 0, 'not started');
-    assert.equal((await meter.executor(inner, false).run('x', 'b', { timeoutMs: 5000 })).verdict.status, 'pass');
-    assert.deepEqual(seen, [5000]);
-    assert.equal(meter.runs, 1);
+    assert.equal(meter.runs, 0);
+    assert.equal(meter.budgetSpent, true);
   });
   it('without a deadline counts only', async () => {
     const seen: Array<number | undefined> = [];
     const meter = new StrengthMeter(undefined);
-    await meter.executor(fakeExecutor(() => pass(1), seen), true).run('x', 'a', { timeoutMs: 5000 });
+    await meter.executor(fakeExecutor(() => pass(1), seen)).run('x', 'a', { timeoutMs: 5000 });
     assert.deepEqual(seen, [5000]);
     assert.equal(meter.budgetSpent, false);
   });
@@ -94,17 +93,20 @@ const verdict = (durationMs: number) => ({ status: 'pass' as const, durationMs, 
 const candidate = (index: number, replacement: string) => ({ index, replacement, verdict: verdict(2000), duplicateOf: null, runs: [verdict(2000)], verified: true, flaky: false, diff: '', changeSize: 1, changedCharacters: 1 });
 const fixes = [candidate(0, '  return q >= t;'), candidate(1, '  return q  >=  t;'), candidate(2, '  return t <= q;'), candidate(3, '  return q >= t && true;')];
 
-async function runCheck(options: { sharing?: boolean; groups?: number[][]; stageOneMs?: number }) {
+async function runCheck(options: { sharing?: boolean; groups?: number[][]; stageOneMs?: number; cutFrom?: number; budgetSpent?: boolean }) {
   const labels: string[] = [];
   const limits: VariantLimit[] = [];
+  // Variants from number `cutFrom` on are cancelled, as the meter cancels the runs past the budget's deadline.
+  const cut = (label: string) => options.cutFrom !== undefined && Number(/v(\d+)$/.exec(label)?.[1] ?? -1) >= options.cutFrom;
   const verifier = {
-    tryVariant: async (label: string, _text: string, limit: VariantLimit) => (labels.push(label), limits.push(limit), label.endsWith('c') ? ('survived' as const) : ('caught' as const)),
+    tryVariant: async (label: string, _text: string, limit: VariantLimit) => (labels.push(label), limits.push(limit), cut(label) ? undefined : label.endsWith('c') ? ('survived' as const) : ('caught' as const)),
     failingTestsRunMs: () => options.stageOneMs,
   };
   const strengths = new Map<number, TestStrength>();
   await checkStrength({
     level: 'quick', verifier, languageId: 'javascript', relativePath: 'a.js', originalText: original, start, end, candidates: fixes, ranking: [0, 1, 2, 3],
     ...(options.sharing === false ? { sharing: false } : {}), ...(options.groups ? { groups: Promise.resolve(options.groups) } : {}),
+    ...(options.budgetSpent !== undefined ? { budgetSpent: () => options.budgetSpent === true } : {}),
   }, (i, s) => strengths.set(i, s));
   const ranFor = new Set(labels.map((l) => Number(/^s(\d+)/.exec(l)?.[1])));
   return { labels, limits, strengths, ranFor };
@@ -128,6 +130,24 @@ describe('equivalent fixes share their variants', () => {
     const { ranFor, strengths } = await runCheck({ sharing: false, groups: [[0, 1, 2], [3]] });
     assert.deepEqual([...ranFor].sort(), [0, 1, 2, 3]);
     assert.ok([...strengths.values()].every((s) => s.sharedFrom === undefined));
+  });
+});
+
+describe('a check the budget ends', () => {
+  it('keeps the variants decided by then, counts the rest as not run, and says so', async () => {
+    const { strengths } = await runCheck({ sharing: false, cutFrom: 3, budgetSpent: true });
+    const first = strengths.get(0)!;
+    assert.equal(first.caught, 3);
+    assert.ok(first.notRun! > 0 && first.caught + first.notRun! === first.variants, JSON.stringify(first));
+    assert.match(describeStrength(first), new RegExp(`^strength unknown: ${first.notRun} of ${first.variants} variants of this change have no outcome \\(${first.notRun} not run: the strength check's budget ran out\\)`));
+  });
+  it('a few variants not run still leave the fix pinned, and the words say how many did not run', () => {
+    const strength: TestStrength = { variants: 10, caught: 9, survivors: [], weak: false, notRun: 1 };
+    assert.equal(describeStrength(strength), 'tests pin this change: 9 of 9 decided variants of it are caught (1 not run: the strength check\'s budget ran out)');
+  });
+  it('a cancel (not the budget), or a cut before any variant decided, leaves the fix without a strength', async () => {
+    assert.equal((await runCheck({ sharing: false, cutFrom: 3, budgetSpent: false })).strengths.size, 0);
+    assert.equal((await runCheck({ sharing: false, cutFrom: 0, budgetSpent: true })).strengths.size, 0);
   });
 });
 

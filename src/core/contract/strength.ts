@@ -21,6 +21,11 @@ export interface TestStrength {
    */
   readonly undecided?: number;
   /**
+   * Variants the check's budget left without an outcome (not started, or ended where they were): the check of this
+   * fix was cut short after the others had decided. Absent: every variant ran.
+   */
+  readonly notRun?: number;
+  /**
    * This fix ran no variants of its own: it is equivalent to verified fix `index`, whose variants' outcomes it shares
    * (`text`: the same text once spacing is normalised; `behaviour`: the same outcome on every input the behaviour
    * check tried). Absent: its own variants ran.

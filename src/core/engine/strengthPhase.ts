@@ -35,7 +35,7 @@ export interface StrengthOutcome {
   readonly cutShort?: NonNullable<FixResult['strengthCutShort']>;
 }
 
-/** How firmly the tests pin each verified fix; the first fix's check always ends, the budget ends the others'. */
+/** How firmly the tests pin each verified fix, the best first, every check held to the budget. */
 export async function runStrengthPhase(phase: StrengthPhase): Promise<StrengthOutcome> {
   const { request, prepared, logger, verifier, executor, slot, strengths, onEvent } = phase;
   const started = performance.now();
@@ -43,7 +43,8 @@ export async function runStrengthPhase(phase: StrengthPhase): Promise<StrengthOu
   const budgetMs = strengthBudgetMs(started - phase.requestStarted, percent);
   const meter = new StrengthMeter(budgetMs === undefined ? undefined : started + budgetMs);
   // Each fix's runs queue behind those of the fixes ranked above it (and behind candidates' and behaviour runs).
-  const verifierFor = (order: number) => verifier.through(meter.executor(executor, order > 0), (run) => slot(run, -1 - order));
+  const metered = meter.executor(executor);
+  const verifierFor = (order: number) => verifier.through(metered, (run) => slot(run, -1 - order));
   const reviewRequired = (index: number, reason: string) => {
     phase.reviewRequired.set(index, reason);
     const message = `candidate #${index + 1}: review required, not ranked by strength: ${reason}`;
@@ -55,6 +56,7 @@ export async function runStrengthPhase(phase: StrengthPhase): Promise<StrengthOu
   await checkStrength({
     level: request.strengthCheck === 'thorough' ? 'thorough' : 'quick', verifier: verifierFor(0), verifierFor, languageId, relativePath, originalText, start, end,
     candidates: phase.candidates, ranking: phase.ranking, sharing: request.strengthSharing !== false, ...(phase.groups ? { groups: phase.groups } : {}), logger,
+    budgetSpent: () => meter.budgetSpent,
   }, (index, strength) => {
     if (strength.sharedFrom) sharedFixes++;
     strengths.set(index, strength);
@@ -63,8 +65,11 @@ export async function runStrengthPhase(phase: StrengthPhase): Promise<StrengthOu
   const cost: StrengthCost = { runs: meter.runs, durationMs: Math.round(performance.now() - started), ...(budgetMs !== undefined ? { budgetMs } : {}), sharedFixes };
   logger.info(describeStrengthCost(cost, performance.now() - phase.requestStarted));
   const unchecked = phase.ranking.filter((index) => !strengths.has(index) && !phase.reviewRequired.has(index));
-  if (!meter.budgetSpent || unchecked.length === 0 || budgetMs === undefined) return { cost };
+  if (!meter.budgetSpent || budgetMs === undefined) return { cost };
   const message = `${BUDGET_SPENT}: ${seconds(budgetMs)}, ${percent}% of the request (--strength-budget / verifiedFix.strengthBudget)`;
-  logger.info(`${message}; ${unchecked.map((i) => `#${i + 1}`).join(', ')} left without a strength`);
+  const fixes = (indexes: readonly number[]) => indexes.map((i) => `#${i + 1}`).join(', ');
+  const partial = phase.ranking.filter((index) => strengths.get(index)?.notRun);
+  logger.info(`${message}${partial.length ? `; ${fixes(partial)} kept the variants decided before it` : ''}${unchecked.length ? `; ${fixes(unchecked)} left without a strength` : ''}`);
+  if (unchecked.length === 0) return { cost };
   return { cost, cutShort: { message, unchecked, kind: 'budget' } };
 }

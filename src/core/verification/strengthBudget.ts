@@ -31,7 +31,6 @@ export const BUDGET_SPENT = 'the strength check\'s budget ran out';
 /**
  * Counts the check's runs and holds them to a deadline: a run that would start after it is not started, and one in
  * flight gets at most the time left (ending there, it is cancelled: no verdict on the variant, not a timeout).
- * `bounded` false: counted only (the best-ranked fix's check, which always runs to its end).
  */
 export class StrengthMeter {
   private count = 0;
@@ -50,10 +49,10 @@ export class StrengthMeter {
     return this.spent;
   }
 
-  /** `executor` with its runs counted and, when `bounded`, held to the deadline. */
-  executor(executor: TestExecutor, bounded: boolean): TestExecutor {
+  /** `executor` with its runs counted and held to the deadline. */
+  executor(executor: TestExecutor): TestExecutor {
     const run = async (fileText: string, label: string, options: RunOptions = {}): Promise<ExecutedRun> => {
-      const left = bounded && this.deadline !== undefined ? this.deadline - performance.now() : undefined;
+      const left = this.deadline !== undefined ? this.deadline - performance.now() : undefined;
       if (left !== undefined && left <= 0) return this.cut();
       this.count++;
       const capped = left !== undefined && (options.timeoutMs === undefined || left < options.timeoutMs);

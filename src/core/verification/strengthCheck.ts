@@ -85,22 +85,32 @@ export function withControlComment(text: string, languageId: string): string | u
 /** What one variant's runs decided; `undecided` when it ran past its limit twice. */
 export type VariantOutcome = 'caught' | 'survived' | 'undecided';
 
-export function testStrength(variants: readonly Variant[], outcomes: readonly VariantOutcome[]): TestStrength {
+/** The numbers of a fix's check; an outcome left undefined is a variant the check's budget did not let run. */
+export function testStrength(variants: readonly Variant[], outcomes: readonly (VariantOutcome | undefined)[]): TestStrength {
   const survivors = variants.filter((_, i) => outcomes[i] === 'survived').map(({ replacement, diff, label }) => ({ replacement, diff, label }));
   const caught = outcomes.filter((o) => o === 'caught').length;
-  const undecided = variants.length - caught - survivors.length;
-  return { variants: variants.length, caught, survivors, weak: survivors.length * 10 > caught + survivors.length, ...(undecided > 0 ? { undecided } : {}) };
+  const notRun = variants.filter((_, i) => outcomes[i] === undefined).length;
+  const undecided = variants.length - caught - survivors.length - notRun;
+  return {
+    variants: variants.length, caught, survivors, weak: survivors.length * 10 > caught + survivors.length,
+    ...(undecided > 0 ? { undecided } : {}), ...(notRun > 0 ? { notRun } : {}),
+  };
 }
 
 /**
- * Whether the decided variants settle it. Weak is weak whatever the undecided would have done; "pinned" needs so few
- * undecided that even all of them surviving would not make it weak: a survivor runs the whole suite, a caught variant
- * mostly only the failing tests, so on a loaded machine it is the survivors that run out of time.
+ * Whether the decided variants settle it. Weak is weak whatever the open ones (undecided, not run) would have done;
+ * "pinned" needs so few open ones that even all of them surviving would not make it weak: a survivor runs the whole
+ * suite, a caught variant mostly only the failing tests, so on a loaded machine it is the survivors that run out of
+ * time, and the budget ends the check with the survivors' long runs still in flight.
  */
 export function strengthKnown(s: TestStrength): boolean {
-  const undecided = s.undecided ?? 0;
   if (s.caught + s.survivors.length === 0) return false;
-  return s.weak || (s.survivors.length + undecided) * 10 <= s.variants;
+  return s.weak || (s.survivors.length + openVariants(s)) * 10 <= s.variants;
+}
+
+/** Variants without an outcome: timed out twice, or left unrun by the check's budget. */
+function openVariants(s: TestStrength): number {
+  return (s.undecided ?? 0) + (s.notRun ?? 0);
 }
 
 /** One line for a verified candidate; the numbers are always in it, where they came from when shared, and which tests ran. */
@@ -119,15 +129,18 @@ export function describeReach(reach: NonNullable<TestStrength['reachingTests']>)
 
 function describeOwnStrength(s: TestStrength): string {
   if (s.variants === 0) return 'no variant of this change could be made, so how firmly the tests pin it is unknown';
-  const undecided = s.undecided ?? 0;
+  const open = openVariants(s);
   const decided = s.caught + s.survivors.length;
-  const timedOut = undecided > 0 ? ` (${undecided} undecided: timed out)` : '';
-  if (!strengthKnown(s)) return `strength unknown: ${undecided} of ${s.variants} variants of this change timed out twice, too many for the ${decided} decided ones to tell (${s.caught} caught, ${s.survivors.length} also pass)`;
-  const of = undecided > 0 ? `decided variants` : 'variants';
-  if (s.weak) return `weak tests: ${s.survivors.length} of ${decided} ${of} of this change also pass${timedOut} — review it`;
+  const why = [
+    ...(s.undecided ? [`${s.undecided} undecided: timed out`] : []),
+    ...(s.notRun ? [`${s.notRun} not run: the strength check's budget ran out`] : []),
+  ].join('; ');
+  const aside = why ? ` (${why})` : '';
+  if (!strengthKnown(s)) return `strength unknown: ${open} of ${s.variants} variants of this change have no outcome (${why}), too many for the ${decided} decided ones to tell (${s.caught} caught, ${s.survivors.length} also pass)`;
+  const of = open > 0 ? `decided variants` : 'variants';
+  if (s.weak) return `weak tests: ${s.survivors.length} of ${decided} ${of} of this change also pass${aside} — review it`;
   if (s.caught === s.variants) return `tests pin this change: all ${s.variants} variants of it are caught`;
-  if (undecided > 0 && s.caught === decided) return `tests pin this change: ${s.caught} of ${decided} decided variants of it are caught${timedOut}`;
-  return `tests pin this change: ${s.caught} of ${decided} ${of} of it are caught${timedOut}`;
+  return `tests pin this change: ${s.caught} of ${decided} ${of} of it are caught${aside}`;
 }
 
 /** A verified candidate's size as the pool ranks it: lines changed, then characters changed. */

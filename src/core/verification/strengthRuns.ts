@@ -35,7 +35,7 @@ export interface StrengthCheck {
   readonly verifier: VariantVerifier;
   /**
    * The verifier for the `order`-th fix that runs its own variants (0: the first); default `verifier`. The engine
-   * gives the first an unbounded one and the others one held to the check's budget, each queued behind the one before.
+   * gives each one held to the check's budget, queued behind the one before.
    */
   readonly verifierFor?: (order: number) => VariantVerifier;
   readonly languageId: string;
@@ -53,11 +53,16 @@ export interface StrengthCheck {
    * did not run or compared nothing): a fix past the first shares the strength of an earlier fix of its group.
    */
   readonly groups?: Promise<readonly (readonly number[])[] | undefined>;
+  /**
+   * Whether the check's budget has ended runs. A fix whose variants it cut keeps the outcomes decided so far (the
+   * others count as not run); one cut by a cancel, or before any variant decided, gets no strength.
+   */
+  readonly budgetSpent?: () => boolean;
   /** Told each fix's variant limits, and which fixes share. */
   readonly logger?: Logger;
 }
 
-/** What one fix's own check found; undefined when a cancel or the budget cut it short. */
+/** What one fix's own check found; undefined when a cancel cut it short, or the budget before any variant decided. */
 type OwnResult = { readonly strength: TestStrength } | { readonly review: string } | undefined;
 
 /** The limits for `candidate`'s variants: a multiple of its own runs of each stage, as the baseline sets candidates'. */
@@ -112,8 +117,9 @@ async function checkOwn(check: StrengthCheck, candidate: CandidateResult, verifi
     return outcome;
   };
   const outcomes = await Promise.all(variants.map(tryOne));
-  if (outcomes.some((outcome) => outcome === undefined)) return undefined;
-  return { strength: { ...testStrength(variants, outcomes as VariantOutcome[]), ...(reach ? { reachingTests: reach } : {}) } };
+  const decided = outcomes.some((outcome) => outcome === 'caught' || outcome === 'survived');
+  if (outcomes.includes(undefined) && !(decided && check.budgetSpent?.())) return undefined;
+  return { strength: { ...testStrength(variants, outcomes), ...(reach ? { reachingTests: reach } : {}) } };
 }
 
 /** The earlier fix of `index`'s behaviour group that runs its own variants, or undefined. */

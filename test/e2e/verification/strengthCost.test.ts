@@ -76,12 +76,13 @@ describe('the strength check at a bounded cost (node --test)', () => {
     assert.ok(Number(limits[1]) < Number(limits[2]), limits[0]);
   });
 
-  it('ends the later fixes\' checks at the budget and says so; the first fix\'s check finishes', async () => {
+  it('ends every fix\'s check at the budget, the best-ranked fix\'s included, and says so', async () => {
     const r = await runCli(fixArgs(workspace(), [FIX, SWAPPED, WRONG], ['--behaviour', 'off', '--strength', 'quick', '--strength-budget', '1']), { env });
     assert.equal(r.exitCode, 0, r.stderr);
     assert.match(r.stdout, /2 verified fixes/);
-    assert.match(r.stdout, /tests pin this change|weak tests|strength unknown/, 'the first fix has its strength');
-    assert.match(r.stdout, /strength: cut short \(the strength check's budget ran out: [\d.]+ s, 1% of the request/);
+    // 1% of a request of a few seconds is tens of milliseconds: not even the best fix's control run fits in it.
+    assert.equal(r.stdout.match(/strength: cut short \(the strength check's budget ran out: [\d.]+ s, 1% of the request/g)?.length, 2, r.stdout);
+    assert.doesNotMatch(r.stdout, /tests pin this change: all/);
     assert.match(r.stdout, /strength check: \d+ runs?, [\d.]+ s, \d+% of the request \(budget [\d.]+ s\)/);
   });
 });
