@@ -3,6 +3,7 @@ import { fullNameSelection, hookName, joinId } from './ids';
 import { boundMessage, parseJson, relativeTo, str } from './reportText';
 import { join } from 'node:path';
 import { MOCHA_HOOK_FILE, MOCHA_HOOK_SOURCE, MOCHA_REPORT_VARIABLE } from './mochaHook';
+import { ASSERT_GUARD_SOURCE } from './assertGuard';
 import { shellQuote, shellWords, withRequireHook } from './shell';
 import type { RunnerAdapter, TestOutcome, TestResult } from './types';
 
@@ -48,7 +49,8 @@ export function mochaSelectsOwnTests(base: string): boolean {
  */
 export const mochaAdapter: RunnerAdapter = {
   name: 'mocha',
-  outputFiles: { [MOCHA_HOOK_FILE]: MOCHA_HOOK_SOURCE },
+  // The assertion guard rides in the hook's file: NODE_OPTIONS loads it into every process, ahead of the tests.
+  outputFiles: { [MOCHA_HOOK_FILE]: `${ASSERT_GUARD_SOURCE}${MOCHA_HOOK_SOURCE}` },
 
   command(base, reportPath, only, outputDir = '') {
     const hookPath = join(outputDir, MOCHA_HOOK_FILE);

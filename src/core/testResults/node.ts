@@ -3,6 +3,8 @@ import { joinId, ownNameCandidates, isInside, splitId, unique } from './ids';
 import { boundMessage, jsonLines, str } from './reportText';
 import { regexEscape, shellQuote, shellWords } from './shell';
 import type { RunnerAdapter, TestOutcome, TestResult } from './types';
+import { join } from 'node:path';
+import { ASSERT_GUARD_FILE, ASSERT_GUARD_SOURCE } from './assertGuard';
 
 /**
  * The reporter module (Node's custom reporter API: an async generator over test events). Events are per file in
@@ -98,15 +100,17 @@ function readRows(report: string): Row[] {
  * releases also try ancestors and name joined by spaces, nodejs/node#51577), and a matching suite runs all its
  * tests; so the pattern lists own names, which every release matches, and a same-named test elsewhere in the same
  * files runs too. Node 20 reports the other tests as skipped; later releases leave them out. An id naming a whole
- * file drops the pattern so that all its tests can run.
+ * file drops the pattern so that all its tests can run. With an output folder, `--require` loads the assertion guard
+ * (assertGuard.ts) there first; node hands its own options to every test file's process.
  */
 export const nodeAdapter: RunnerAdapter = {
   name: 'node',
+  outputFiles: { [ASSERT_GUARD_FILE]: ASSERT_GUARD_SOURCE },
 
-  command(base, reportPath, only) {
+  command(base, reportPath, only, outputDir) {
     const flag = TEST_FLAG.exec(base);
     if (!flag || only?.length === 0) return undefined;
-    const args = reporterArgs(base, reportPath);
+    const args = [...(outputDir ? [`--require=${join(outputDir, ASSERT_GUARD_FILE)}`] : []), ...reporterArgs(base, reportPath)];
     const files: string[] = [];
     if (only) {
       const names: string[] = [];

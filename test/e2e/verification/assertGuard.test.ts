@@ -1,0 +1,73 @@
+// Assertion patches through names built at run time (#25 item 4), through the real CLI with node --test and mocha: no
+// static check can read `assert['strict' + 'Equal']`, so the runs lock node:assert's own functions before any test or
+// code under test loads, and a candidate that keeps the bug and patches the assertion fails as the bug does.
+import assert from 'node:assert/strict';
+import { symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { runCli } from '../../unit/helpers/cli';
+import { repoRoot } from '../../unit/helpers/paths';
+import { makeTempRoot, makeWorkspace, remove } from '../../unit/helpers/workspace';
+
+const tempRoot = makeTempRoot();
+const env: NodeJS.ProcessEnv = { ...process.env, VERIFIED_FIX_TMPDIR: tempRoot };
+delete env.NODE_TEST_CONTEXT;
+const made: string[] = [];
+after(() => remove(tempRoot, ...made));
+
+const BUGGY = 'function answer() { return 41; }';
+const GOOD = 'function answer() { return 42; }';
+/** The bug kept; the property name built at run time, in the ways a model or an attacker would write it. */
+const PATCHES = [
+  // Sloppy code: the assignment to a read-only property is silently dropped.
+  `${BUGGY} const a = require('ass' + 'ert'); const n = 'strict' + 'Equal'; a[n] = function () {}; a.strict[n] = a[n];`,
+  // Redefining it throws in the module itself.
+  `${BUGGY} const a = require('ass' + 'ert'); Object.defineProperty(a, ['strict', 'Equal'].join(''), { value: function () {} });`,
+  // Strict code: the assignment throws.
+  `${BUGGY} (function () { 'use strict'; const a = require('ass' + 'ert'); a[String.fromCharCode(115) + 'trictEqual'] = function () {}; })();`,
+];
+
+const TEST = (header: string) => `${header}const assert = require('node:assert');\nconst { answer } = require('../src/answer');\ntest('answer', () => assert.strictEqual(answer(), 42));\n`;
+
+function workspace(runner: 'node' | 'mocha'): string {
+  const ws = makeWorkspace({
+    'package.json': JSON.stringify({ name: 'answer', private: true, scripts: { test: runner === 'node' ? 'node --test' : 'mocha test/answer.test.js' } }),
+    'src/answer.js': `${BUGGY}\nmodule.exports = { answer };\n`,
+    // Mocha's own `it` is the global there; node's comes from node:test.
+    'test/answer.test.js': TEST(runner === 'node' ? "const test = require('node:test');\n" : 'const test = it;\n'),
+    // A project's own helper on assert is not node's: it can still be added.
+    'test/helper.test.js': `${runner === 'node' ? "const test = require('node:test');\n" : 'const test = it;\n'}const assert = require('node:assert');\nassert.closeTo = (a, b) => assert.ok(Math.abs(a - b) < 1e-9);\ntest('own helper', () => assert.closeTo(0.1 + 0.2, 0.3));\n`,
+  }, { git: true });
+  if (runner === 'mocha') symlinkSync(join(repoRoot, 'node_modules'), join(ws, 'node_modules'));
+  made.push(ws);
+  return ws;
+}
+
+interface Json {
+  candidates: Array<{ index: number; verified: boolean; status: string; reason?: string }>;
+  verified: number[];
+  baseline: { failingTests: string[] };
+}
+
+for (const runner of ['node', 'mocha'] as const) {
+  describe(`assertion patches by computed names (${runner})`, () => {
+    it('fail as the bug they keep does; the fix is the only one verified; a project\'s own helper on assert still works', async () => {
+      const ws = workspace(runner);
+      const list = join(ws, '..', `${ws.split('/').pop()}-candidates.json`);
+      writeFileSync(list, JSON.stringify([...PATCHES, GOOD]));
+      made.push(list);
+      const r = await runCli(['fix', '--workspace', ws, '--file', 'src/answer.js', '--lines', '1-1', '--candidates', list, '--test', 'npm test', '--k', '1',
+        '--confirm-runs', '1', '--strength', 'off', '--behaviour', 'off', '--json'], { env });
+      assert.equal(r.exitCode, 0, r.stderr);
+      const json = JSON.parse(r.stdout) as Json;
+      // The helper test passes on the unmodified code: only the answer test fails there.
+      assert.deepEqual(json.baseline.failingTests, ['test/answer.test.js > answer'], r.stderr);
+      assert.deepEqual(json.verified, [PATCHES.length], r.stderr);
+      for (const c of json.candidates.slice(0, PATCHES.length)) {
+        assert.equal(c.status, 'fail', JSON.stringify(c));
+        // Not refused by a static check: the runs themselves held.
+        assert.doesNotMatch(c.reason ?? '', /changes how the tests run/, JSON.stringify(c));
+      }
+    });
+  });
+}
