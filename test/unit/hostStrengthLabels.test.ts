@@ -33,6 +33,13 @@ describe('the candidate list', () => {
     assert.equal(verifiedLabel(third), `passed 1/1 run, 1.2 s · ${STRENGTH_CUT_SHORT}`);
     assert.equal(third.strengthCutShort, cutShort.message);
   });
+  it('counts only decided variants: a budget\'s cut ones and timed-out ones are said apart, never as accepted by the tests', () => {
+    const partly = { variants: 10, caught: 9, survivors: [], weak: false, notRun: 1 };
+    const open = { variants: 10, caught: 4, survivors: [], weak: false, undecided: 1, notRun: 5 };
+    const [first, second] = verifiedCandidates(result({ candidates: [verified(0, { strength: partly }), verified(1, { strength: open })], verified: [0, 1] }));
+    assert.equal(verifiedLabel(first), 'passed 1/1 run, 1.2 s · tests pin it: 9 of 9 variants caught, 1 without an outcome');
+    assert.equal(verifiedLabel(second), 'passed 1/1 run, 1.2 s · strength unknown: 6 of 10 variants without an outcome');
+  });
   it('says nothing of a cut when the check finished', () => {
     const third = verifiedCandidates(result({}))[2];
     assert.equal(verifiedLabel(third), 'passed 1/1 run, 1.2 s');

@@ -2,7 +2,7 @@
 // sharing of variants between equivalent fixes, stage limits from the fix's own runs, and how the cost is said.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { StrengthMeter, describeStrengthCost, equivalenceKey, strengthBudgetMs } from '../../src/core/verification/strengthBudget';
+import { SHORTEST_COUNTED_REQUEST_MS, StrengthMeter, describeStrengthCost, equivalenceKey, strengthBudgetMs } from '../../src/core/verification/strengthBudget';
 import { checkStrength } from '../../src/core/verification/strengthRuns';
 import { describeStrength } from '../../src/core/verification/strengthCheck';
 import type { VariantLimit } from '../../src/core/verification/strengthRuns';
@@ -11,13 +11,19 @@ import type { ExecutedRun, TestExecutor } from '../../src/core/execution/executo
 
 describe('strengthBudgetMs', () => {
   it('gives the check what keeps it at the share of the whole request: budget / (elapsed + budget) = percent', () => {
-    assert.equal(strengthBudgetMs(10_000), Math.floor((10_000 * 33) / 67));
+    assert.equal(strengthBudgetMs(10_000), Math.floor((10_000 * 30) / 70));
     assert.equal(strengthBudgetMs(10_000, 50), 10_000);
     assert.equal(strengthBudgetMs(9_000, 25), 3_000);
-    for (const [elapsed, percent] of [[12_345, 33], [1, 10], [600_000, 20]]) {
+    for (const [elapsed, percent] of [[12_345, 33], [8_000, 10], [600_000, 20]]) {
       const budget = strengthBudgetMs(elapsed, percent)!;
       assert.ok(budget / (elapsed + budget) <= percent / 100, `${budget} of ${elapsed + budget}`);
     }
+  });
+  it('counts a short request as SHORTEST_COUNTED_REQUEST_MS long: a small suite keeps its whole check', () => {
+    assert.equal(strengthBudgetMs(1_000), strengthBudgetMs(SHORTEST_COUNTED_REQUEST_MS));
+    assert.equal(strengthBudgetMs(1_000, 50), SHORTEST_COUNTED_REQUEST_MS);
+    // A small share stays small: the floor scales with it.
+    assert.equal(strengthBudgetMs(1_000, 1), Math.floor(SHORTEST_COUNTED_REQUEST_MS / 99));
   });
   it('has no budget at 0 or at 100 and above', () => {
     assert.equal(strengthBudgetMs(10_000, 0), undefined);

@@ -14,7 +14,10 @@ export const PYTEST_REPORT_VARIABLE = 'VERIFIED_FIX_PYTEST_REPORT';
  * with the path made relative to the folder pytest runs in (node ids are relative to the rootdir, which an ini file
  * higher up moves), so that they select the same tests when given back as arguments. With pytest-xdist the
  * controller gets every worker's reports through the same hook. It leaves `-q`/`-v`, `-x`, `--maxfail`, addopts and
- * the user's own `--junitxml` alone. pytest 3.0 and later, Python 3.
+ * the user's own `--junitxml` alone. pytest 3.0 and later, Python 3. A test reported after something that judges tests
+ * was replaced (unittest's assertions, pytest's report classes and runner functions, as they were when the plugin
+ * loaded) is recorded failed, with the replaced names as its message: a candidate that patches them through names
+ * built at run time, which no static check can read, fails.
  */
 export const PYTEST_PLUGIN_SOURCE = `# Verified Fix: records pytest's per-test results for the engine. Written by the engine; not part of the project.
 import json, os
@@ -68,11 +71,47 @@ def pytest_configure(config):
         _root = None
 
 
+def _guarded():
+    # What judges a test, taken as it is when the plugin loads (before conftests and the code under test): a
+    # candidate that replaces one of them through a name built at run time fails every test reported after it.
+    found = {}
+    try:
+        import unittest
+        for name, value in vars(unittest.TestCase).items():
+            if name.startswith(("assert", "fail")) and callable(value):
+                found["unittest.TestCase." + name] = value
+    except Exception:
+        pass
+    try:
+        from _pytest import reports, runner
+        for cls in (reports.BaseReport, reports.TestReport):
+            for name, value in list(vars(cls).items()):
+                found[cls.__name__ + "." + name] = value
+        for name in ("call_and_report", "runtestprotocol", "call_runtest_hook", "check_interactive_exception"):
+            if hasattr(runner, name):
+                found["_pytest.runner." + name] = getattr(runner, name)
+    except Exception:
+        pass
+    return found
+
+
+_GUARDED = _guarded()
+
+
+def _replaced(now=_guarded, before=_GUARDED):
+    current = now()
+    return sorted(name for name, value in before.items() if current.get(name) is not value)
+
+
 def pytest_runtest_logreport(report):
     outcome = "failed" if report.failed else "skipped" if report.skipped else "passed"
     row = {"id": _id(report.nodeid), "when": report.when, "outcome": outcome}
     if report.failed:
         row["message"] = _text(report)
+    replaced = _replaced()
+    if replaced:
+        row["outcome"] = "failed"
+        row["message"] = "verified-fix: replaced during the run, so no result of it counts: " + ", ".join(replaced[:5])
     _write(row)
 
 

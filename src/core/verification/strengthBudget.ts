@@ -4,17 +4,24 @@ import type { ExecutedRun, RunOptions, TestExecutor } from '../execution/executo
 import type { StrengthCost } from '../contract/strength';
 import { seconds } from '../base/duration';
 
-/** By default the check may take up to this percent of the request's wall time. */
-export const DEFAULT_STRENGTH_BUDGET_PERCENT = 33;
+/** By default the check may take up to this percent of the request's wall time (under a third, with room for the
+ * runs the deadline ends, which take a moment to stop). */
+export const DEFAULT_STRENGTH_BUDGET_PERCENT = 30;
 
 /**
- * The time the check may take once the verdicts are in after `elapsedMs`, so that it is at most `percent` of the
- * whole request (elapsed + check): budget / (elapsed + budget) = percent / 100. Undefined: no budget (0, or 100 and
- * above, which no finite budget reaches).
+ * A request shorter than this counts as this long: a small suite's whole check takes a few seconds, and cutting it
+ * to a share of a two-second request would cost the best fix its strength to save a second.
+ */
+export const SHORTEST_COUNTED_REQUEST_MS = 8_000;
+
+/**
+ * The time the check may take once the verdicts are in after `elapsedMs` (at least SHORTEST_COUNTED_REQUEST_MS), so
+ * that it is at most `percent` of the whole request (elapsed + check): budget / (elapsed + budget) = percent / 100.
+ * Undefined: no budget (0, or 100 and above, which no finite budget reaches).
  */
 export function strengthBudgetMs(elapsedMs: number, percent: number = DEFAULT_STRENGTH_BUDGET_PERCENT): number | undefined {
   if (!(percent > 0) || percent >= 100) return undefined;
-  return Math.max(0, Math.floor((elapsedMs * percent) / (100 - percent)));
+  return Math.max(0, Math.floor((Math.max(elapsedMs, SHORTEST_COUNTED_REQUEST_MS) * percent) / (100 - percent)));
 }
 
 /** "strength check: 12 runs, 8.1 s, 22% of the request; 2 fixes shared an equivalent fix's variants" */

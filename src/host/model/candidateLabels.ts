@@ -14,7 +14,11 @@ function strengthLabel(c: StoredCandidate): string {
   const s = c.strength;
   if (!s || s.variants === 0) return '';
   const shared = s.sharedWith !== undefined ? ` (shared with candidate ${s.sharedWith})` : '';
-  return s.weak ? `weak tests: ${s.variants - s.caught} of ${s.variants} variants also pass, review it${shared}` : `tests pin it: ${s.caught} of ${s.variants} variants caught${shared}`;
+  const open = s.open ?? 0;
+  const decided = s.variants - open;
+  if (s.known === false) return `strength unknown: ${open} of ${s.variants} variants without an outcome${shared}`;
+  const undecided = open > 0 ? `, ${open} without an outcome` : '';
+  return s.weak ? `weak tests: ${decided - s.caught} of ${decided} variants also pass, review it${undecided}${shared}` : `tests pin it: ${s.caught} of ${decided} variants caught${undecided}${shared}`;
 }
 
 /**

@@ -27,6 +27,10 @@ export interface StoredCandidate {
     readonly variants: number;
     readonly caught: number;
     readonly weak: boolean;
+    /** Variants without an outcome (timed out twice, or left unrun by the check's budget); absent in older sessions: none. */
+    readonly open?: number;
+    /** Whether the decided variants settle it (strengthKnown); absent in older sessions: they do. */
+    readonly known?: boolean;
     /** Variants the tests accept too, to be read as diffs against the fix. */
     readonly survivors?: ReadonlyArray<{ readonly label: string; readonly replacement: string }>;
     /** The candidate number (1-based) of the equivalent fix whose variants it shares; absent: its own ran. */

@@ -1,6 +1,7 @@
-// Assertion patches through names built at run time (#25 item 4), through the real CLI with node --test and mocha: no
-// static check can read `assert['strict' + 'Equal']`, so the runs lock node:assert's own functions before any test or
-// code under test loads, and a candidate that keeps the bug and patches the assertion fails as the bug does.
+// Assertion patches through names built at run time (#25 item 4), through the real CLI with node --test, mocha and
+// pytest: no static check can read `assert['strict' + 'Equal']`. Node's runs lock node:assert's own functions before
+// any test or code under test loads; pytest's report plugin fails every test reported after unittest's assertions or
+// pytest's report classes were replaced. A candidate that keeps the bug and patches them fails as the bug does.
 import assert from 'node:assert/strict';
 import { symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -43,6 +44,25 @@ function workspace(runner: 'node' | 'mocha'): string {
   return ws;
 }
 
+const PY_BUGGY = 'def answer():\n    return 41';
+const PY_GOOD = 'def answer():\n    return 42';
+const PY_PATCHES = [
+  // unittest's assertion, by a name built at run time.
+  `${PY_BUGGY}\nimport unittest as _u\nsetattr(_u.TestCase, 'assert' + 'Equal', lambda *a, **k: None)`,
+  // pytest's report made to say passed.
+  `${PY_BUGGY}\nimport importlib as _i\n_r = getattr(_i.import_module(''.join(map(chr, [95, 112, 121, 116, 101, 115, 116])) + '.reports'), 'Test' + 'Report')\n` +
+    `_init = _r.__init__\ndef _ok(self, *a, **k):\n    _init(self, *a, **k)\n    self.outcome = 'passed'\n    self.longrepr = None\nsetattr(_r, '__in' + 'it__', _ok)`,
+];
+
+function pythonWorkspace(): string {
+  const ws = makeWorkspace({
+    'answer.py': `${PY_BUGGY}\n`,
+    'test_answer.py': 'import unittest\nfrom answer import answer\n\nclass T(unittest.TestCase):\n    def test_answer(self):\n        self.assertEqual(answer(), 42)\n\ndef test_other():\n    assert 1 + 1 == 2\n',
+  }, { git: true });
+  made.push(ws);
+  return ws;
+}
+
 interface Json {
   candidates: Array<{ index: number; verified: boolean; status: string; reason?: string }>;
   verified: number[];
@@ -71,3 +91,22 @@ for (const runner of ['node', 'mocha'] as const) {
     });
   });
 }
+
+describe('assertion and report patches by computed names (pytest)', () => {
+  it('fail as the bug they keep does; the fix is the only one verified', async () => {
+    const ws = pythonWorkspace();
+    const list = join(ws, '..', `${ws.split('/').pop()}-candidates.json`);
+    writeFileSync(list, JSON.stringify([...PY_PATCHES, PY_GOOD]));
+    made.push(list);
+    const r = await runCli(['fix', '--workspace', ws, '--file', 'answer.py', '--lines', '1-2', '--candidates', list, '--test', 'python3 -m pytest -q', '--k', '1',
+      '--confirm-runs', '1', '--strength', 'off', '--behaviour', 'off', '--json'], { env });
+    assert.equal(r.exitCode, 0, r.stderr);
+    const json = JSON.parse(r.stdout) as Json;
+    assert.deepEqual(json.baseline.failingTests, ['test_answer.py::T::test_answer'], r.stderr);
+    assert.deepEqual(json.verified, [PY_PATCHES.length], r.stderr);
+    for (const c of json.candidates.slice(0, PY_PATCHES.length)) {
+      assert.equal(c.status, 'fail', JSON.stringify(c));
+      assert.doesNotMatch(c.reason ?? '', /changes how the tests run/, JSON.stringify(c));
+    }
+  });
+});

@@ -95,7 +95,7 @@ function pyRequest(ws: string, overrides: Partial<FixRequest> = {}): FixRequest 
   return {
     workspace: ws, relativePath: 'limit.py', start, end: text.length - 1, languageId: 'python', testCommand: 'python3 -m pytest -q -p no:cacheprovider',
     // Generous limits: the total timeout ends the strength check too (no strength), which load 27 reached at 300 s.
-    samples: 2, testTimeoutMs: 300_000, totalTimeoutMs: 1_200_000, parallel: 2, baselineCheck: true, confirmRuns: 1,
+    samples: 2, testTimeoutMs: 300_000, totalTimeoutMs: 1_200_000, parallel: 2, baselineCheck: true, confirmRuns: 1, strengthBudget: 0,
     isolation: { linkedFolders: [], excludes: [], allowNetwork: false, memoryMB: 0 },
     provider: createFileProvider(['    return quantity < threshold', '    return quantity >= threshold']), ...overrides,
   };

@@ -33,11 +33,14 @@ export async function setSettings(values: Record<string, unknown>): Promise<void
   for (const [key, value] of Object.entries(values)) await config.update(key, value, vscode.ConfigurationTarget.Workspace);
 }
 
-/** Settings that keep a request short on a loaded 2-core machine. */
-export const quickSettings = { samples: 2, k: 2, confirmRuns: 2, parallel: 2 };
+/**
+ * Settings that keep a request short on a loaded 2-core machine; the strength check without a budget, which would end
+ * it wherever the load happens to put it (the suites judge what the check shows).
+ */
+export const quickSettings = { samples: 2, k: 2, confirmRuns: 2, parallel: 2, strengthBudget: 0 };
 
 /** Every setting the tests touch, for clean-up. */
-export const touchedSettings = ['samples', 'k', 'confirmRuns', 'parallel', 'testCommand', 'testTimeoutSeconds', 'totalTimeoutSeconds'];
+export const touchedSettings = ['samples', 'k', 'confirmRuns', 'parallel', 'strengthBudget', 'testCommand', 'testTimeoutSeconds', 'totalTimeoutSeconds'];
 
 export async function clearSettings(): Promise<void> {
   await setSettings(Object.fromEntries(touchedSettings.map((key) => [key, undefined])));

@@ -22,10 +22,14 @@ export interface CliResult {
  * The behaviour check (default quick) adds two recording runs and the replays to every `fix` request, and the strength
  * check (default quick) up to 10 variant runs per verified fix; only the suites about them ask for them
  * (`--behaviour quick`, `--strength quick`), so the CLI suites stay lean. Their defaults are covered by the options table.
+ * The strength check's budget is off unless a suite gives one.
  */
 function withTestDefaults(args: readonly string[]): readonly string[] {
   if (args[0] !== 'fix') return args;
-  return [...args, ...(args.includes('--behaviour') ? [] : ['--behaviour', 'off']), ...(args.includes('--strength') ? [] : ['--strength', 'off'])];
+  // The suites that ask for the strength check judge what it finds; a budget would end it wherever a loaded runner
+  // happens to be. strengthCost.test.ts gives its own budget.
+  const budget = args.includes('--strength-budget') ? [] : ['--strength-budget', '0'];
+  return [...args, ...(args.includes('--behaviour') ? [] : ['--behaviour', 'off']), ...(args.includes('--strength') ? [] : ['--strength', 'off']), ...budget];
 }
 
 export function runCli(args: readonly string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<CliResult> {
