@@ -74,6 +74,6 @@ export function wideRun({ workspace, runner, env, usesHostTools, slots, runnerDe
   if (!command) return {};
   return {
     wide: { command, width: slots },
-    note: `test files at once: a run that holds all ${slots} slots (the baseline while the candidates wait for it, the top-ranked fix's full run) starts ${slots} test files at once (--test-concurrency=${slots}; node's own choice here is ${runnerDefault}, which leaves cores idle while nothing else runs); other runs keep node's choice`,
+    note: `test files at once: a run that holds all ${slots} slots (the baseline when the candidates wait for it, the top-ranked fix's full run when the others ran only their reaching tests) starts ${slots} test files at once (--test-concurrency=${slots}; node's own choice here is ${runnerDefault}, which leaves cores idle while nothing else runs); other runs keep node's choice`,
   };
 }
