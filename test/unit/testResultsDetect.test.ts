@@ -1,6 +1,6 @@
 // resolveRunner, table-driven over package.json scripts and direct commands.
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it, after } from 'node:test';
 import { resolveRunner } from '../../src/core/testCommand/runner';
@@ -24,6 +24,14 @@ function workspace(scripts: Scripts, bins: readonly string[]): string {
 }
 
 const js = ['jest', 'vitest', 'mocha'];
+
+/** A workspace whose `npm test` is jest, with jest `version` installed. */
+function jestWorkspace(version: string): string {
+  const dir = workspace({ test: 'jest' }, js);
+  mkdirSync(join(dir, 'node_modules', 'jest'), { recursive: true });
+  writeFileSync(join(dir, 'node_modules', 'jest', 'package.json'), JSON.stringify({ name: 'jest', version }));
+  return dir;
+}
 const rows: Array<[command: string, scripts: Scripts, bins: readonly string[], expected: Expected]> = [
   // npm, pnpm and yarn scripts, followed to the runner
   ['npm test', { test: 'node --test' }, [], { runner: 'node', base: 'node --test' }],
@@ -121,17 +129,30 @@ describe('resolveRunner', () => {
     }
   });
 
-  it('a jest config naming its own testResultsProcessor gets the --json report; a vitest config naming reporters gets the wrapper config', () => {
-    const jestDir = workspace({ test: 'jest' }, js);
+  it('a jest config naming its own testResultsProcessor gets the --json report, one without setup files the matchers\' guard; a vitest config naming reporters gets the wrapper config', () => {
+    const jestDir = jestWorkspace('29.7.0');
     const vitestDir = workspace({ test: 'vitest run' }, js);
     writeFileSync(join(jestDir, 'jest.config.js'), "module.exports = { testResultsProcessor: './p.js' };\n");
     writeFileSync(join(vitestDir, 'vitest.config.ts'), "export default { test: { reporters: ['dot'] } };\n");
     const jest = resolveRunner(jestDir, 'npm test');
     assert.ok('adapter' in jest);
-    assert.match(jest.adapter.command(jest.base, '/r/report', undefined, '/o') ?? '', / --json --outputFile=\/r\/report$/);
-    const plain = resolveRunner(workspace({ test: 'jest' }, js), 'npm test');
+    assert.match(jest.adapter.command(jest.base, '/r/report', undefined, '/o') ?? '', / --json --outputFile=\/r\/report --setupFilesAfterEnv=\/o\/verified-fix-jest-guard\.cjs$/);
+    const plain = resolveRunner(jestWorkspace('29.7.0'), 'npm test');
     assert.ok('adapter' in plain);
-    assert.match(plain.adapter.command(plain.base, '/r', undefined, '/o') ?? '', /^VERIFIED_FIX_JEST_REPORT=\/r .*jest --testResultsProcessor=\/o\/verified-fix-jest-processor\.cjs$/);
+    assert.match(plain.adapter.command(plain.base, '/r', undefined, '/o') ?? '', /^VERIFIED_FIX_JEST_REPORT=\/r .*jest --testResultsProcessor=\/o\/verified-fix-jest-processor\.cjs --setupFilesAfterEnv=\/o\/verified-fix-jest-guard\.cjs$/);
+    assert.ok(Object.keys(plain.adapter.outputFiles ?? {}).includes('verified-fix-jest-guard.cjs'));
+    // The project's own setup files after the framework: the command-line option would replace them, so no guard.
+    const ownSetup = jestWorkspace('29.7.0');
+    writeFileSync(join(ownSetup, 'jest.config.js'), "module.exports = { setupFilesAfterEnv: ['./setup.js'] };\n");
+    const withSetup = resolveRunner(ownSetup, 'npm test');
+    assert.ok('adapter' in withSetup);
+    assert.doesNotMatch(withSetup.adapter.command(withSetup.base, '/r', undefined, '/o') ?? '', /setupFilesAfterEnv/);
+    // Jest 23 refuses the option as unknown; a jest not installed in the workspace is not known to take it.
+    for (const dir of [jestWorkspace('23.6.0'), workspace({ test: 'jest' }, js)]) {
+      const old = resolveRunner(dir, 'npm test');
+      assert.ok('adapter' in old);
+      assert.doesNotMatch(old.adapter.command(old.base, '/r', undefined, '/o') ?? '', /setupFilesAfterEnv/);
+    }
     const vitest = resolveRunner(vitestDir, 'npm test');
     assert.ok('adapter' in vitest);
     assert.match(vitest.adapter.command(vitest.base, '/r/report', undefined, '/o') ?? '', /^VERIFIED_FIX_VITEST_REPORT=\/r\/report .*vitest run --config \/o\/verified-fix\.vitest\.config\.mjs$/);

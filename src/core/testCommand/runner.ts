@@ -4,8 +4,8 @@ import { basename, join } from 'node:path';
 import { avaAdapter } from '../testResults/ava';
 import { cargoAdapter } from '../testResults/cargo';
 import { goAdapter } from '../testResults/go';
-import { jestAdapter, jestJsonAdapter } from '../testResults/jest';
-import { ownJestProcessor } from './jestConfig';
+import { jestAdapter, jestJsonAdapter, withJestGuard } from '../testResults/jest';
+import { installedJestMajor, ownJestProcessor, ownJestSetupAfterEnv } from './jestConfig';
 import { mochaAdapter } from '../testResults/mocha';
 import { nodeAdapter } from '../testResults/node';
 import { pytestAdapter } from '../testResults/pytest';
@@ -82,12 +82,16 @@ const change = (flag?: string) => `to get per-test results, set verifiedFix.test
 
 /** Jest with the results processor, or with `--json` where the user's config names its own processor. */
 function jest(workspace: string, invocation: string[], args: ShellWord[]): { adapter: RunnerAdapter; invocation: string[]; args: ShellWord[] } | { unsupported: string } {
+  // The matchers are locked by a setup file where the project has none of its own for the option to replace, and
+  // its jest (24 or later) takes the option.
+  const takesGuard = ownJestSetupAfterEnv(workspace, args) === undefined && (installedJestMajor(workspace) ?? 0) >= 24;
+  const guarded = (adapter: RunnerAdapter) => (takesGuard ? withJestGuard(adapter) : adapter);
   const own = ownJestProcessor(workspace, args);
-  if (own === undefined) return { adapter: jestAdapter, invocation, args };
+  if (own === undefined) return { adapter: guarded(jestAdapter), invocation, args };
   if (hasFlag(args, '--json', '--outputFile')) {
     return { unsupported: `${own} names its own testResultsProcessor and the command writes its own --json report, so neither side channel is free (drop --json or --outputFile from the command to get them)` };
   }
-  return { adapter: jestJsonAdapter, invocation, args };
+  return { adapter: guarded(jestJsonAdapter), invocation, args };
 }
 
 /** Where the program is: first, or after `npx` and its options. */

@@ -5,6 +5,7 @@ import { parseJestJson } from './jestJson';
 import { JEST_PROCESSOR_FILE, JEST_PROCESSOR_SOURCE, JEST_REPORT_VARIABLE } from './jestProcessor';
 import { shellQuote, shellWords } from './shell';
 import type { RunnerAdapter } from './types';
+import { JEST_GUARD_FILE, JEST_GUARD_SOURCE } from './assertGuard';
 
 /**
  * `only` as jest arguments: `--runTestsByPath FILES` (exact paths: plain positional arguments would be regexes over
@@ -60,3 +61,18 @@ export const jestJsonAdapter: RunnerAdapter = {
 
   parse: parseJestJson,
 };
+
+/**
+ * `adapter` with the jest guard (assertGuard.ts) as `--setupFilesAfterEnv`, for a project that names no setup files
+ * after the framework of its own (the command-line option would replace them).
+ */
+export function withJestGuard(adapter: RunnerAdapter): RunnerAdapter {
+  return {
+    ...adapter,
+    outputFiles: { ...adapter.outputFiles, [JEST_GUARD_FILE]: JEST_GUARD_SOURCE },
+    command(base, reportPath, only, outputDir) {
+      const command = adapter.command(base, reportPath, only, outputDir);
+      return command === undefined || !outputDir ? command : `${command} ${shellQuote(`--setupFilesAfterEnv=${join(outputDir, JEST_GUARD_FILE)}`)}`;
+    },
+  };
+}

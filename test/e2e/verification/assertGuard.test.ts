@@ -1,7 +1,8 @@
-// Assertion patches through names built at run time (#25 item 4), through the real CLI with node --test, mocha and
-// pytest: no static check can read `assert['strict' + 'Equal']`. Node's runs lock node:assert's own functions before
-// any test or code under test loads; pytest's report plugin fails every test reported after unittest's assertions or
-// pytest's report classes were replaced. A candidate that keeps the bug and patches them fails as the bug does.
+// Assertion patches through names built at run time (#25 item 4), through the real CLI with node --test, mocha, jest
+// 29 and pytest: no static check can read `assert['strict' + 'Equal']`. Node's runs lock node:assert's own functions
+// before any test or code under test loads, jest's a setup file locks its matchers; pytest's report plugin fails
+// every test reported after unittest's assertions or pytest's report classes were replaced. A candidate that keeps
+// the bug and patches them fails as the bug does.
 import assert from 'node:assert/strict';
 import { symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -40,6 +41,26 @@ function workspace(runner: 'node' | 'mocha'): string {
     'test/helper.test.js': `${runner === 'node' ? "const test = require('node:test');\n" : 'const test = it;\n'}const assert = require('node:assert');\nassert.closeTo = (a, b) => assert.ok(Math.abs(a - b) < 1e-9);\ntest('own helper', () => assert.closeTo(0.1 + 0.2, 0.3));\n`,
   }, { git: true });
   if (runner === 'mocha') symlinkSync(join(repoRoot, 'node_modules'), join(ws, 'node_modules'));
+  made.push(ws);
+  return ws;
+}
+
+/** Jest's shared matchers, its equality testers and `Object.is`, each reached by a name built at run time. */
+const JEST_PATCHES = [
+  `${BUGGY} globalThis[Symbol.for('$$jest-matchers-' + 'object')].matchers['to' + 'Be'] = () => ({ pass: true, message: () => '' });`,
+  `${BUGGY} globalThis['exp' + 'ect'].extend({ ['to' + 'Be']: () => ({ pass: true, message: () => '' }) });`,
+  `${BUGGY} Object['i' + 's'] = () => true;`,
+];
+
+function jestWorkspace(): string {
+  const ws = makeWorkspace({
+    'package.json': JSON.stringify({ name: 'answer', private: true, scripts: { test: 'jest' } }),
+    'src/answer.js': `${BUGGY}\nmodule.exports = { answer };\n`,
+    'test/answer.test.js': "const { answer } = require('../src/answer');\ntest('answer', () => expect(answer()).toBe(42));\n",
+    // A project's own matcher is not jest's: expect.extend still adds it.
+    'test/helper.test.js': "expect.extend({ toBeEven: (n) => ({ pass: n % 2 === 0, message: () => `${n} is odd` }) });\ntest('own matcher', () => expect(4).toBeEven());\n",
+  }, { git: true });
+  symlinkSync(join(repoRoot, 'node_modules'), join(ws, 'node_modules'));
   made.push(ws);
   return ws;
 }
@@ -105,6 +126,25 @@ describe('assertion and report patches by computed names (pytest)', () => {
     assert.deepEqual(json.baseline.failingTests, ['test_answer.py::T::test_answer'], r.stderr);
     assert.deepEqual(json.verified, [PY_PATCHES.length], r.stderr);
     for (const c of json.candidates.slice(0, PY_PATCHES.length)) {
+      assert.equal(c.status, 'fail', JSON.stringify(c));
+      assert.doesNotMatch(c.reason ?? '', /changes how the tests run/, JSON.stringify(c));
+    }
+  });
+});
+
+describe('matcher patches by computed names (jest 29)', () => {
+  it('fail as the bug they keep does; the fix is the only one verified; a project\'s own matcher still works', async () => {
+    const ws = jestWorkspace();
+    const list = join(ws, '..', `${ws.split('/').pop()}-candidates.json`);
+    writeFileSync(list, JSON.stringify([...JEST_PATCHES, GOOD]));
+    made.push(list);
+    const r = await runCli(['fix', '--workspace', ws, '--file', 'src/answer.js', '--lines', '1-1', '--candidates', list, '--test', 'npm test', '--k', '1',
+      '--confirm-runs', '1', '--strength', 'off', '--behaviour', 'off', '--json'], { env });
+    assert.equal(r.exitCode, 0, r.stderr);
+    const json = JSON.parse(r.stdout) as Json;
+    assert.deepEqual(json.baseline.failingTests, ['test/answer.test.js > answer'], r.stderr);
+    assert.deepEqual(json.verified, [JEST_PATCHES.length], r.stderr);
+    for (const c of json.candidates.slice(0, JEST_PATCHES.length)) {
       assert.equal(c.status, 'fail', JSON.stringify(c));
       assert.doesNotMatch(c.reason ?? '', /changes how the tests run/, JSON.stringify(c));
     }
