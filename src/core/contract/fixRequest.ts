@@ -97,7 +97,8 @@ export interface FixRequest {
   readonly strengthCheck?: StrengthChoice;
   /**
    * The strength check's budget, in percent of the request's wall time (default 30: it ends before taking a third of
-   * the request, one shorter than 8 s counting as 8 s; 0: no budget). The budget ends every fix's check, the best-ranked fix's last (its runs go first).
+   * the request, one shorter than 8 s counting as 8 s; 0: no budget). The budget ends every fix's check, the
+   * best-ranked fix's last (its runs go first).
    */
   readonly strengthBudget?: number;
   /** Equivalent verified fixes share their variants' outcomes (default true; false: each runs its own, for the bench). */
