@@ -90,63 +90,46 @@ interface Json {
   baseline: { failingTests: string[] };
 }
 
+/**
+ * One request over `patches` and then the real fix, each replacing `lines` of `file`: the baseline fails only
+ * `failing`, the fix is the only one verified, and every patch failed in its runs (not refused by a static check:
+ * the runs themselves held).
+ */
+async function onlyTheFixVerified(ws: string, target: { file: string; lines: string; test: string }, patches: readonly string[], fix: string, failing: readonly string[]): Promise<void> {
+  const list = join(ws, '..', `${ws.split('/').pop()}-candidates.json`);
+  writeFileSync(list, JSON.stringify([...patches, fix]));
+  made.push(list);
+  const r = await runCli(['fix', '--workspace', ws, '--file', target.file, '--lines', target.lines, '--candidates', list, '--test', target.test, '--k', '1',
+    '--confirm-runs', '1', '--strength', 'off', '--behaviour', 'off', '--json'], { env });
+  assert.equal(r.exitCode, 0, r.stderr);
+  const json = JSON.parse(r.stdout) as Json;
+  assert.deepEqual(json.baseline.failingTests, failing, r.stderr);
+  assert.deepEqual(json.verified, [patches.length], r.stderr);
+  for (const c of json.candidates.slice(0, patches.length)) {
+    assert.equal(c.status, 'fail', JSON.stringify(c));
+    assert.doesNotMatch(c.reason ?? '', /changes how the tests run/, JSON.stringify(c));
+  }
+}
+
+const JS_TARGET = { file: 'src/answer.js', lines: '1-1', test: 'npm test' };
+
 for (const runner of ['node', 'mocha'] as const) {
   describe(`assertion patches by computed names (${runner})`, () => {
     it('fail as the bug they keep does; the fix is the only one verified; a project\'s own helper on assert still works', async () => {
-      const ws = workspace(runner);
-      const list = join(ws, '..', `${ws.split('/').pop()}-candidates.json`);
-      writeFileSync(list, JSON.stringify([...PATCHES, GOOD]));
-      made.push(list);
-      const r = await runCli(['fix', '--workspace', ws, '--file', 'src/answer.js', '--lines', '1-1', '--candidates', list, '--test', 'npm test', '--k', '1',
-        '--confirm-runs', '1', '--strength', 'off', '--behaviour', 'off', '--json'], { env });
-      assert.equal(r.exitCode, 0, r.stderr);
-      const json = JSON.parse(r.stdout) as Json;
       // The helper test passes on the unmodified code: only the answer test fails there.
-      assert.deepEqual(json.baseline.failingTests, ['test/answer.test.js > answer'], r.stderr);
-      assert.deepEqual(json.verified, [PATCHES.length], r.stderr);
-      for (const c of json.candidates.slice(0, PATCHES.length)) {
-        assert.equal(c.status, 'fail', JSON.stringify(c));
-        // Not refused by a static check: the runs themselves held.
-        assert.doesNotMatch(c.reason ?? '', /changes how the tests run/, JSON.stringify(c));
-      }
+      await onlyTheFixVerified(workspace(runner), JS_TARGET, PATCHES, GOOD, ['test/answer.test.js > answer']);
     });
   });
 }
 
 describe('assertion and report patches by computed names (pytest)', () => {
   it('fail as the bug they keep does; the fix is the only one verified', async () => {
-    const ws = pythonWorkspace();
-    const list = join(ws, '..', `${ws.split('/').pop()}-candidates.json`);
-    writeFileSync(list, JSON.stringify([...PY_PATCHES, PY_GOOD]));
-    made.push(list);
-    const r = await runCli(['fix', '--workspace', ws, '--file', 'answer.py', '--lines', '1-2', '--candidates', list, '--test', 'python3 -m pytest -q', '--k', '1',
-      '--confirm-runs', '1', '--strength', 'off', '--behaviour', 'off', '--json'], { env });
-    assert.equal(r.exitCode, 0, r.stderr);
-    const json = JSON.parse(r.stdout) as Json;
-    assert.deepEqual(json.baseline.failingTests, ['test_answer.py::T::test_answer'], r.stderr);
-    assert.deepEqual(json.verified, [PY_PATCHES.length], r.stderr);
-    for (const c of json.candidates.slice(0, PY_PATCHES.length)) {
-      assert.equal(c.status, 'fail', JSON.stringify(c));
-      assert.doesNotMatch(c.reason ?? '', /changes how the tests run/, JSON.stringify(c));
-    }
+    await onlyTheFixVerified(pythonWorkspace(), { file: 'answer.py', lines: '1-2', test: 'python3 -m pytest -q' }, PY_PATCHES, PY_GOOD, ['test_answer.py::T::test_answer']);
   });
 });
 
 describe('matcher patches by computed names (jest 29)', () => {
   it('fail as the bug they keep does; the fix is the only one verified; a project\'s own matcher still works', async () => {
-    const ws = jestWorkspace();
-    const list = join(ws, '..', `${ws.split('/').pop()}-candidates.json`);
-    writeFileSync(list, JSON.stringify([...JEST_PATCHES, GOOD]));
-    made.push(list);
-    const r = await runCli(['fix', '--workspace', ws, '--file', 'src/answer.js', '--lines', '1-1', '--candidates', list, '--test', 'npm test', '--k', '1',
-      '--confirm-runs', '1', '--strength', 'off', '--behaviour', 'off', '--json'], { env });
-    assert.equal(r.exitCode, 0, r.stderr);
-    const json = JSON.parse(r.stdout) as Json;
-    assert.deepEqual(json.baseline.failingTests, ['test/answer.test.js > answer'], r.stderr);
-    assert.deepEqual(json.verified, [JEST_PATCHES.length], r.stderr);
-    for (const c of json.candidates.slice(0, JEST_PATCHES.length)) {
-      assert.equal(c.status, 'fail', JSON.stringify(c));
-      assert.doesNotMatch(c.reason ?? '', /changes how the tests run/, JSON.stringify(c));
-    }
+    await onlyTheFixVerified(jestWorkspace(), JS_TARGET, JEST_PATCHES, GOOD, ['test/answer.test.js > answer']);
   });
 });
