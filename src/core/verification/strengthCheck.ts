@@ -109,7 +109,7 @@ export function strengthKnown(s: TestStrength): boolean {
 }
 
 /** Variants without an outcome: timed out twice, or left unrun by the check's budget. */
-function openVariants(s: TestStrength): number {
+export function openVariants(s: TestStrength): number {
   return (s.undecided ?? 0) + (s.notRun ?? 0);
 }
 

@@ -6,7 +6,7 @@ import type { LocalisedFrom } from './localisedTask';
 import type { StoredCandidate, StoredTask } from './sessionSchema';
 import type { BehaviourReport } from '../../core/contract/behaviour';
 import { behaviourNote, behaviourSummary } from '../../core/behaviour/describe';
-import { strengthKnown } from '../../core/verification/strengthCheck';
+import { openVariants, strengthKnown } from '../../core/verification/strengthCheck';
 
 /** SHA-256 of a document's text: how a reopened task knows its file is unchanged. */
 export function textHash(text: string): string {
@@ -29,7 +29,7 @@ export function storedCandidate(c: CandidateResult, report?: BehaviourReport, cu
     changeSize: c.changeSize,
     ...(c.tests ? { testsFixed: c.tests.fixed.length, testsPassed: c.tests.passed } : {}),
     ...(c.reachingTests ? { reachingTests: { ran: c.reachingTests.ran, cannotReach: c.reachingTests.cannotReach } } : {}),
-    ...(c.strength ? { strength: { variants: c.strength.variants, caught: c.strength.caught, weak: c.strength.weak, open: (c.strength.undecided ?? 0) + (c.strength.notRun ?? 0), known: strengthKnown(c.strength), survivors: c.strength.survivors.map(({ label, replacement }) => ({ label, replacement })), ...(c.strength.sharedFrom ? { sharedWith: c.strength.sharedFrom.index + 1 } : {}) } } : {}),
+    ...(c.strength ? { strength: { variants: c.strength.variants, caught: c.strength.caught, weak: c.strength.weak, open: openVariants(c.strength), known: strengthKnown(c.strength), survivors: c.strength.survivors.map(({ label, replacement }) => ({ label, replacement })), ...(c.strength.sharedFrom ? { sharedWith: c.strength.sharedFrom.index + 1 } : {}) } } : {}),
     ...(!c.strength && cutShort?.unchecked.includes(c.index) ? { strengthCutShort: cutShort.message } : {}),
     ...(note && report && group >= 0 ? { behaviour: { group: group + 1, groups: report.groups.length, note, ...(summary ? { summary } : {}) } } : {}),
   };
