@@ -147,27 +147,22 @@ export class Workbench {
   }
 
   /**
-   * Selects line `line`, right-clicks the selection and chooses `entry` from the context menu. A right-click that
-   * lands outside the selection (a highlight painted late on a loaded machine) moves the cursor and drops it, and the
-   * request would then be for the enclosing function: the menu is closed and the line selected again.
+   * Selects line `line`, opens the editor's context menu at the selection and chooses `entry` from it. The menu is
+   * opened from the keyboard (Shift+F10, the menu a right-click on the selection opens): a real right-click that
+   * lands outside the selection (a highlight painted late on a loaded machine) moves the cursor and drops the
+   * selection, and the status bar that would tell can lag behind, so the request would quietly be for the enclosing
+   * function.
    */
   async contextMenuOnLine(line: number, entry: string | RegExp): Promise<void> {
     const item = this.page.locator('.context-view .action-label', { hasText: entry }).first();
     await retry(3, async () => {
+      await this.page.keyboard.press('Escape');
       await this.selectLine(line);
-      const box = await this.editor().locator('.selected-text').first().boundingBox();
-      if (!box) throw new Error(`no selection to right-click on line ${line}`);
-      await this.page.mouse.click(box.x + box.width / 2, box.y + box.height / 2, { button: 'right' });
+      await this.page.keyboard.press('Shift+F10');
       await item.waitFor({ timeout: uiTimeoutMs });
-      if (!(await this.lineSelected(line).first().isVisible())) {
-        await this.page.keyboard.press('Escape');
-        throw new Error(`the right-click on line ${line} dropped the selection`);
-      }
+      if (!(await this.lineSelected(line).first().isVisible())) throw new Error(`the selection of line ${line} was lost`);
     });
-    // VS Code's menus ignore a mouse-up that comes right after they opened (it would be the right-click's own),
-    // so move onto the entry the way a hand would, and pause, before clicking it.
     await item.hover();
-    await this.page.waitForTimeout(400);
     await item.click();
     await this.page.locator('.context-view .monaco-menu').waitFor({ state: 'detached', timeout: uiTimeoutMs });
   }
