@@ -129,7 +129,7 @@ describe('resolveRunner', () => {
     }
   });
 
-  it('a jest config naming its own testResultsProcessor gets the --json report, one without setup files the matchers\' guard; a vitest config naming reporters gets the wrapper config', () => {
+  it('a jest config naming its own testResultsProcessor gets the --json report, one without setup files the matchers\' guard; every vitest run goes through the wrapper config (the matchers\' guard), the json reporter on the command line unless the config names reporters', () => {
     const jestDir = jestWorkspace('29.7.0');
     const vitestDir = workspace({ test: 'vitest run' }, js);
     writeFileSync(join(jestDir, 'jest.config.js'), "module.exports = { testResultsProcessor: './p.js' };\n");
@@ -155,10 +155,13 @@ describe('resolveRunner', () => {
     }
     const vitest = resolveRunner(vitestDir, 'npm test');
     assert.ok('adapter' in vitest);
-    assert.match(vitest.adapter.command(vitest.base, '/r/report', undefined, '/o') ?? '', /^VERIFIED_FIX_VITEST_REPORT=\/r\/report .*vitest run --config \/o\/verified-fix\.vitest\.config\.mjs$/);
+    const guard = 'VERIFIED_FIX_VITEST_GUARD=/o/verified-fix-vitest-guard.mjs';
+    assert.equal(vitest.adapter.command(vitest.base, '/r/report', undefined, '/o'), `VERIFIED_FIX_VITEST_REPORT=/r/report ${guard} ./node_modules/.bin/vitest run --config /o/verified-fix.vitest.config.mjs`);
+    // Reporters on the command line: the json one goes there too; the wrapper config still brings the guard.
     const cli = resolveRunner(vitestDir, 'npx vitest run --reporter=dot');
     assert.ok('adapter' in cli);
-    assert.equal(cli.adapter.command(cli.base, '/r/report'), 'npx vitest run --reporter=dot --reporter=json --outputFile=/r/report');
+    assert.equal(cli.adapter.command(cli.base, '/r/report', undefined, '/o'),
+      `VERIFIED_FIX_VITEST_REPORT=/r/report ${guard} npx vitest run --reporter=dot --config /o/verified-fix.vitest.config.mjs --reporter=json --outputFile=/r/report`);
   });
 
   for (const [command, scripts, bins, expected] of rows) {

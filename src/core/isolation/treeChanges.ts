@@ -89,8 +89,14 @@ export async function overlayChanges(upper: string, lower: string): Promise<Tree
 
 /** Folders modules are imported from by name: a package created in one is a planted module. */
 const MODULE_FOLDERS = new Set(['node_modules', 'site-packages', 'dist-packages']);
-/** Folders tools fill with caches as they run, which change nothing about what loads; and git's own. */
-const CACHES = new Set(['.git', '.vite', '.vite-temp', '.cache', '.vitest', '.pytest_cache', '__pycache__']);
+/**
+ * Folders tools fill with caches as they run (vite bundles its config into `node_modules/.vite-temp`, vitest keeps
+ * its results in `node_modules/.vite`), which change nothing about what loads. A copy starts without them (its
+ * dependency folders link every other entry: workspaceCopy.ts), so a run's writes there stay in the copy.
+ */
+export const TOOL_CACHES = new Set(['.vite', '.vite-temp', '.cache', '.vitest', '.pytest_cache', '__pycache__']);
+/** TOOL_CACHES and git's own folder. */
+const CACHES = new Set([...TOOL_CACHES, '.git']);
 
 /** The package folder a path is in (`node_modules/evil`), unless it is a tool's dot-named cache. */
 function packageOf(rel: string): string | undefined {

@@ -6,6 +6,7 @@ import { dirname, isAbsolute, join, relative } from 'node:path';
 import ignore from 'ignore';
 import pLimit from 'p-limit';
 import { toolPath } from '../base/toolPath';
+import { TOOL_CACHES } from './treeChanges';
 
 /** What is copied and linked for every candidate of one request; listed once per request. */
 export interface WorkspaceListing {
@@ -108,8 +109,10 @@ function inside(parent: string, child: string): boolean {
 
 /**
  * Links a dependency folder as a real folder of per-entry links, so tools that write into it (vitest's
- * `node_modules/.vite`) write into the copy. Entries that link back into the workspace's own sources
- * (monorepo packages) are redirected to the same place in the copy.
+ * `node_modules/.vite`, vite's `.vite-temp`) write into the copy; the workspace's own caches there are left out, so
+ * those writes never go through a link into the workspace (read-only in a sandbox, the user's files elsewhere).
+ * Entries that link back into the workspace's own sources (monorepo packages) are redirected to the same place in
+ * the copy.
  */
 async function linkFolder(listing: WorkspaceListing, copyDir: string, rel: string): Promise<void> {
   const source = join(listing.workspace, rel);
@@ -119,7 +122,7 @@ async function linkFolder(listing: WorkspaceListing, copyDir: string, rel: strin
   const entries = await readdir(source, { withFileTypes: true });
   const type = process.platform === 'win32' ? 'junction' : undefined;
   await Promise.all(
-    entries.map(async (entry) => {
+    entries.filter((entry) => !TOOL_CACHES.has(entry.name)).map(async (entry) => {
       let to = join(source, entry.name);
       if (entry.isSymbolicLink()) {
         const resolved = await realpath(to).catch(() => undefined);

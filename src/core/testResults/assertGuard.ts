@@ -1,6 +1,6 @@
 // Assertions locked before any test or code under test loads: a candidate that replaces `assert.strictEqual` or
-// jest's `toBe` with a no-op through a name built at run time (which no static check can read) finds the property
-// read-only, and the tests assert for real.
+// jest's or vitest's `toBe` with a no-op through a name built at run time (which no static check can read) finds
+// the property read-only, and the tests assert for real.
 
 /** `lock(target)`: each own property of `target` read-only and not redefinable; new properties can still be added. */
 const LOCK_SOURCE = `function lock(target) {
@@ -36,26 +36,55 @@ export const ASSERT_GUARD_SOURCE = `'use strict';
 })();
 `;
 
+/**
+ * The matchers' registry jest and vitest share the shape of (`globalThis[Symbol.for('$$jest-matchers-object')]`): its
+ * matchers read-only, its equality testers frozen (none can be added from here on, so `expect.addEqualityTesters`
+ * belongs in a setup file), and `Object.is`, what `toBe` compares with, read-only.
+ */
+const MATCHERS_LOCK_SOURCE = `var shared = globalThis[Symbol.for('$$jest-matchers-object')];
+  if (shared) {
+    lock(shared.matchers);
+    if (Array.isArray(shared.customEqualityTesters)) Object.freeze(shared.customEqualityTesters);
+  }
+  var is = Object.getOwnPropertyDescriptor(Object, 'is');
+  if (is && is.configurable) Object.defineProperty(Object, 'is', { value: is.value, writable: false, configurable: false, enumerable: is.enumerable });`;
+
 /** The jest guard's file name in a run's output folder. */
 export const JEST_GUARD_FILE = 'verified-fix-jest-guard.cjs';
 
 /**
  * The jest guard, a `setupFilesAfterEnv` file: it runs in each test file's environment once the framework is in,
  * before the test file and the code under test load. Jest's matchers (`toBe`, `toEqual`, … in the object every
- * `expect` reads them from), the equality testers `expect.addEqualityTesters` adds to (frozen: none can be added
- * from here on) and `Object.is` (what `toBe` compares with) become read-only. `expect.extend` still adds new
- * matchers; one that replaces a built-in throws.
+ * `expect` reads them from), the equality testers and `Object.is` become read-only (MATCHERS_LOCK_SOURCE).
+ * `expect.extend` still adds new matchers; one that replaces a built-in throws.
  */
 export const JEST_GUARD_SOURCE = `'use strict';
 // Verified Fix: jest's own matchers are read-only in test runs. Written by the engine; not part of the project.
 (function () {
   ${LOCK_SOURCE}
-  var shared = globalThis[Symbol.for('$$jest-matchers-object')];
-  if (shared) {
-    lock(shared.matchers);
-    if (Array.isArray(shared.customEqualityTesters)) Object.freeze(shared.customEqualityTesters);
+  ${MATCHERS_LOCK_SOURCE}
+})();
+`;
+
+/** The vitest guard's file name in a run's output folder. */
+export const VITEST_GUARD_FILE = 'verified-fix-vitest-guard.mjs';
+
+/**
+ * The vitest guard, the last of the run's `setupFiles` (the wrapper config adds it, vitestConfig.ts): it runs in each
+ * test file's worker after the project's own setup files, before the test file and the code under test load.
+ * Vitest's matchers live on chai's `Assertion.prototype` (reached through the global `expect`, whose assertions are
+ * its instances): every method and property there, `assert` (what every matcher reports through) included, becomes
+ * read-only, and so do the shared registry's matchers, its equality testers and `Object.is`
+ * (MATCHERS_LOCK_SOURCE). `expect.extend` still adds new matchers; one that replaces a built-in throws (chai's
+ * modules are strict). Checked on vitest 1.6, 2.1 and 3.2.
+ */
+export const VITEST_GUARD_SOURCE = `// Verified Fix: vitest's own matchers are read-only in test runs. Written by the engine; not part of the project.
+(function () {
+  ${LOCK_SOURCE}
+  var expect = globalThis[Symbol.for('expect-global')];
+  if (typeof expect === 'function') {
+    try { lock(Object.getPrototypeOf(expect(undefined))); } catch (e) { /* an expect of another shape: left as it is */ }
   }
-  var is = Object.getOwnPropertyDescriptor(Object, 'is');
-  if (is && is.configurable) Object.defineProperty(Object, 'is', { value: is.value, writable: false, configurable: false, enumerable: is.enumerable });
+  ${MATCHERS_LOCK_SOURCE}
 })();
 `;

@@ -4,7 +4,8 @@ import { fullNameSelection } from './ids';
 import { parseJestJson } from './jestJson';
 import { shellQuote, shellWords } from './shell';
 import type { RunnerAdapter } from './types';
-import { VITEST_CONFIG_FILE, VITEST_CONFIG_SOURCE, VITEST_REPORT_VARIABLE, VITEST_USER_CONFIG_VARIABLE } from './vitestConfig';
+import { VITEST_GUARD_FILE, VITEST_GUARD_SOURCE } from './assertGuard';
+import { VITEST_CONFIG_FILE, VITEST_CONFIG_SOURCE, VITEST_GUARD_VARIABLE, VITEST_REPORT_VARIABLE, VITEST_USER_CONFIG_VARIABLE } from './vitestConfig';
 
 /**
  * `only` as vitest arguments: the ids' files and `-t '^(?:full name$|…)'`, full names being describe titles and
@@ -22,49 +23,50 @@ function selection(only: readonly string[] | undefined): string[] {
 const isFlag = (value: string, ...flags: string[]) => flags.some((flag) => value === flag || value.startsWith(`${flag}=`));
 
 /**
- * Command: `base [--reporter=default] --reporter=json --outputFile=REPORT` (base is `vitest run …`: detect.ts adds
- * `run` so that vitest never waits in watch mode). Reporters on the command line replace the config's, so this
- * adapter serves commands whose config names none (then `default` is what the user sees) or whose command line
- * names its own (then those are kept and nothing else is added); vitestConfigAdapter serves the others.
+ * `base` through the wrapper config (vitestConfig.ts), which adds the assertion guard to the setup files and, when
+ * `reporters` says so, the json reporter to the config's: `VERIFIED_FIX_VITEST_REPORT=REPORT
+ * VERIFIED_FIX_VITEST_GUARD=GUARD base --config WRAPPER`. A `--config`/`-c` in base moves into
+ * VERIFIED_FIX_VITEST_CONFIG for the wrapper to load. `cliReporters`: the json reporter goes on the command line
+ * instead (`[--reporter=default] --reporter=json --outputFile=REPORT`), for a command whose config names no
+ * reporters (then `default` is what the user sees) or whose command line names its own (those are kept; reporters
+ * on the command line replace the config's, the wrapper's too).
  */
+function vitestCommand(base: string, reportPath: string, only: readonly string[] | undefined, outputDir: string, cliReporters: boolean): string | undefined {
+  const words = shellWords(base);
+  if (only?.length === 0 || !Array.isArray(words) || (only && words.some(({ value }) => isFlag(value, '-t', '--testNamePattern')))) return undefined;
+  const kept: string[] = [];
+  let userConfig: string | undefined;
+  for (let i = 0; i < words.length; i++) {
+    const { value, raw } = words[i];
+    if (value === '--config' || value === '-c') userConfig = words[++i]?.value;
+    else if (value.startsWith('--config=')) userConfig = value.slice('--config='.length);
+    else kept.push(raw);
+  }
+  const variables = [
+    `${VITEST_REPORT_VARIABLE}=${shellQuote(reportPath)}`,
+    `${VITEST_GUARD_VARIABLE}=${shellQuote(join(outputDir, VITEST_GUARD_FILE))}`,
+    ...(userConfig ? [`${VITEST_USER_CONFIG_VARIABLE}=${shellQuote(userConfig)}`] : []),
+  ];
+  const own = words.some(({ value }) => isFlag(value, '--reporter'));
+  const reporters = cliReporters ? [...(own ? [] : ['--reporter=default']), '--reporter=json', `--outputFile=${reportPath}`] : [];
+  const args = ['--config', join(outputDir, VITEST_CONFIG_FILE), ...reporters, ...selection(only)];
+  return [...variables, ...kept, ...args.map(shellQuote)].join(' ');
+}
+
+const outputFiles = { [VITEST_CONFIG_FILE]: VITEST_CONFIG_SOURCE, [VITEST_GUARD_FILE]: VITEST_GUARD_SOURCE };
+
+/** For a project whose config names no reporters, or whose command line names its own: the json reporter on the command line. */
 export const vitestAdapter: RunnerAdapter = {
   name: 'vitest',
-
-  command(base, reportPath, only) {
-    const words = shellWords(base);
-    if (only?.length === 0 || (only && Array.isArray(words) && words.some(({ value }) => isFlag(value, '-t', '--testNamePattern')))) return undefined;
-    const own = Array.isArray(words) && words.some(({ value }) => isFlag(value, '--reporter'));
-    const args = [...(own ? [] : ['--reporter=default']), '--reporter=json', `--outputFile=${reportPath}`, ...selection(only)];
-    return `${base} ${args.map(shellQuote).join(' ')}`;
-  },
-
+  outputFiles,
+  command: (base, reportPath, only, outputDir = '') => vitestCommand(base, reportPath, only, outputDir, true),
   parse: parseJestJson,
 };
 
-/**
- * For a project whose vitest config names its own reporters: `VERIFIED_FIX_VITEST_REPORT=REPORT base --config
- * WRAPPER`, the wrapper loading the user's config and adding the json reporter after its reporters (see
- * VITEST_CONFIG_SOURCE). A `--config`/`-c` in base moves into VERIFIED_FIX_VITEST_CONFIG for the wrapper to load.
- */
+/** For a project whose vitest config names its own reporters: the json reporter added to them by the wrapper. */
 export const vitestConfigAdapter: RunnerAdapter = {
   name: 'vitest',
-  outputFiles: { [VITEST_CONFIG_FILE]: VITEST_CONFIG_SOURCE },
-
-  command(base, reportPath, only, outputDir = '') {
-    const words = shellWords(base);
-    if (only?.length === 0 || !Array.isArray(words) || (only && words.some(({ value }) => isFlag(value, '-t', '--testNamePattern')))) return undefined;
-    const kept: string[] = [];
-    let userConfig: string | undefined;
-    for (let i = 0; i < words.length; i++) {
-      const { value, raw } = words[i];
-      if (value === '--config' || value === '-c') userConfig = words[++i]?.value;
-      else if (value.startsWith('--config=')) userConfig = value.slice('--config='.length);
-      else kept.push(raw);
-    }
-    const variables = [`${VITEST_REPORT_VARIABLE}=${shellQuote(reportPath)}`, ...(userConfig ? [`${VITEST_USER_CONFIG_VARIABLE}=${shellQuote(userConfig)}`] : [])];
-    const args = ['--config', join(outputDir, VITEST_CONFIG_FILE), ...selection(only)];
-    return [...variables, ...kept, ...args.map(shellQuote)].join(' ');
-  },
-
+  outputFiles,
+  command: (base, reportPath, only, outputDir = '') => vitestCommand(base, reportPath, only, outputDir, false),
   parse: parseJestJson,
 };

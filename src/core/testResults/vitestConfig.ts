@@ -3,9 +3,13 @@
 /** The wrapper's file name in the run's output folder. */
 export const VITEST_CONFIG_FILE = 'verified-fix.vitest.config.mjs';
 
-/** The variable naming the report; the config the user's command gave with `--config`, if any, goes in the next one. */
+/**
+ * The variable naming the report; the config the user's command gave with `--config`, if any, goes in the next one;
+ * the last names the assertion guard (assertGuard.ts) the wrapper adds to the setup files.
+ */
 export const VITEST_REPORT_VARIABLE = 'VERIFIED_FIX_VITEST_REPORT';
 export const VITEST_USER_CONFIG_VARIABLE = 'VERIFIED_FIX_VITEST_CONFIG';
+export const VITEST_GUARD_VARIABLE = 'VERIFIED_FIX_VITEST_GUARD';
 
 /** Where vitest looks for its config, in its own order. */
 export const VITEST_CONFIG_NAMES = ['vitest.config', 'vite.config'].flatMap((stem) => ['ts', 'mts', 'cts', 'js', 'mjs', 'cjs'].map((ext) => `${stem}.${ext}`));
@@ -16,10 +20,11 @@ export const VITEST_CONFIG_NAMES = ['vitest.config', 'vite.config'].flatMap((ste
  * `--config` named, else the first of VITEST_CONFIG_NAMES in the folder vitest runs in), loads it with vite's own
  * `loadConfigFromFile` (the vite next to the project's vitest: TypeScript configs, config functions, relative
  * imports all as vitest would), and returns it with `['json', { outputFile }]` after its reporters (`default`
- * when it names none). A `vitest.workspace` file beside the user's config is named in `test.workspace`, since
- * vitest looks for it beside the config it was given. Vite 3 to 7.
+ * when it names none) and the assertion guard after its setup files. A `vitest.workspace` file beside the user's
+ * config (or, without one, in the folder vitest runs in) is named in `test.workspace`, since vitest looks for it
+ * beside the config it was given. Vite 3 to 7.
  */
-export const VITEST_CONFIG_SOURCE = `// Verified Fix: the user's vitest config with a json report added for the engine. Written by the engine; not part of the project.
+export const VITEST_CONFIG_SOURCE = `// Verified Fix: the user's vitest config with a json report and an assertion guard added for the engine. Written by the engine; not part of the project.
 import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -56,8 +61,10 @@ export default async function verifiedFixConfig(env) {
   outputFile.json = process.env.${VITEST_REPORT_VARIABLE};
   test.reporters = [...own.filter((reporter) => reporter !== "json"), "json"];
   test.outputFile = outputFile;
-  if (test.workspace === undefined && test.projects === undefined && file) {
-    const workspace = WORKSPACES.map((name) => join(dirname(file), name)).find((path) => existsSync(path));
+  const guard = process.env.${VITEST_GUARD_VARIABLE};
+  if (guard) test.setupFiles = [...(test.setupFiles === undefined ? [] : Array.isArray(test.setupFiles) ? test.setupFiles : [test.setupFiles]), guard];
+  if (test.workspace === undefined && test.projects === undefined) {
+    const workspace = WORKSPACES.map((name) => join(file ? dirname(file) : cwd, name)).find((path) => existsSync(path));
     if (workspace) test.workspace = workspace;
   }
   return { ...config, test };

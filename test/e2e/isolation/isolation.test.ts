@@ -18,15 +18,21 @@ after(() => remove(tempRoot));
 const made: string[] = [];
 after(() => remove(...made));
 
-/** A workspace whose test reads value.txt, writes into its tree as tools do, and fails if an earlier run's writes show. */
+/**
+ * A workspace whose test reads value.txt, writes into its tree as tools do (into dependency caches it already has
+ * too), and fails if an earlier run's writes show.
+ */
 function treeWorkspace(): string {
   const check = [
     'test ! -e marker || { echo "an earlier run left its marker"; exit 3; }',
     'grep -q original other.txt || { echo "an earlier run changed other.txt"; exit 4; }',
-    'echo x > marker; echo changed > other.txt; mkdir -p node_modules/.vite dist; echo y > node_modules/.vite/dep.js; echo z > dist/out.js',
+    'echo x > marker; echo changed > other.txt; mkdir -p node_modules/.vite dist; echo z > dist/out.js',
+    // A cache the workspace already has (vite bundles its config into node_modules/.vite-temp): the run's own.
+    'mkdir -p node_modules/.vite-temp && echo y > node_modules/.vite/dep.js && echo y > node_modules/.vite-temp/config.mjs || { echo "a tool cache is not writable"; exit 5; }',
     'test "$(cat value.txt)" = good',
   ].join('\n');
-  return makeWorkspace({ 'value.txt': 'old\n', 'other.txt': 'original\n', 'check.sh': check, 'test/value.test.sh': 'true\n', 'node_modules/dep/index.js': '' }, { git: true });
+  return makeWorkspace({ 'value.txt': 'old\n', 'other.txt': 'original\n', 'check.sh': check, 'test/value.test.sh': 'true\n', 'node_modules/dep/index.js': '',
+    'node_modules/.vite-temp/.keep': '' }, { git: true });
 }
 
 function request(workspace: string, mode: IsolationMode, candidates: string[], overrides: Partial<FixRequest> = {}): FixRequest {
@@ -54,6 +60,7 @@ describe('run trees', () => {
       assert.deepEqual(result.verified, [1]);
       assert.deepEqual(fingerprint(ws), before, 'the workspace is byte-identical');
       assert.equal(existsSync(join(ws, 'node_modules', '.vite')), false, 'tool caches went to the run\'s tree');
+      assert.deepEqual(readdirSync(join(ws, 'node_modules', '.vite-temp')), ['.keep'], 'the workspace\'s own cache is untouched');
       assert.deepEqual(leftovers(), []);
     });
 

@@ -1,14 +1,15 @@
 // Assertion patches through names built at run time (#25 item 4), through the real CLI with node --test, mocha, jest
-// 29 and pytest: no static check can read `assert['strict' + 'Equal']`. Node's runs lock node:assert's own functions
-// before any test or code under test loads, jest's a setup file locks its matchers; pytest's report plugin fails
-// every test reported after unittest's assertions or pytest's report classes were replaced. A candidate that keeps
-// the bug and patches them fails as the bug does.
+// 29, vitest 1 and 3 and pytest: no static check can read `assert['strict' + 'Equal']`. Node's runs lock node:assert's
+// own functions before any test or code under test loads, jest's and vitest's a setup file locks their matchers;
+// pytest's report plugin fails every test reported after unittest's assertions or pytest's report classes were
+// replaced. A candidate that keeps the bug and patches them fails as the bug does.
 import assert from 'node:assert/strict';
-import { symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { runCli } from '../../unit/helpers/cli';
 import { repoRoot } from '../../unit/helpers/paths';
+import { cachedRunner, missingRunner } from '../../unit/helpers/runners';
 import { makeTempRoot, makeWorkspace, remove } from '../../unit/helpers/workspace';
 
 const tempRoot = makeTempRoot();
@@ -61,6 +62,42 @@ function jestWorkspace(): string {
     'test/helper.test.js': "expect.extend({ toBeEven: (n) => ({ pass: n % 2 === 0, message: () => `${n} is odd` }) });\ntest('own matcher', () => expect(4).toBeEven());\n",
   }, { git: true });
   symlinkSync(join(repoRoot, 'node_modules'), join(ws, 'node_modules'));
+  made.push(ws);
+  return ws;
+}
+
+const VITEST_BUGGY = 'export function answer() { return 41; }';
+const VITEST_GOOD = 'export function answer() { return 42; }';
+/**
+ * Vitest's matchers on chai's `Assertion.prototype` (reached through the global `expect`), its `assert` that every
+ * matcher reports through, `expect.extend` over a built-in, the shared equality testers and `Object.is`. ES modules
+ * are strict, where writing a read-only property throws: each patch is tried and the module loads with the bug kept.
+ */
+const VITEST_PATCHES = [
+  "const e = globalThis[Symbol.for('expect-' + 'global')]; Object.getPrototypeOf(e(0))['ass' + 'ert'] = function () {};",
+  "globalThis[Symbol.for('expect-' + 'global')].extend({ ['to' + 'Be']: () => ({ pass: true, message: () => '' }) });",
+  "const e = globalThis[Symbol.for('expect-' + 'global')]; Object.defineProperty(Object.getPrototypeOf(e(0)), 'to' + 'Be', { value() {} });",
+  "globalThis[Symbol.for('$$jest-matchers-' + 'object')].customEqualityTesters.push(() => true);",
+  "Object['i' + 's'] = () => true;",
+].map((patch) => `${VITEST_BUGGY} try { ${patch} } catch {}`);
+
+/**
+ * A vitest project on `modules` (per-entry links without the caches: vitest writes into node_modules/.vite, vite 6
+ * bundles the config into node_modules/.vite-temp, which through a link would be the repo's). Its own setup
+ * file adds an equality tester and a matcher, which the guard (last of the setup files) leaves working.
+ */
+function vitestWorkspace(modules: string): string {
+  const ws = makeWorkspace({
+    'package.json': JSON.stringify({ name: 'answer', private: true, type: 'module', scripts: { test: 'vitest run' } }),
+    'vitest.config.mjs': "export default { test: { setupFiles: ['./test/setup.js'] } };\n",
+    'test/setup.js': "import { expect } from 'vitest';\nexpect.addEqualityTesters([(a, b) => (a instanceof Date && b instanceof Date ? a.getTime() === b.getTime() : undefined)]);\n" +
+      'expect.extend({ toBeEven: (n) => ({ pass: n % 2 === 0, message: () => `${n} is odd` }) });\n',
+    'src/answer.js': `${VITEST_BUGGY}\n`,
+    'test/answer.test.js': "import { expect, test } from 'vitest';\nimport { answer } from '../src/answer.js';\ntest('answer', () => expect(answer()).toBe(42));\n",
+    'test/helper.test.js': "import { expect, test } from 'vitest';\ntest('own matcher', () => expect(4).toBeEven());\ntest('own tester', () => expect(new Date(5)).toEqual(new Date(5)));\n",
+  }, { git: true });
+  mkdirSync(join(ws, 'node_modules'));
+  for (const name of readdirSync(modules)) if (!name.startsWith('.vite')) symlinkSync(join(modules, name), join(ws, 'node_modules', name));
   made.push(ws);
   return ws;
 }
@@ -133,3 +170,11 @@ describe('matcher patches by computed names (jest 29)', () => {
     await onlyTheFixVerified(jestWorkspace(), JS_TARGET, JEST_PATCHES, GOOD, ['test/answer.test.js > answer']);
   });
 });
+
+for (const [label, modules, folder] of [['vitest 3', join(repoRoot, 'node_modules'), ''], ['vitest 1', cachedRunner('vitest-1', 'vitest'), 'vitest-1']] as const) {
+  describe(`matcher patches by computed names (${label})`, () => {
+    it('fail as the bug they keep does; the fix is the only one verified; the project\'s own setup file, matcher and tester still work', { skip: modules ? false : missingRunner(folder) }, async () => {
+      await onlyTheFixVerified(vitestWorkspace(modules as string), JS_TARGET, VITEST_PATCHES, VITEST_GOOD, ['test/answer.test.js > answer']);
+    });
+  });
+}
