@@ -9,6 +9,7 @@ import { mochaAdapter } from '../../src/core/testResults/mocha';
 import { nodeAdapter } from '../../src/core/testResults/node';
 import { pytestAdapter } from '../../src/core/testResults/pytest';
 import { regexEscape, shellWords } from '../../src/core/testResults/shell';
+import { unittestAdapter } from '../../src/core/testResults/unittest';
 import { vitestAdapter } from '../../src/core/testResults/vitest';
 
 const ODD = `it's "quoted" $HOME (a|b) [x]* \\ ok`;
@@ -42,13 +43,21 @@ describe('shell quoting', () => {
 
 describe('commands', () => {
   it('undefined for an empty selection, or a base that is not the runner', () => {
-    for (const adapter of [nodeAdapter, jestAdapter, vitestAdapter, mochaAdapter, pytestAdapter, goAdapter, cargoAdapter]) {
+    for (const adapter of [nodeAdapter, jestAdapter, vitestAdapter, mochaAdapter, pytestAdapter, unittestAdapter, goAdapter, cargoAdapter]) {
       assert.equal(adapter.command('x', REPORT, []), undefined, adapter.name);
     }
+    assert.equal(unittestAdapter.command('python3 -m pytest', REPORT), undefined);
     assert.equal(nodeAdapter.command('node test.js --test-name-pattern=x', REPORT), undefined);
     assert.equal(goAdapter.command('make test', REPORT), undefined);
     assert.equal(goAdapter.command('cargo test', REPORT), undefined);
     assert.equal(cargoAdapter.command('go test', REPORT), undefined);
     assert.equal(cargoAdapter.command('cargo test', REPORT, ['demo (src/lib.rs)']), undefined);
+  });
+
+  it('unittest: the engine\'s script in place of `-m unittest`, the interpreter, options and arguments kept; a selection as a JSON list', () => {
+    assert.equal(unittestAdapter.command("python3 -X dev -m unittest discover -s 'my tests' -v", REPORT, undefined, '/o'),
+      `VERIFIED_FIX_UNITTEST_REPORT=${REPORT} python3 -X dev /o/verified_fix_unittest.py discover -s 'my tests' -v`);
+    assert.equal(unittestAdapter.command('python3 -m unittest', REPORT, ["t.py > A > it's", "t.py > A > it's"], '/o'),
+      `VERIFIED_FIX_UNITTEST_REPORT=${REPORT} VERIFIED_FIX_UNITTEST_ONLY='["t.py > A > it'\\''s"]' python3 /o/verified_fix_unittest.py`);
   });
 });

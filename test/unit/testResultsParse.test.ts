@@ -11,6 +11,7 @@ import { nodeAdapter } from '../../src/core/testResults/node';
 import { pytestAdapter } from '../../src/core/testResults/pytest';
 import { MESSAGE_LIMIT } from '../../src/core/testResults/reportText';
 import type { RunnerAdapter, TestOutcome } from '../../src/core/testResults/types';
+import { unittestAdapter } from '../../src/core/testResults/unittest';
 import { vitestAdapter } from '../../src/core/testResults/vitest';
 import { fixturesDir } from './helpers/paths';
 
@@ -218,8 +219,25 @@ describe('parse on captured reports', () => {
   });
 });
 
+describe('unittest report', () => {
+  it('a test keeps its first failure (a failed subtest, then more lines of the same test); unknown outcomes are dropped', () => {
+    const lines = [
+      { id: 't.py > A > sub', outcome: 'failed', message: 'AssertionError: 1 != 2' },
+      { id: 't.py > A > sub', outcome: 'failed', message: 'AssertionError: 3 != 4' },
+      { id: 't.py > A > ok', outcome: 'passed' },
+      { id: 't.py > A > odd', outcome: 'weird' },
+      { id: 't.py > A > later', outcome: 'skipped' },
+    ].map((line) => JSON.stringify(line)).join('\n');
+    assert.deepEqual(unittestAdapter.parse(`${lines}\n{"id": "t.py > A > cut`, ''), [
+      { id: 't.py > A > sub', outcome: 'failed', message: 'AssertionError: 1 != 2' },
+      { id: 't.py > A > ok', outcome: 'passed' },
+      { id: 't.py > A > later', outcome: 'skipped' },
+    ]);
+  });
+});
+
 describe('parse on broken reports', () => {
-  const adapters = [nodeAdapter, jestAdapter, vitestAdapter, mochaAdapter, pytestAdapter, goAdapter, cargoAdapter];
+  const adapters = [nodeAdapter, jestAdapter, vitestAdapter, mochaAdapter, pytestAdapter, unittestAdapter, goAdapter, cargoAdapter];
   for (const adapter of adapters) {
     it(`${adapter.name}: empty or garbage gives [] and never throws`, () => {
       for (const text of ['', 'not a report', '{"testResults": 3}', 'null', '[1,2]', '{"tests":[null,{"title":4}]}', '<testcase', '\u0000\u0001']) {

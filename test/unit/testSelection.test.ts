@@ -67,5 +67,6 @@ describe('selectionCommand', () => {
   it('the log line names what was dropped and what had to stay', () => {
     assert.equal(describeNarrowing('pytest', 'pytest --doctest-modules toolz/'), 'stage 1 (the failing tests): starts only their files, in place of `toolz/` from the command');
     assert.match(describeNarrowing('pytest', 'pytest --odd conf tests'), /kept `conf`, which may be the value of an option/);
+    assert.match(describeNarrowing('unittest', 'python3 -m unittest discover -s tests'), /every test module is imported\) and runs only the failing ones$/);
   });
 });

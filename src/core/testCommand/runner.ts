@@ -15,6 +15,7 @@ import { shellQuote } from '../testResults/shell';
 import type { ShellWord } from '../testResults/shell';
 import { configBounds } from './configBounds';
 import type { RunnerAdapter } from '../testResults/types';
+import { unittestAdapter } from '../testResults/unittest';
 import { vitestAdapter, vitestConfigAdapter } from '../testResults/vitest';
 import { vitestConfigNamesReporters } from './vitestReporters';
 import { walkScripts } from './scriptChain';
@@ -171,6 +172,9 @@ function identifyRunner(workspace: string, words: readonly ShellWord[], fromScri
   if (name === 'pytest' || name === 'py.test') return { adapter: pytestAdapter, invocation, args };
   if (/^python(?:\d+(?:\.\d+)?)?$/.test(name) && sub === '-m' && args[1]?.value === 'pytest') {
     return { adapter: pytestAdapter, invocation: [...invocation, '-m', 'pytest'], args: args.slice(2) };
+  }
+  if (/^python(?:\d+(?:\.\d+)?)?$/.test(name) && sub === '-m' && args[1]?.value === 'unittest') {
+    return { adapter: unittestAdapter, invocation: [...invocation, '-m', 'unittest'], args: args.slice(2) };
   }
   if (name === 'go' && sub === 'test') return { adapter: goAdapter, invocation: [...invocation, 'test'], args: args.slice(1) };
   if (name === 'cargo' && sub === 'test') return { adapter: cargoAdapter, invocation: [...invocation, 'test'], args: args.slice(1) };

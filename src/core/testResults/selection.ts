@@ -127,6 +127,7 @@ export function selectionCommand(adapter: RunnerAdapter, base: string, only: rea
 
 /** One log line: what stage 1 starts for this invocation, and why it might start more than the failing tests' files. */
 export function describeNarrowing(runner: RunnerName, base: string): string {
+  if (runner === 'unittest') return 'stage 1 (the failing tests): loads the tests as the command says (every test module is imported) and runs only the failing ones';
   const { dropped, kept } = narrowBase(runner, base);
   const unit = runner === 'go' ? 'packages' : runner === 'cargo' ? 'test targets' : 'files';
   const head = `stage 1 (the failing tests): starts only their ${unit}`;

@@ -2,7 +2,7 @@
 
 export type TestOutcome = 'passed' | 'failed' | 'skipped';
 
-export type RunnerName = 'node' | 'jest' | 'vitest' | 'mocha' | 'pytest' | 'go' | 'cargo' | 'tape' | 'tap' | 'ava';
+export type RunnerName = 'node' | 'jest' | 'vitest' | 'mocha' | 'pytest' | 'unittest' | 'go' | 'cargo' | 'tape' | 'tap' | 'ava';
 
 /**
  * One test's verdict in one run. The id is stable across copies of the workspace (relative paths only) and
