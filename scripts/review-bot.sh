@@ -12,6 +12,8 @@
 #        VERIFIED_FIX_PROVIDER  where candidates come from (default mutation; openai-compatible needs an endpoint)
 #        VERIFIED_FIX_ENDPOINT, VERIFIED_FIX_MODEL   --endpoint / --model, when set
 #        VERIFIED_FIX_SAMPLES   --samples, when set
+#        VERIFIED_FIX_STRENGTH_BUDGET   --strength-budget, when set (0: the strength check runs to its end, so the
+#                               review always says how firmly the tests pin the fix, at the cost of a longer job)
 #        VERIFIED_FIX_RESULTS   a results file (JSON lines); passed as `fix --results`; `verified-fix stats` reads it
 #        VERIFIED_FIX_OUT       folder for the two outputs (default .): verified-fix.diff, verified-fix-review.md
 # Exit:  0 a verified fix was found (the outputs are written)
@@ -160,6 +162,7 @@ fi
 if [ -n "${VERIFIED_FIX_ENDPOINT:-}" ]; then args+=(--endpoint "$VERIFIED_FIX_ENDPOINT"); fi
 if [ -n "${VERIFIED_FIX_MODEL:-}" ]; then args+=(--model "$VERIFIED_FIX_MODEL"); fi
 if [ -n "${VERIFIED_FIX_SAMPLES:-}" ]; then args+=(--samples "$VERIFIED_FIX_SAMPLES"); fi
+if [ -n "${VERIFIED_FIX_STRENGTH_BUDGET:-}" ]; then args+=(--strength-budget "$VERIFIED_FIX_STRENGTH_BUDGET"); fi
 if [ -n "${VERIFIED_FIX_RESULTS:-}" ]; then args+=(--results "$VERIFIED_FIX_RESULTS"); fi
 say "running: ${cli[*]} ${args[*]}"
 set +e

@@ -170,9 +170,11 @@ describe('scripts/review-bot.sh', () => {
   it('finds the line a failing test points at, writes only a verified diff and leaves the tree as it was', async () => {
     const repo = makeRepo(true);
     const out = temp('review-bot-out-');
-    const r = await runBot(repo, out, { BASE: 'HEAD~1' }, true);
+    // No budget: the strength line is asserted below, and a budget would end the check wherever a loaded machine is.
+    const r = await runBot(repo, out, { BASE: 'HEAD~1', VERIFIED_FIX_STRENGTH_BUDGET: '0' }, true);
     assert.equal(r.exitCode, 0, r.stderr);
     assert.match(r.stderr, /stack trace points at src\/names\.js:3/);
+    assert.match(r.stderr, /--strength-budget 0/);
     const diff = readFileSync(join(out, 'verified-fix.diff'), 'utf8');
     assert.match(diff, /^--- a\/src\/names\.js$/m);
     assert.match(diff, /^-  return people\[1\]\.name\.toUpperCase\(\);$/m);
