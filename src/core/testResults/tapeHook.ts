@@ -15,6 +15,12 @@ export const TAPE_REPORT_VARIABLE = 'VERIFIED_FIX_TAPE_REPORT';
  * no assertion of its own (a parent of subtests) is left out: TAP's own count, the printed second witness, counts
  * assertions, and must never be below the report's. A top-level
  * test is matched to its registration by name, so `.only` runs keep their files. Tape 4 and 5.
+ *
+ * The guard (#25 item 4): when tape's `lib/test.js` and `lib/results.js` load, whoever requires them, every method of
+ * their prototypes (`t.equal`, the `_assert` every assertion reports through, what TAP's summary prints) keeps its
+ * original: writing it on the prototype is ignored and redefining it throws, so a candidate that replaces one
+ * through a name built at run time finds it unchanged. New methods can still be added (a suite's own assertions),
+ * and a test object may still hold its own copies (tape 5 binds them onto each test). Checked on tape 5.
  */
 export const TAPE_HOOK_SOURCE = `'use strict';
 // Verified Fix: records tape's per-test results for the engine. Written by the engine; not part of the project.
@@ -26,6 +32,7 @@ export const TAPE_HOOK_SOURCE = `'use strict';
   var path = require('path');
   var load = Module._load;
   var TAPE = /[\\\\/]tape[\\\\/]index\\.js$/;
+  var LIB = /[\\\\/]tape[\\\\/]lib[\\\\/](?:test|results)\\.js$/;
   var wrapped;
   var registered = [];
   var fd;
@@ -104,9 +111,35 @@ export const TAPE_HOOK_SOURCE = `'use strict';
     ['only', 'skip'].forEach(function (key) { if (typeof tape[key] === 'function') w[key] = registering(tape[key]); });
     return w;
   }
+  // Tape 5 binds every method onto each test as it is made (this[name] = callBind(this[name], this)), which a
+  // read-only method of the prototype would refuse: each method becomes an accessor that gives the original and, set
+  // on a test, makes that test's own copy; set on the prototype itself, it is ignored. Not redefinable either way.
+  function lock(target) {
+    if (!target) return;
+    Reflect.ownKeys(target).forEach(function (key) {
+      var own = Object.getOwnPropertyDescriptor(target, key);
+      if (!own || !own.configurable || typeof own.value !== 'function') return;
+      var original = own.value;
+      try {
+        Object.defineProperty(target, key, {
+          enumerable: own.enumerable,
+          configurable: false,
+          get: function () { return original; },
+          set: function (value) {
+            if (this !== target) Object.defineProperty(this, key, { value: value, writable: true, enumerable: true, configurable: true });
+          },
+        });
+      } catch (e) { /* left as it was */ }
+    });
+  }
+  var locked = [];
   Module._load = function (request, parent) {
     var exported = load.apply(this, arguments);
     if (typeof request !== 'string' || !/tape|\\.\\.?(?:[\\\\/]|$)/.test(request) || typeof exported !== 'function') return exported;
+    if (locked.indexOf(exported) < 0 && /(?:^|[\\\\/])(?:test|results)(?:\\.js)?$/.test(request) && LIB.test(resolved(request, parent))) {
+      locked.push(exported);
+      lock(exported.prototype);
+    }
     if (wrapped && (exported === wrapped.original)) return wrapped.module;
     if (!wrapped && TAPE.test(resolved(request, parent))) {
       delete process.env.${TAPE_REPORT_VARIABLE};

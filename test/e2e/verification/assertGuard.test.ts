@@ -1,8 +1,9 @@
 // Assertion patches through names built at run time (#25 item 4), through the real CLI with node --test, mocha, jest
-// 29, vitest 1 and 3 and pytest: no static check can read `assert['strict' + 'Equal']`. Node's runs lock node:assert's
-// own functions before any test or code under test loads, jest's and vitest's a setup file locks their matchers;
-// pytest's report plugin fails every test reported after unittest's assertions or pytest's report classes were
-// replaced. A candidate that keeps the bug and patches them fails as the bug does.
+// 29, vitest 1 and 3, tape 5 and pytest: no static check can read `assert['strict' + 'Equal']`. Node's runs lock
+// node:assert's own functions before any test or code under test loads, jest's and vitest's a setup file locks their
+// matchers, tape's hook its Test prototype; pytest's report plugin fails every test reported after unittest's
+// assertions or pytest's report classes were replaced. A candidate that keeps the bug and patches them fails as the
+// bug does.
 import assert from 'node:assert/strict';
 import { mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -102,6 +103,25 @@ function vitestWorkspace(modules: string): string {
   return ws;
 }
 
+/** Tape's Test prototype, reached through tape's index and through its lib/test.js: each turns the bug's failure into a pass. */
+const TAPE_PATCHES = [
+  `${BUGGY} const T = require('ta' + 'pe').Test; const o = T.prototype._assert; T.prototype['_ass' + 'ert'] = function (ok, opts) { return o.call(this, true, opts); };`,
+  `${BUGGY} const T = require('ta' + 'pe/lib/te' + 'st'); T.prototype['equ' + 'al'] = function () { this.pass('equal'); };`,
+];
+
+/** A tape 5 project; its own assertion added to tape's Test prototype still works. */
+function tapeWorkspace(modules: string): string {
+  const ws = makeWorkspace({
+    'package.json': JSON.stringify({ name: 'answer', private: true, scripts: { test: 'tape test/*.js' } }),
+    'src/answer.js': `${BUGGY}\nmodule.exports = { answer };\n`,
+    'test/answer.js': "const test = require('tape');\nconst { answer } = require('../src/answer');\ntest('answer', (t) => { t.equal(answer(), 42); t.end(); });\n",
+    'test/helper.js': "const test = require('tape');\ntest.Test.prototype.isEven = function (n) { this.ok(n % 2 === 0, 'even'); };\ntest('own assertion', (t) => { t.isEven(4); t.end(); });\n",
+  }, { git: true });
+  symlinkSync(modules, join(ws, 'node_modules'));
+  made.push(ws);
+  return ws;
+}
+
 const PY_BUGGY = 'def answer():\n    return 41';
 const PY_GOOD = 'def answer():\n    return 42';
 const PY_PATCHES = [
@@ -178,3 +198,10 @@ for (const [label, modules, folder] of [['vitest 3', join(repoRoot, 'node_module
     });
   });
 }
+
+describe('assertion patches by computed names (tape 5)', () => {
+  const modules = cachedRunner('tape-5', 'tape');
+  it('fail as the bug they keep does; the fix is the only one verified; the project\'s own assertion still works', { skip: modules ? false : missingRunner('tape-5') }, async () => {
+    await onlyTheFixVerified(tapeWorkspace(modules as string), JS_TARGET, TAPE_PATCHES, GOOD, ['test/answer.js > answer']);
+  });
+});
