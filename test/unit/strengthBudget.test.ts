@@ -2,12 +2,28 @@
 // sharing of variants between equivalent fixes, stage limits from the fix's own runs, and how the cost is said.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { SHORTEST_COUNTED_REQUEST_MS, StrengthMeter, describeStrengthCost, equivalenceKey, strengthBudgetMs } from '../../src/core/verification/strengthBudget';
+import { BEST_FIX_FLOOR_CAP_MS, SHORTEST_COUNTED_REQUEST_MS, StrengthMeter, bestFixFloorMs, describeStrengthCost, equivalenceKey, strengthBudgetMs } from '../../src/core/verification/strengthBudget';
 import { checkStrength } from '../../src/core/verification/strengthRuns';
 import { describeStrength } from '../../src/core/verification/strengthCheck';
 import type { VariantLimit } from '../../src/core/verification/strengthRuns';
 import type { TestStrength } from '../../src/core/contract/strength';
 import type { ExecutedRun, TestExecutor } from '../../src/core/execution/executor';
+
+describe('the best fix\'s floor', () => {
+  it('lets each of its variants run the failing tests once on the request\'s slots, scaled like the share and capped', () => {
+    // 10 variants on 2 slots, 1.6 s each (a Python suite in a sandbox): 5 rounds, 8 s, 12 s with the margin, more
+    // than 30 % of a 12-second request.
+    const python = { variants: 10, parallel: 2, runMs: 1_600 };
+    assert.equal(bestFixFloorMs(python, 30), 12_000);
+    assert.equal(strengthBudgetMs(12_000, 30, python), 12_000);
+    assert.ok(strengthBudgetMs(12_000, 30)! < 12_000);
+    // A user's small share gets a small floor; a long request's share is above it; a slow first stage is capped.
+    assert.equal(bestFixFloorMs(python, 3), 1_200);
+    assert.equal(strengthBudgetMs(600_000, 30, python), strengthBudgetMs(600_000, 30));
+    assert.equal(bestFixFloorMs({ variants: 40, parallel: 1, runMs: 60_000 }, 30), BEST_FIX_FLOOR_CAP_MS);
+    assert.equal(strengthBudgetMs(12_000, 0, python), undefined);
+  });
+});
 
 describe('strengthBudgetMs', () => {
   it('gives the check what keeps it at the share of the whole request: budget / (elapsed + budget) = percent', () => {

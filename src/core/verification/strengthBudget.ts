@@ -19,10 +19,39 @@ export const SHORTEST_COUNTED_REQUEST_MS = 8_000;
  * that it is at most `percent` of the whole request (elapsed + check): budget / (elapsed + budget) = percent / 100.
  * Undefined: no budget (0, or 100 and above, which no finite budget reaches).
  */
-export function strengthBudgetMs(elapsedMs: number, percent: number = DEFAULT_STRENGTH_BUDGET_PERCENT): number | undefined {
+export function strengthBudgetMs(elapsedMs: number, percent: number = DEFAULT_STRENGTH_BUDGET_PERCENT, bestFix?: BestFixRuns): number | undefined {
   if (!(percent > 0) || percent >= 100) return undefined;
-  return Math.max(0, Math.floor((Math.max(elapsedMs, SHORTEST_COUNTED_REQUEST_MS) * percent) / (100 - percent)));
+  const share = Math.max(0, Math.floor((Math.max(elapsedMs, SHORTEST_COUNTED_REQUEST_MS) * percent) / (100 - percent)));
+  return bestFix ? Math.max(share, bestFixFloorMs(bestFix, percent)) : share;
 }
+
+/** The best-ranked fix's check as the floor sees it: how many variants, on how many slots, each run how long. */
+export interface BestFixRuns {
+  readonly variants: number;
+  readonly parallel: number;
+  /** The fix's own run of the failing tests (a variant's first stage), else its slowest full run. */
+  readonly runMs: number;
+}
+
+/** The floor from the best fix's runs never exceeds this (at the default share): it is for short requests. */
+export const BEST_FIX_FLOOR_CAP_MS = 15_000;
+
+/**
+ * Time for each of the best fix's variants to run its failing tests once (most variants are decided there; with a
+ * margin of FLOOR_MARGIN), scaled
+ * like the share (the default percent gives all of it, 1 % a thirtieth) and capped at BEST_FIX_FLOOR_CAP_MS. On a
+ * small suite whose every run starts an interpreter (2–3 s for Python in a sandbox), a share of a 12-second request
+ * leaves time for two variants, and the best fix would show no strength to save a few seconds; on a long request the
+ * share is larger than this anyway.
+ */
+export function bestFixFloorMs(best: BestFixRuns, percent: number): number {
+  const rounds = Math.ceil(best.variants / Math.max(1, best.parallel));
+  const needed = rounds * best.runMs * FLOOR_MARGIN;
+  return Math.floor((Math.min(needed, BEST_FIX_FLOOR_CAP_MS) * percent) / DEFAULT_STRENGTH_BUDGET_PERCENT);
+}
+
+/** Variants' runs take longer than the fix's own: each is written and started, and they share the machine. */
+const FLOOR_MARGIN = 1.5;
 
 /** "strength check: 12 runs, 8.1 s, 22% of the request; 2 fixes shared an equivalent fix's variants" */
 export function describeStrengthCost(cost: StrengthCost, requestMs: number): string {

@@ -15,6 +15,11 @@ export const RETRY_SLOWDOWN = 4;
 /** Variants tried per verified candidate. */
 const BUDGET: Record<Exclude<StrengthChoice, 'off'>, number> = { quick: 10, thorough: 40 };
 
+/** How many variants a check of `level` tries per fix (at most: a short change may give fewer). */
+export function strengthVariantCount(level: Exclude<StrengthChoice, 'off'>): number {
+  return BUDGET[level];
+}
+
 export interface Variant extends SurvivingVariant {
   /** The whole file with the variant in place of the fix's changed lines. */
   readonly fileText: string;
