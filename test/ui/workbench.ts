@@ -133,6 +133,10 @@ export class Workbench {
     await input.fill(`:${line}`);
     await this.page.keyboard.press('Enter');
     await input.waitFor({ state: 'hidden', timeout: uiTimeoutMs });
+    // The jump leaves the cursor on the line with nothing selected. Waiting for the status bar to say so means the
+    // check below reads this selection, not one an earlier step left on the same line (the status item can lag, and
+    // on a loaded machine keys typed while the jump's input closes go nowhere).
+    await this.page.locator('.part.statusbar .statusbar-item', { hasText: new RegExp(`^\\s*Ln ${line}, Col \\d+\\s*$`) }).first().waitFor({ timeout: uiTimeoutMs });
     await this.page.keyboard.press('Home'); // to the first non-blank character
     await this.page.keyboard.press('Shift+End');
     await this.editor().locator('.selected-text').first().waitFor({ timeout: uiTimeoutMs });
