@@ -37,21 +37,25 @@ export interface BestFixRuns {
 export const BEST_FIX_FLOOR_CAP_MS = 15_000;
 
 /**
- * Time for each of the best fix's variants to run its failing tests once (most variants are decided there; with a
- * margin of FLOOR_MARGIN), scaled
+ * Time for the best fix's control run and each of its variants to run its failing tests once (most variants are
+ * decided there; with a margin of FLOOR_MARGIN), scaled
  * like the share (the default percent gives all of it, 1 % a thirtieth) and capped at BEST_FIX_FLOOR_CAP_MS. On a
  * small suite whose every run starts an interpreter (2–3 s for Python in a sandbox), a share of a 12-second request
  * leaves time for two variants, and the best fix would show no strength to save a few seconds; on a long request the
  * share is larger than this anyway.
  */
 export function bestFixFloorMs(best: BestFixRuns, percent: number): number {
-  const rounds = Math.ceil(best.variants / Math.max(1, best.parallel));
+  // The control run (the fix with a comment added) goes before its variants.
+  const rounds = Math.ceil((best.variants + 1) / Math.max(1, best.parallel));
   const needed = rounds * best.runMs * FLOOR_MARGIN;
   return Math.floor((Math.min(needed, BEST_FIX_FLOOR_CAP_MS) * percent) / DEFAULT_STRENGTH_BUDGET_PERCENT);
 }
 
-/** Variants' runs take longer than the fix's own: each is written and started, and they share the machine. */
-const FLOOR_MARGIN = 1.5;
+/**
+ * Variants' runs take longer than the fix's own: each is written and started, and they share the machine (measured:
+ * 1.5 times the fix's own run on a loaded machine, which left three of eight variants without an outcome).
+ */
+const FLOOR_MARGIN = 2;
 
 /** "strength check: 12 runs, 8.1 s, 22% of the request; 2 fixes shared an equivalent fix's variants" */
 export function describeStrengthCost(cost: StrengthCost, requestMs: number): string {
