@@ -182,7 +182,12 @@ export class Workbench {
       await this.selectLine(line);
       await this.page.keyboard.press('Shift+F10');
       await item.waitFor({ timeout: uiTimeoutMs });
-      if (!(await this.lineSelected(line).first().isVisible())) throw new Error(`the selection of line ${line} was lost`);
+      // The browser's own contextmenu event goes to the editor too, at its hidden text area beside the cursor; when
+      // that point falls just outside the selection, VS Code moves the cursor there and the selection is gone. The
+      // status bar says so a moment later: give it that moment, then check both it and the highlight.
+      await this.page.waitForTimeout(500);
+      const selected = (await this.lineSelected(line).first().isVisible()) && (await this.editor().locator('.selected-text').first().isVisible());
+      if (!selected) throw new Error(`the selection of line ${line} was lost as the menu opened`);
     });
     await item.hover();
     await item.click();
