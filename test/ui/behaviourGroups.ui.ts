@@ -29,7 +29,7 @@ describe('the candidate list with behaviour groups', function () {
   it('shows each fix\'s behaviour in the list, and the title says the fixes behave the same on every input tried', async () => {
     await workbench.openFile('sum.js');
     await workbench.editor().locator('.view-line', { hasText: 'function sumTo' }).waitFor({ timeout: uiTimeoutMs });
-    await workbench.contextMenuOnLine(7, 'Suggest Verified Fix');
+    await workbench.suggestOnLine(7);
     const item = workbench.page.locator('.part.statusbar .statusbar-item', { hasText: /\d+ verified fix(es)?/ }).first();
     await item.waitFor({ timeout: 4 * uiTimeoutMs });
     // The list opens at the verdicts; the behaviour check goes on after them, and the list carries it once it ends.

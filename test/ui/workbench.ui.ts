@@ -89,7 +89,7 @@ describe('workbench with Verified Fix installed', function () {
     // sum.js is open from the first test; its tab is safer than Ctrl+P, whose typing could land in the editor.
     await workbench.page.locator('.tabs-container .tab', { hasText: /^sum\.js$/ }).first().click();
     writeFileSync(join(workbench.workspace, 'notes.txt'), '');
-    await workbench.contextMenuOnLine(7, 'Suggest Verified Fix');
+    await workbench.suggestOnLine(7);
     // The user moves on while it runs: another file, typing. The list must never open by itself and take the keys.
     await workbench.openFile('notes.txt');
     const typed = 'typing while Verified Fix runs';
@@ -270,7 +270,7 @@ describe('workbench with Verified Fix installed', function () {
     const running = workbench.page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame').locator('table.tasks tr.running');
     await running.first().waitFor({ state: 'detached', timeout: 4 * uiTimeoutMs });
     await workbench.page.locator('.tabs-container .tab', { hasText: /^sum\.js$/ }).first().click();
-    await workbench.contextMenuOnLine(7, 'Suggest Verified Fix');
+    await workbench.suggestOnLine(7);
     const panel = workbench.page.frameLocator('iframe.webview.ready').frameLocator('iframe#active-frame');
     await panel.locator('table.tasks td.file', { hasText: /^sum\.js:7 #2$/ }).first().waitFor({ timeout: 4 * uiTimeoutMs });
     await workbench.screenshot('panel-repeated');
