@@ -16,8 +16,9 @@ export const SHORTEST_COUNTED_REQUEST_MS = 8_000;
 
 /**
  * The time the check may take once the verdicts are in after `elapsedMs` (at least SHORTEST_COUNTED_REQUEST_MS), so
- * that it is at most `percent` of the whole request (elapsed + check): budget / (elapsed + budget) = percent / 100.
- * Undefined: no budget (0, or 100 and above, which no finite budget reaches).
+ * that it is at most `percent` of the whole request (elapsed + check): budget / (elapsed + budget) = percent / 100;
+ * with `bestFix`, never less than bestFixFloorMs. Undefined: no budget (0, or 100 and above, which no finite budget
+ * reaches).
  */
 export function strengthBudgetMs(elapsedMs: number, percent: number = DEFAULT_STRENGTH_BUDGET_PERCENT, bestFix?: BestFixRuns): number | undefined {
   if (!(percent > 0) || percent >= 100) return undefined;
@@ -38,11 +39,10 @@ export const BEST_FIX_FLOOR_CAP_MS = 15_000;
 
 /**
  * Time for the best fix's control run and each of its variants to run its failing tests once (most variants are
- * decided there; with a margin of FLOOR_MARGIN), scaled
- * like the share (the default percent gives all of it, 1 % a thirtieth) and capped at BEST_FIX_FLOOR_CAP_MS. On a
- * small suite whose every run starts an interpreter (2–3 s for Python in a sandbox), a share of a 12-second request
- * leaves time for two variants, and the best fix would show no strength to save a few seconds; on a long request the
- * share is larger than this anyway.
+ * decided there; with a margin of FLOOR_MARGIN), capped at BEST_FIX_FLOOR_CAP_MS and scaled like the share (the
+ * default percent gives all of it, 1 % a thirtieth). On a small suite whose every run starts an interpreter (1–2.5 s
+ * for Python in a sandbox), a share of a 12-second request leaves time for two variants, and the best fix would show
+ * no strength to save a few seconds; on a long request the share is larger than this anyway.
  */
 export function bestFixFloorMs(best: BestFixRuns, percent: number): number {
   // The control run (the fix with a comment added) goes before its variants.
