@@ -37,11 +37,28 @@ export const ASSERT_GUARD_SOURCE = `'use strict';
 `;
 
 /**
+ * The globals a test file calls as it runs (jest's, and vitest's with `globals: true`): its `require` or `import` of
+ * the code under test runs first, so a candidate could otherwise swap `expect` for one whose matchers all pass, or
+ * `test` for one that swallows the test's failure. Each that is there becomes read-only on the global object, and so
+ * do its own properties (`expect.objectContaining`, `test.each`, …); the project's setup files ran before.
+ */
+const TEST_GLOBALS = ['expect', 'test', 'it', 'describe', 'suite', 'fit', 'fdescribe', 'xit', 'xtest', 'xdescribe', 'beforeAll', 'beforeEach', 'afterAll', 'afterEach', 'assert', 'chai', 'vi', 'vitest', 'onTestFailed', 'onTestFinished'];
+
+/**
  * The matchers' registry jest and vitest share the shape of (`globalThis[Symbol.for('$$jest-matchers-object')]`): its
  * matchers read-only, its equality testers frozen (none can be added from here on, so `expect.addEqualityTesters`
- * belongs in a setup file), and `Object.is`, what `toBe` compares with, read-only.
+ * belongs in a setup file), and `Object.is`, what `toBe` compares with, read-only; then the test globals
+ * (TEST_GLOBALS).
  */
-const MATCHERS_LOCK_SOURCE = `var shared = globalThis[Symbol.for('$$jest-matchers-object')];
+const MATCHERS_LOCK_SOURCE = `${JSON.stringify(TEST_GLOBALS)}.forEach(function (name) {
+    var own = Object.getOwnPropertyDescriptor(globalThis, name);
+    if (!own || !own.configurable) return;
+    if (typeof own.value === 'function') lock(own.value);
+    if ('value' in own) own.writable = false;
+    own.configurable = false;
+    try { Object.defineProperty(globalThis, name, own); } catch (e) { /* left as it was */ }
+  });
+  var shared = globalThis[Symbol.for('$$jest-matchers-object')];
   if (shared) {
     lock(shared.matchers);
     if (Array.isArray(shared.customEqualityTesters)) Object.freeze(shared.customEqualityTesters);

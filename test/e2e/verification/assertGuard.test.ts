@@ -47,11 +47,22 @@ function workspace(runner: 'node' | 'mocha'): string {
   return ws;
 }
 
+/**
+ * The globals a test file calls at run time (jest's, and vitest's with `globals: true`), replaced before the test file
+ * calls them: an `expect` whose every matcher passes, a `test` that swallows the test's failure.
+ */
+const GLOBAL_PATCHES = [
+  "globalThis['exp' + 'ect'] = () => new Proxy({}, { get: () => () => {} });",
+  "const t = globalThis['te' + 'st']; globalThis['te' + 'st'] = (name, fn) => t(name, () => { try { fn(); } catch (e) {} });",
+  "Object.defineProperty(globalThis, 'exp' + 'ect', { value: () => ({ toBe() {}, toEqual() {} }) });",
+];
+
 /** Jest's shared matchers, its equality testers and `Object.is`, each reached by a name built at run time. */
 const JEST_PATCHES = [
   `${BUGGY} globalThis[Symbol.for('$$jest-matchers-' + 'object')].matchers['to' + 'Be'] = () => ({ pass: true, message: () => '' });`,
   `${BUGGY} globalThis['exp' + 'ect'].extend({ ['to' + 'Be']: () => ({ pass: true, message: () => '' }) });`,
   `${BUGGY} Object['i' + 's'] = () => true;`,
+  ...GLOBAL_PATCHES.map((patch) => `${BUGGY} try { ${patch} } catch (e) {}`),
 ];
 
 function jestWorkspace(): string {
@@ -80,21 +91,25 @@ const VITEST_PATCHES = [
   "const e = globalThis[Symbol.for('expect-' + 'global')]; Object.defineProperty(Object.getPrototypeOf(e(0)), 'to' + 'Be', { value() {} });",
   "globalThis[Symbol.for('$$jest-matchers-' + 'object')].customEqualityTesters.push(() => true);",
   "Object['i' + 's'] = () => true;",
-].map((patch) => `${VITEST_BUGGY} try { ${patch} } catch {}`);
+];
+/** Each patch tried in a module that keeps the bug. */
+const vitestCandidates = (patches: readonly string[]) => patches.map((patch) => `${VITEST_BUGGY} try { ${patch} } catch {}`);
 
 /**
  * A vitest project on `modules` (per-entry links without the caches: vitest writes into node_modules/.vite, vite 6
  * bundles the config into node_modules/.vite-temp, which through a link would be the repo's). Its own setup
  * file adds an equality tester and a matcher, which the guard (last of the setup files) leaves working.
  */
-function vitestWorkspace(modules: string): string {
+function vitestWorkspace(modules: string, globals: boolean): string {
   const ws = makeWorkspace({
     'package.json': JSON.stringify({ name: 'answer', private: true, type: 'module', scripts: { test: 'vitest run' } }),
-    'vitest.config.mjs': "export default { test: { setupFiles: ['./test/setup.js'] } };\n",
+    'vitest.config.mjs': `export default { test: { globals: ${globals}, setupFiles: ['./test/setup.js'] } };\n`,
     'test/setup.js': "import { expect } from 'vitest';\nexpect.addEqualityTesters([(a, b) => (a instanceof Date && b instanceof Date ? a.getTime() === b.getTime() : undefined)]);\n" +
       'expect.extend({ toBeEven: (n) => ({ pass: n % 2 === 0, message: () => `${n} is odd` }) });\n',
     'src/answer.js': `${VITEST_BUGGY}\n`,
-    'test/answer.test.js': "import { expect, test } from 'vitest';\nimport { answer } from '../src/answer.js';\ntest('answer', () => expect(answer()).toBe(42));\n",
+    // With globals, the test file calls the global `expect` and `test`, which the code under test, imported first,
+    // could replace.
+    'test/answer.test.js': `${globals ? '' : "import { expect, test } from 'vitest';\n"}import { answer } from '../src/answer.js';\ntest('answer', () => expect(answer()).toBe(42));\n`,
     'test/helper.test.js': "import { expect, test } from 'vitest';\ntest('own matcher', () => expect(4).toBeEven());\ntest('own tester', () => expect(new Date(5)).toEqual(new Date(5)));\n",
   }, { git: true });
   mkdirSync(join(ws, 'node_modules'));
@@ -194,7 +209,9 @@ describe('matcher patches by computed names (jest 29)', () => {
 for (const [label, modules, folder] of [['vitest 3', join(repoRoot, 'node_modules'), ''], ['vitest 1', cachedRunner('vitest-1', 'vitest'), 'vitest-1']] as const) {
   describe(`matcher patches by computed names (${label})`, () => {
     it('fail as the bug they keep does; the fix is the only one verified; the project\'s own setup file, matcher and tester still work', { skip: modules ? false : missingRunner(folder) }, async () => {
-      await onlyTheFixVerified(vitestWorkspace(modules as string), JS_TARGET, VITEST_PATCHES, VITEST_GOOD, ['test/answer.test.js > answer']);
+      // vitest 3 with `globals: true` (the global expect and test patched too), vitest 1 with imports.
+      const globals = label === 'vitest 3';
+      await onlyTheFixVerified(vitestWorkspace(modules as string, globals), JS_TARGET, vitestCandidates(globals ? [...VITEST_PATCHES, ...GLOBAL_PATCHES] : VITEST_PATCHES), VITEST_GOOD, ['test/answer.test.js > answer']);
     });
   });
 }
