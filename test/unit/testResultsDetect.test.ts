@@ -143,17 +143,24 @@ describe('resolveRunner', () => {
     assert.ok('adapter' in plain);
     assert.match(plain.adapter.command(plain.base, '/r', undefined, '/o') ?? '', /^VERIFIED_FIX_JEST_REPORT=\/r .*jest --testResultsProcessor=\/o\/verified-fix-jest-processor\.cjs --setupFilesAfterEnv=\/o\/verified-fix-jest-guard\.cjs$/);
     assert.ok(Object.keys(plain.adapter.outputFiles ?? {}).includes('verified-fix-jest-guard.cjs'));
-    // The project's own setup files after the framework: the command-line option would replace them, so no guard.
+    // The project's own setup files after the framework: the command-line option would replace them, so the guard
+    // goes in as a snapshot serializer; with serializers of its own too, there is no free option and no guard.
     const ownSetup = jestWorkspace('29.7.0');
     writeFileSync(join(ownSetup, 'jest.config.js'), "module.exports = { setupFilesAfterEnv: ['./setup.js'] };\n");
     const withSetup = resolveRunner(ownSetup, 'npm test');
     assert.ok('adapter' in withSetup);
-    assert.doesNotMatch(withSetup.adapter.command(withSetup.base, '/r', undefined, '/o') ?? '', /setupFilesAfterEnv/);
+    const withSetupCommand = withSetup.adapter.command(withSetup.base, '/r', undefined, '/o') ?? '';
+    assert.doesNotMatch(withSetupCommand, /setupFilesAfterEnv/);
+    assert.match(withSetupCommand, / --snapshotSerializers=\/o\/verified-fix-jest-guard\.cjs$/);
+    writeFileSync(join(ownSetup, 'jest.config.js'), "module.exports = { setupFilesAfterEnv: ['./setup.js'], snapshotSerializers: ['s'] };\n");
+    const withBoth = resolveRunner(ownSetup, 'npm test');
+    assert.ok('adapter' in withBoth);
+    assert.doesNotMatch(withBoth.adapter.command(withBoth.base, '/r', undefined, '/o') ?? '', /setupFilesAfterEnv|snapshotSerializers/);
     // Jest 23 refuses the option as unknown; a jest not installed in the workspace is not known to take it.
     for (const dir of [jestWorkspace('23.6.0'), workspace({ test: 'jest' }, js)]) {
       const old = resolveRunner(dir, 'npm test');
       assert.ok('adapter' in old);
-      assert.doesNotMatch(old.adapter.command(old.base, '/r', undefined, '/o') ?? '', /setupFilesAfterEnv/);
+      assert.doesNotMatch(old.adapter.command(old.base, '/r', undefined, '/o') ?? '', /setupFilesAfterEnv|snapshotSerializers/);
     }
     const vitest = resolveRunner(vitestDir, 'npm test');
     assert.ok('adapter' in vitest);

@@ -50,6 +50,11 @@ export function ownJestSetupAfterEnv(workspace: string, args: readonly ShellWord
   return whereJestNames(workspace, args, 'setupFilesAfterEnv') ?? whereJestNames(workspace, args, 'setupTestFrameworkScriptFile');
 }
 
+/** Where the user's jest names its own `snapshotSerializers`, which a command-line `--snapshotSerializers` would replace. */
+export function ownJestSerializers(workspace: string, args: readonly ShellWord[]): string | undefined {
+  return whereJestNames(workspace, args, 'snapshotSerializers');
+}
+
 /**
  * The major version of the jest the workspace installs (its `jest` or `jest-cli` package), or undefined when neither
  * is found there. `--setupFilesAfterEnv` came with jest 24; an older jest refuses it as an unknown option.

@@ -5,7 +5,7 @@ import { avaAdapter } from '../testResults/ava';
 import { cargoAdapter } from '../testResults/cargo';
 import { goAdapter } from '../testResults/go';
 import { jestAdapter, jestJsonAdapter, withJestGuard } from '../testResults/jest';
-import { installedJestMajor, ownJestProcessor, ownJestSetupAfterEnv } from './jestConfig';
+import { installedJestMajor, ownJestProcessor, ownJestSerializers, ownJestSetupAfterEnv } from './jestConfig';
 import { mochaAdapter } from '../testResults/mocha';
 import { nodeAdapter } from '../testResults/node';
 import { pytestAdapter } from '../testResults/pytest';
@@ -83,10 +83,13 @@ const change = (flag?: string) => `to get per-test results, set verifiedFix.test
 
 /** Jest with the results processor, or with `--json` where the user's config names its own processor. */
 function jest(workspace: string, invocation: string[], args: ShellWord[]): { adapter: RunnerAdapter; invocation: string[]; args: ShellWord[] } | { unsupported: string } {
-  // The matchers are locked by a setup file where the project has none of its own for the option to replace, and
-  // its jest (24 or later) takes the option.
-  const takesGuard = ownJestSetupAfterEnv(workspace, args) === undefined && (installedJestMajor(workspace) ?? 0) >= 24;
-  const guarded = (adapter: RunnerAdapter) => (takesGuard ? withJestGuard(adapter) : adapter);
+  // The matchers and globals are locked by a module jest loads in each test file's environment, through an option
+  // the project does not set itself (the command-line one would replace its own), where its jest (24 or later)
+  // takes the option.
+  const guardOption = (installedJestMajor(workspace) ?? 0) < 24 ? undefined
+    : ownJestSetupAfterEnv(workspace, args) === undefined ? 'setupFilesAfterEnv'
+      : ownJestSerializers(workspace, args) === undefined ? 'snapshotSerializers' : undefined;
+  const guarded = (adapter: RunnerAdapter) => (guardOption ? withJestGuard(adapter, guardOption) : adapter);
   const own = ownJestProcessor(workspace, args);
   if (own === undefined) return { adapter: guarded(jestAdapter), invocation, args };
   if (hasFlag(args, '--json', '--outputFile')) {

@@ -70,10 +70,11 @@ const MATCHERS_LOCK_SOURCE = `${JSON.stringify(TEST_GLOBALS)}.forEach(function (
 export const JEST_GUARD_FILE = 'verified-fix-jest-guard.cjs';
 
 /**
- * The jest guard, a `setupFilesAfterEnv` file: it runs in each test file's environment once the framework is in,
- * before the test file and the code under test load. Jest's matchers (`toBe`, `toEqual`, … in the object every
- * `expect` reads them from), the equality testers and `Object.is` become read-only (MATCHERS_LOCK_SOURCE).
- * `expect.extend` still adds new matchers; one that replaces a built-in throws.
+ * The jest guard, a `setupFilesAfterEnv` file or, where the project has setup files of its own, a snapshot
+ * serializer (jest.ts): either way it runs in each test file's environment once the framework is in, before the
+ * test file and the code under test load. Jest's matchers (`toBe`, `toEqual`, … in the object every `expect` reads
+ * them from), the equality testers, `Object.is` and the test globals become read-only (MATCHERS_LOCK_SOURCE).
+ * `expect.extend` still adds new matchers; one that replaces a built-in throws. As a serializer it claims no value.
  */
 export const JEST_GUARD_SOURCE = `'use strict';
 // Verified Fix: jest's own matchers are read-only in test runs. Written by the engine; not part of the project.
@@ -81,6 +82,7 @@ export const JEST_GUARD_SOURCE = `'use strict';
   ${LOCK_SOURCE}
   ${MATCHERS_LOCK_SOURCE}
 })();
+module.exports = { test: function () { return false; }, serialize: function () { return ''; }, print: function () { return ''; } };
 `;
 
 /** The vitest guard's file name in a run's output folder. */

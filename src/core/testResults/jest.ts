@@ -63,16 +63,21 @@ export const jestJsonAdapter: RunnerAdapter = {
 };
 
 /**
- * `adapter` with the jest guard (assertGuard.ts) as `--setupFilesAfterEnv`, for a project that names no setup files
- * after the framework of its own (the command-line option would replace them).
+ * The jest options that load a module in each test file's environment once `expect` and the test globals are in,
+ * before the test file: the guard goes in one the project does not set (the command-line option replaces the
+ * config's). As a setup file it runs after everything jest sets up; as a snapshot serializer, just before the
+ * project's own setup files.
  */
-export function withJestGuard(adapter: RunnerAdapter): RunnerAdapter {
+export type JestGuardOption = 'setupFilesAfterEnv' | 'snapshotSerializers';
+
+/** `adapter` with the jest guard (assertGuard.ts) loaded through `option`. */
+export function withJestGuard(adapter: RunnerAdapter, option: JestGuardOption): RunnerAdapter {
   return {
     ...adapter,
     outputFiles: { ...adapter.outputFiles, [JEST_GUARD_FILE]: JEST_GUARD_SOURCE },
     command(base, reportPath, only, outputDir) {
       const command = adapter.command(base, reportPath, only, outputDir);
-      return command === undefined || !outputDir ? command : `${command} ${shellQuote(`--setupFilesAfterEnv=${join(outputDir, JEST_GUARD_FILE)}`)}`;
+      return command === undefined || !outputDir ? command : `${command} ${shellQuote(`--${option}=${join(outputDir, JEST_GUARD_FILE)}`)}`;
     },
   };
 }

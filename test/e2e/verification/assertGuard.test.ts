@@ -65,13 +65,20 @@ const JEST_PATCHES = [
   ...GLOBAL_PATCHES.map((patch) => `${BUGGY} try { ${patch} } catch (e) {}`),
 ];
 
-function jestWorkspace(): string {
+/**
+ * A jest project; with `ownSetup`, its config names its own setup file (which the guard must not replace: it goes
+ * in as a serializer there), which adds a matcher and a global the tests use.
+ */
+function jestWorkspace(ownSetup: boolean): string {
+  const extend = 'expect.extend({ toBeEven: (n) => ({ pass: n % 2 === 0, message: () => `${n} is odd` }) });\n';
   const ws = makeWorkspace({
-    'package.json': JSON.stringify({ name: 'answer', private: true, scripts: { test: 'jest' } }),
+    'package.json': JSON.stringify({ name: 'answer', private: true, scripts: { test: 'jest' }, ...(ownSetup ? { jest: { setupFilesAfterEnv: ['<rootDir>/test/setup.js'] } } : {}) }),
     'src/answer.js': `${BUGGY}\nmodule.exports = { answer };\n`,
     'test/answer.test.js': "const { answer } = require('../src/answer');\ntest('answer', () => expect(answer()).toBe(42));\n",
     // A project's own matcher is not jest's: expect.extend still adds it.
-    'test/helper.test.js': "expect.extend({ toBeEven: (n) => ({ pass: n % 2 === 0, message: () => `${n} is odd` }) });\ntest('own matcher', () => expect(4).toBeEven());\n",
+    ...(ownSetup
+      ? { 'test/setup.js': `${extend}globalThis.half = (n) => n / 2;\n`, 'test/helper.test.js': "test('own matcher', () => expect(half(8)).toBeEven());\n" }
+      : { 'test/helper.test.js': `${extend}test('own matcher', () => expect(4).toBeEven());\n` }),
   }, { git: true });
   symlinkSync(join(repoRoot, 'node_modules'), join(ws, 'node_modules'));
   made.push(ws);
@@ -200,9 +207,13 @@ describe('assertion and report patches by computed names (pytest)', () => {
   });
 });
 
-describe('matcher patches by computed names (jest 29)', () => {
+describe('matcher and global patches by computed names (jest 29)', () => {
   it('fail as the bug they keep does; the fix is the only one verified; a project\'s own matcher still works', async () => {
-    await onlyTheFixVerified(jestWorkspace(), JS_TARGET, JEST_PATCHES, GOOD, ['test/answer.test.js > answer']);
+    await onlyTheFixVerified(jestWorkspace(false), JS_TARGET, JEST_PATCHES, GOOD, ['test/answer.test.js > answer']);
+  });
+
+  it('fail as well where the project has setup files of its own, which still run', async () => {
+    await onlyTheFixVerified(jestWorkspace(true), JS_TARGET, JEST_PATCHES, GOOD, ['test/answer.test.js > answer']);
   });
 });
 
