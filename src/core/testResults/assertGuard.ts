@@ -14,6 +14,10 @@ const LOCK_SOURCE = `function lock(target) {
     });
   }`;
 
+/** `node:assert`, held in `name`, and its strict variant locked (a suite's own new helpers can still be added). */
+const lockNodeAssert = (name: string) => `lock(${name});
+  lock(${name} && ${name}.strict);`;
+
 /** The node guard's file name in a run's output folder. */
 export const ASSERT_GUARD_FILE = 'verified-fix-assert-guard.cjs';
 
@@ -31,8 +35,7 @@ export const ASSERT_GUARD_SOURCE = `'use strict';
   ${LOCK_SOURCE}
   var assert;
   try { assert = require('assert'); } catch (e) { return; }
-  lock(assert);
-  lock(assert.strict);
+  ${lockNodeAssert('assert')}
 })();
 `;
 
@@ -73,7 +76,8 @@ export const JEST_GUARD_FILE = 'verified-fix-jest-guard.cjs';
  * The jest guard, a `setupFilesAfterEnv` file or, where the project has setup files of its own, a snapshot
  * serializer (jest.ts): either way it runs in each test file's environment once the framework is in, before the
  * test file and the code under test load. Jest's matchers (`toBe`, `toEqual`, … in the object every `expect` reads
- * them from), the equality testers, `Object.is` and the test globals become read-only (MATCHERS_LOCK_SOURCE).
+ * them from), the equality testers, `Object.is` and the test globals become read-only (MATCHERS_LOCK_SOURCE), and
+ * so do node:assert's functions, for suites that assert with it (jest hands test files the process's own module).
  * `expect.extend` still adds new matchers; one that replaces a built-in throws. As a serializer it claims no value.
  */
 export const JEST_GUARD_SOURCE = `'use strict';
@@ -81,6 +85,9 @@ export const JEST_GUARD_SOURCE = `'use strict';
 (function () {
   ${LOCK_SOURCE}
   ${MATCHERS_LOCK_SOURCE}
+  var nodeAssert;
+  try { nodeAssert = require('assert'); } catch (e) { /* no node:assert here */ }
+  ${lockNodeAssert('nodeAssert')}
 })();
 module.exports = { test: function () { return false; }, serialize: function () { return ''; }, print: function () { return ''; } };
 `;
@@ -94,12 +101,14 @@ export const VITEST_GUARD_FILE = 'verified-fix-vitest-guard.mjs';
  * Vitest's matchers live on chai's `Assertion.prototype` (reached through the global `expect`, whose assertions are
  * its instances): every method and property there, `assert` (what every matcher reports through) included, becomes
  * read-only, and so do the shared registry's matchers, its equality testers and `Object.is`
- * (MATCHERS_LOCK_SOURCE). `expect.extend` still adds new matchers; one that replaces a built-in throws (chai's
- * modules are strict). Checked on vitest 1.6, 2.1 and 3.2.
+ * (MATCHERS_LOCK_SOURCE), and node:assert's functions. `expect.extend` still adds new matchers; one that replaces a
+ * built-in throws (chai's modules are strict). Checked on vitest 1.6, 2.1 and 3.2.
  */
 export const VITEST_GUARD_SOURCE = `// Verified Fix: vitest's own matchers are read-only in test runs. Written by the engine; not part of the project.
+import nodeAssert from 'node:assert';
 (function () {
   ${LOCK_SOURCE}
+  ${lockNodeAssert('nodeAssert')}
   var expect = globalThis[Symbol.for('expect-global')];
   if (typeof expect === 'function') {
     try { lock(Object.getPrototypeOf(expect(undefined))); } catch (e) { /* an expect of another shape: left as it is */ }

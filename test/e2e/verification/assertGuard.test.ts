@@ -1,7 +1,7 @@
 // Assertion patches through names built at run time (#25 item 4), through the real CLI with node --test, mocha, jest
 // 29, vitest 1 and 3, tape 5 and pytest: no static check can read `assert['strict' + 'Equal']`. Node's runs lock
-// node:assert's own functions before any test or code under test loads, jest's and vitest's a setup file locks their
-// matchers, tape's hook its Test prototype; pytest's report plugin fails every test reported after unittest's
+// node:assert's own functions before any test or code under test loads, jest's and vitest's a setup file (or jest's
+// serializer) locks their matchers, their test globals and node:assert, tape's hook its Test prototype; pytest's report plugin fails every test reported after unittest's
 // assertions or pytest's report classes were replaced. A candidate that keeps the bug and patches them fails as the
 // bug does.
 import assert from 'node:assert/strict';
@@ -69,12 +69,13 @@ const JEST_PATCHES = [
  * A jest project; with `ownSetup`, its config names its own setup file (which the guard must not replace: it goes
  * in as a serializer there), which adds a matcher and a global the tests use.
  */
-function jestWorkspace(ownSetup: boolean): string {
+function jestWorkspace(ownSetup: boolean, assertWith: 'expect' | 'node:assert' = 'expect'): string {
   const extend = 'expect.extend({ toBeEven: (n) => ({ pass: n % 2 === 0, message: () => `${n} is odd` }) });\n';
   const ws = makeWorkspace({
     'package.json': JSON.stringify({ name: 'answer', private: true, scripts: { test: 'jest' }, ...(ownSetup ? { jest: { setupFilesAfterEnv: ['<rootDir>/test/setup.js'] } } : {}) }),
     'src/answer.js': `${BUGGY}\nmodule.exports = { answer };\n`,
-    'test/answer.test.js': "const { answer } = require('../src/answer');\ntest('answer', () => expect(answer()).toBe(42));\n",
+    // Jest hands a test file the process's own node:assert, which the code under test can reach too.
+    'test/answer.test.js': assertWith === 'expect' ? "const { answer } = require('../src/answer');\ntest('answer', () => expect(answer()).toBe(42));\n" : TEST(''),
     // A project's own matcher is not jest's: expect.extend still adds it.
     ...(ownSetup
       ? { 'test/setup.js': `${extend}globalThis.half = (n) => n / 2;\n`, 'test/helper.test.js': "test('own matcher', () => expect(half(8)).toBeEven());\n" }
@@ -99,6 +100,11 @@ const VITEST_PATCHES = [
   "globalThis[Symbol.for('$$jest-matchers-' + 'object')].customEqualityTesters.push(() => true);",
   "Object['i' + 's'] = () => true;",
 ];
+/** node:assert's own functions, reached from an ES module through `createRequire`. */
+const VITEST_NODE_ASSERT_PATCHES = [
+  "const a = createRequire(import.meta.url)('ass' + 'ert'); a['strict' + 'Equal'] = () => {};",
+  "const a = createRequire(import.meta.url)('ass' + 'ert'); Object.defineProperty(a, 'strict' + 'Equal', { value() {} });",
+].map((patch) => `import { createRequire } from 'node:module'; ${VITEST_BUGGY} try { ${patch} } catch {}`);
 /** Each patch tried in a module that keeps the bug. */
 const vitestCandidates = (patches: readonly string[]) => patches.map((patch) => `${VITEST_BUGGY} try { ${patch} } catch {}`);
 
@@ -107,7 +113,10 @@ const vitestCandidates = (patches: readonly string[]) => patches.map((patch) => 
  * bundles the config into node_modules/.vite-temp, which through a link would be the repo's). Its own setup
  * file adds an equality tester and a matcher, which the guard (last of the setup files) leaves working.
  */
-function vitestWorkspace(modules: string, globals: boolean): string {
+function vitestWorkspace(modules: string, globals: boolean, assertWith: 'expect' | 'node:assert' = 'expect'): string {
+  const answerTest = assertWith === 'node:assert'
+    ? "import assert from 'node:assert';\nimport { test } from 'vitest';\nimport { answer } from '../src/answer.js';\ntest('answer', () => assert.strictEqual(answer(), 42));\n"
+    : `${globals ? '' : "import { expect, test } from 'vitest';\n"}import { answer } from '../src/answer.js';\ntest('answer', () => expect(answer()).toBe(42));\n`;
   const ws = makeWorkspace({
     'package.json': JSON.stringify({ name: 'answer', private: true, type: 'module', scripts: { test: 'vitest run' } }),
     'vitest.config.mjs': `export default { test: { globals: ${globals}, setupFiles: ['./test/setup.js'] } };\n`,
@@ -116,7 +125,7 @@ function vitestWorkspace(modules: string, globals: boolean): string {
     'src/answer.js': `${VITEST_BUGGY}\n`,
     // With globals, the test file calls the global `expect` and `test`, which the code under test, imported first,
     // could replace.
-    'test/answer.test.js': `${globals ? '' : "import { expect, test } from 'vitest';\n"}import { answer } from '../src/answer.js';\ntest('answer', () => expect(answer()).toBe(42));\n`,
+    'test/answer.test.js': answerTest,
     'test/helper.test.js': "import { expect, test } from 'vitest';\ntest('own matcher', () => expect(4).toBeEven());\ntest('own tester', () => expect(new Date(5)).toEqual(new Date(5)));\n",
   }, { git: true });
   mkdirSync(join(ws, 'node_modules'));
@@ -215,6 +224,10 @@ describe('matcher and global patches by computed names (jest 29)', () => {
   it('fail as well where the project has setup files of its own, which still run', async () => {
     await onlyTheFixVerified(jestWorkspace(true), JS_TARGET, JEST_PATCHES, GOOD, ['test/answer.test.js > answer']);
   });
+
+  it('node:assert patches fail where the tests assert with it', async () => {
+    await onlyTheFixVerified(jestWorkspace(true, 'node:assert'), JS_TARGET, PATCHES, GOOD, ['test/answer.test.js > answer']);
+  });
 });
 
 for (const [label, modules, folder] of [['vitest 3', join(repoRoot, 'node_modules'), ''], ['vitest 1', cachedRunner('vitest-1', 'vitest'), 'vitest-1']] as const) {
@@ -223,6 +236,10 @@ for (const [label, modules, folder] of [['vitest 3', join(repoRoot, 'node_module
       // vitest 3 with `globals: true` (the global expect and test patched too), vitest 1 with imports.
       const globals = label === 'vitest 3';
       await onlyTheFixVerified(vitestWorkspace(modules as string, globals), JS_TARGET, vitestCandidates(globals ? [...VITEST_PATCHES, ...GLOBAL_PATCHES] : VITEST_PATCHES), VITEST_GOOD, ['test/answer.test.js > answer']);
+    });
+
+    it('node:assert patches fail where the tests assert with it', { skip: modules ? false : missingRunner(folder) }, async () => {
+      await onlyTheFixVerified(vitestWorkspace(modules as string, false, 'node:assert'), JS_TARGET, VITEST_NODE_ASSERT_PATCHES, VITEST_GOOD, ['test/answer.test.js > answer']);
     });
   });
 }
