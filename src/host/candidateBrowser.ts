@@ -262,10 +262,12 @@ export class CandidateBrowser implements vscode.Disposable {
     }
     this.log.logger.info(`applied candidate ${c.index + 1} to ${task.relativePath}:${lineLabel(task.startLine, task.endLine)}`);
     await this.closeDiffs(task.run.id);
-    const editor = await vscode.window.showTextDocument(document, { preview: false });
     // The cursor at the end of the change, nothing selected (as Copilot's Accept and VS Code's refactorings leave it):
-    // a selected fix would be replaced by the next keystroke.
+    // a selected fix would be replaced by the next keystroke. It goes in the open options too, which VS Code applies
+    // after it restores the editor's view state: set only afterwards, the request's old selection came back once the
+    // closed diff handed the focus to the file's tab (seen in CI: "Ln 7, Col 43 (40 selected)" after Apply).
     const end = document.positionAt(task.start + body.length);
+    const editor = await vscode.window.showTextDocument(document, { preview: false, selection: new vscode.Range(end, end) });
     editor.selection = new vscode.Selection(end, end);
     editor.revealRange(new vscode.Range(document.positionAt(task.start), end));
     this.onTask(undefined);
