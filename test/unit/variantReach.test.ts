@@ -35,8 +35,8 @@ const reference: Promise<Reference> = Promise.resolve({
 });
 
 /** Every run passes what it selects, except `a` on the unmodified code; records each run's label and command. */
-function recording(): { executor: TestExecutor; runs: Array<{ label: string; command: string }> } {
-  const runs: Array<{ label: string; command: string }> = [];
+function recording(): { executor: TestExecutor; runs: Array<{ label: string; command: string; timeoutMs?: number; waitingExtendsUpToMs?: number }> } {
+  const runs: Array<{ label: string; command: string; timeoutMs?: number; waitingExtendsUpToMs?: number }> = [];
   const executor: TestExecutor = {
     protections: {} as TestExecutor['protections'],
     runsCanInterfere: false,
@@ -44,7 +44,7 @@ function recording(): { executor: TestExecutor; runs: Array<{ label: string; com
     dispose: async () => undefined,
     run: async (fileText: string, label: string, options?: RunOptions): Promise<ExecutedRun> => {
       const command = options?.command?.('/report') ?? 'all';
-      runs.push({ label, command });
+      runs.push({ label, command, timeoutMs: options?.timeoutMs, waitingExtendsUpToMs: options?.waitingExtendsUpToMs });
       const ids = command.startsWith('only:') ? command.slice(5).split(',') : ['a', 'b', 'c', 'd'];
       const failing = fileText === lib ? ['a'] : [];
       const report = JSON.stringify(ids.map((id) => ({ id, outcome: failing.includes(id) ? 'failed' : 'passed' })));
@@ -57,10 +57,10 @@ function recording(): { executor: TestExecutor; runs: Array<{ label: string; com
 
 const into = (logged: string[]): Logger => ({ trace() {}, info: (m) => void logged.push(m), warn: (m) => void logged.push(m), error() {} });
 
-function verifier(executor: TestExecutor, logged: string[], fullSuite = false): Verifier {
+function verifier(executor: TestExecutor, logged: string[], fullSuite = false, testTimeoutMs?: number): Verifier {
   return new Verifier({
     executor, reference, fullCommand: { command: () => 'all' }, staged: true, requiredRuns: 1, languageId: 'javascript', signal: new AbortController().signal,
-    slot: (run) => run(), originalText: lib, selectionStart: start, fullSuite, logger: into(logged),
+    slot: (run) => run(), originalText: lib, selectionStart: start, fullSuite, logger: into(logged), ...(testTimeoutMs !== undefined ? { testTimeoutMs } : {}),
   });
 }
 
@@ -79,6 +79,24 @@ async function verifyAndCheck(fullSuite: boolean) {
   const full = runs.filter((r) => r.label.startsWith('s') && !r.label.endsWith('f'));
   return { strength, full, logged, reachingTests: outcome.evidence.reachingTests };
 }
+
+describe('the strength check\'s variant limits', () => {
+  it('count only the time a run could run, up to the test timeout: a loaded machine does not time a variant out', async () => {
+    const { executor, runs } = recording();
+    const v = verifier(executor, [], false, 60_000);
+    const outcome = await v.verify(0, lib.slice(start, end), fix, fixed);
+    assert.equal(outcome?.runs[0].status, 'pass');
+    const candidate: CandidateResult = { index: 0, replacement: fix, verdict: outcome.runs[0], duplicateOf: null, runs: outcome.runs, verified: true, flaky: false, diff: '', changeSize: 1, changedCharacters: 2 };
+    await checkStrength({ level: 'quick', verifier: v, languageId: 'javascript', relativePath: 'src/lib.js', originalText: lib, start, end, candidates: [candidate], ranking: [0] }, () => undefined);
+    const variants = runs.filter((r) => /^s0v\d+/.test(r.label));
+    assert.ok(variants.length > 0);
+    for (const run of variants) {
+      // The fix's own runs took 1 ms: the floor.
+      assert.equal(run.timeoutMs, 2000, run.label);
+      assert.equal(run.waitingExtendsUpToMs, 60_000, run.label);
+    }
+  });
+});
 
 describe('the strength check of a fix verified on its reaching tests', () => {
   it('runs the control and every variant past the failing tests on those tests only, and says so', async () => {

@@ -9,8 +9,12 @@ import type { SurvivingVariant, TestStrength } from '../contract/strength';
 import { steeringReason } from './strengthSteering';
 
 
-/** A variant that timed out runs once more with this many times its first limit before it is called undecided. */
-export const RETRY_SLOWDOWN = 4;
+/**
+ * A variant that timed out runs once more with this many times its first limit before it is called undecided. Its
+ * limits count only time the run could run (waiting for a CPU is not counted), so the load that slows every run
+ * needs no larger margin; each extra multiple is paid in full by every variant that loops.
+ */
+export const RETRY_SLOWDOWN = 2;
 
 /** Variants tried per verified candidate. */
 const BUDGET: Record<Exclude<StrengthChoice, 'off'>, number> = { quick: 10, thorough: 40 };

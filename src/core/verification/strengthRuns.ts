@@ -5,7 +5,7 @@ import type { StrengthChoice } from '../contract/choices';
 import type { TestStrength } from '../contract/strength';
 import { applyReplacement } from '../base/textRange';
 import { seconds } from '../base/duration';
-import { LIMIT_FLOOR_MS, LIMIT_MULTIPLE, limitFromBaseline } from './timeLimits';
+import { LIMIT_MULTIPLE, VARIANT_LIMIT_FLOOR_MS, limitFromBaseline } from './timeLimits';
 import type { Logger } from '../base/logger';
 import { CONTROL_FAILED, RETRY_SLOWDOWN, staticReviewReason, strengthVariants, testStrength, withControlComment } from './strengthCheck';
 import type { Variant, VariantOutcome } from './strengthCheck';
@@ -68,15 +68,16 @@ type OwnResult = { readonly strength: TestStrength } | { readonly review: string
 /** The limits for `candidate`'s variants: a multiple of its own runs of each stage, as the baseline sets candidates'. */
 function variantLimit(verifier: VariantVerifier, candidate: CandidateResult): VariantLimit {
   const slowest = Math.max(...candidate.runs.map((run) => run.durationMs));
-  const fullMs = limitFromBaseline(slowest, true)?.ms ?? limitFromBaseline(1, true)!.ms;
+  const limit = (ms: number) => limitFromBaseline(ms, true, 1, VARIANT_LIMIT_FLOOR_MS)?.ms;
+  const fullMs = limit(slowest) ?? VARIANT_LIMIT_FLOOR_MS;
   const stageOne = verifier.failingTestsRunMs?.(candidate.index);
-  const failingTestsMs = stageOne !== undefined ? limitFromBaseline(stageOne, true)?.ms : undefined;
+  const failingTestsMs = stageOne !== undefined ? limit(stageOne) : undefined;
   return failingTestsMs === undefined || failingTestsMs === fullMs ? fullMs : { failingTestsMs, fullMs };
 }
 
-/** "each variant gets 5 s for the failing tests and 12.5 s for the full run (5× the fix's own run of each, at least 5 s)" */
+/** "each variant gets 2 s for the failing tests and 12.5 s for the full run (5× the fix's own run of each, at least 2 s)" */
 export function describeLimit(limit: VariantLimit): string {
-  const floor = `at least ${seconds(LIMIT_FLOOR_MS)}`;
+  const floor = `at least ${seconds(VARIANT_LIMIT_FLOOR_MS)}`;
   const basis = `${LIMIT_MULTIPLE}× the fix's own run of each, ${floor}`;
   if (typeof limit === 'number') return `each variant gets ${seconds(limit)} per run (${LIMIT_MULTIPLE}× the fix's slowest run, ${floor})`;
   return `each variant gets ${seconds(limit.failingTestsMs)} for the failing tests and ${seconds(limit.fullMs)} for the full run (${basis})`;

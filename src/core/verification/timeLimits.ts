@@ -6,6 +6,12 @@ import { waitingNote } from '../sandbox/cpuWait';
 export const LIMIT_MULTIPLE = 5;
 /** ...but never less than this: start-up and a loaded machine cost the same for a short suite as for a long one. */
 export const LIMIT_FLOOR_MS = 5000;
+/**
+ * A strength check's variant runs stop sooner: their limits come from the verified fix's own runs and count only the
+ * time a run could run (a loaded machine does not make them time out), and a variant that loops (`i--` in a for
+ * loop) would otherwise hold a slot for the whole floor, twice, on a suite whose runs take 0.2 s.
+ */
+export const VARIANT_LIMIT_FLOOR_MS = 2000;
 
 /** The limit a baseline sets for the request's runs, and the words a timed-out verdict gives it. */
 export interface BaselineLimit {
@@ -21,11 +27,11 @@ export interface BaselineLimit {
  * same limit: it runs a part of the same suite, so it never needs more. A baseline that started `width` test files
  * at once where other runs start fewer counts `width` times: a run of the same tests one file at a time may take that.
  */
-export function limitFromBaseline(baselineMs: number, ranToEnd: boolean, width = 1): BaselineLimit | undefined {
+export function limitFromBaseline(baselineMs: number, ranToEnd: boolean, width = 1, floorMs = LIMIT_FLOOR_MS): BaselineLimit | undefined {
   if (!ranToEnd || !(baselineMs > 0)) return undefined;
-  const ms = Math.max(LIMIT_FLOOR_MS, Math.ceil(LIMIT_MULTIPLE * baselineMs * width));
+  const ms = Math.max(floorMs, Math.ceil(LIMIT_MULTIPLE * baselineMs * width));
   const wide = width > 1 ? `, ×${width} since it started ${width} test files at once` : '';
-  return { ms, basis: ms === LIMIT_FLOOR_MS ? `the ${seconds(LIMIT_FLOOR_MS)} floor; the baseline took ${seconds(baselineMs)}` : `${LIMIT_MULTIPLE}× the baseline's ${seconds(baselineMs)}${wide}` };
+  return { ms, basis: ms === floorMs ? `the ${seconds(floorMs)} floor; the baseline took ${seconds(baselineMs)}` : `${LIMIT_MULTIPLE}× the baseline's ${seconds(baselineMs)}${wide}` };
 }
 
 /** The limit for one run: the baseline's (when it is below the test timeout), or a caller's own shorter one. */
