@@ -20,7 +20,8 @@ export const VITEST_CONFIG_NAMES = ['vitest.config', 'vite.config'].flatMap((ste
  * `--config` named, else the first of VITEST_CONFIG_NAMES in the folder vitest runs in), loads it with vite's own
  * `loadConfigFromFile` (the vite next to the project's vitest: TypeScript configs, config functions, relative
  * imports all as vitest would), and returns it with `['json', { outputFile }]` after its reporters (`default`
- * when it names none) and the assertion guard after its setup files. A `vitest.workspace` file beside the user's
+ * when it names none) and the assertion guard after its setup files (and those of each inline project that does not
+ * extend the root config, which would not get the root's). A `vitest.workspace` file beside the user's
  * config (or, without one, in the folder vitest runs in) is named in `test.workspace`, since vitest looks for it
  * beside the config it was given. Vite 3 to 7.
  */
@@ -62,7 +63,15 @@ export default async function verifiedFixConfig(env) {
   test.reporters = [...own.filter((reporter) => reporter !== "json"), "json"];
   test.outputFile = outputFile;
   const guard = process.env.${VITEST_GUARD_VARIABLE};
-  if (guard) test.setupFiles = [...(test.setupFiles === undefined ? [] : Array.isArray(test.setupFiles) ? test.setupFiles : [test.setupFiles]), guard];
+  const guarded = (own) => ({ ...own, setupFiles: [...(own.setupFiles === undefined ? [] : Array.isArray(own.setupFiles) ? own.setupFiles : [own.setupFiles]), guard] });
+  if (guard) {
+    Object.assign(test, guarded(test));
+    // An inline project takes the root's setup files only when it extends the root config: the others get the
+    // guard in their own. Projects named by a path or a glob are configs vitest loads itself (not covered).
+    for (const key of ["projects", "workspace"]) {
+      if (Array.isArray(test[key])) test[key] = test[key].map((project) => (project && typeof project === "object" && project.extends !== true ? { ...project, test: guarded(project.test || {}) } : project));
+    }
+  }
   if (test.workspace === undefined && test.projects === undefined) {
     const workspace = WORKSPACES.map((name) => join(file ? dirname(file) : cwd, name)).find((path) => existsSync(path));
     if (workspace) test.workspace = workspace;

@@ -113,13 +113,16 @@ const vitestCandidates = (patches: readonly string[]) => patches.map((patch) => 
  * bundles the config into node_modules/.vite-temp, which through a link would be the repo's). Its own setup
  * file adds an equality tester and a matcher, which the guard (last of the setup files) leaves working.
  */
-function vitestWorkspace(modules: string, globals: boolean, assertWith: 'expect' | 'node:assert' = 'expect'): string {
+function vitestWorkspace(modules: string, globals: boolean, assertWith: 'expect' | 'node:assert' = 'expect', inlineProject = false): string {
+  // An inline project that does not extend the root config gets none of the root's setup files: its own name them.
+  const own = `globals: ${globals}, setupFiles: ['./test/setup.js']`;
+  const config = inlineProject ? `export default { test: { projects: [{ test: { name: 'unit', include: ['test/**/*.test.js'], ${own} } }] } };\n` : `export default { test: { ${own} } };\n`;
   const answerTest = assertWith === 'node:assert'
     ? "import assert from 'node:assert';\nimport { test } from 'vitest';\nimport { answer } from '../src/answer.js';\ntest('answer', () => assert.strictEqual(answer(), 42));\n"
     : `${globals ? '' : "import { expect, test } from 'vitest';\n"}import { answer } from '../src/answer.js';\ntest('answer', () => expect(answer()).toBe(42));\n`;
   const ws = makeWorkspace({
     'package.json': JSON.stringify({ name: 'answer', private: true, type: 'module', scripts: { test: 'vitest run' } }),
-    'vitest.config.mjs': `export default { test: { globals: ${globals}, setupFiles: ['./test/setup.js'] } };\n`,
+    'vitest.config.mjs': config,
     'test/setup.js': "import { expect } from 'vitest';\nexpect.addEqualityTesters([(a, b) => (a instanceof Date && b instanceof Date ? a.getTime() === b.getTime() : undefined)]);\n" +
       'expect.extend({ toBeEven: (n) => ({ pass: n % 2 === 0, message: () => `${n} is odd` }) });\n',
     'src/answer.js': `${VITEST_BUGGY}\n`,
@@ -241,6 +244,13 @@ for (const [label, modules, folder] of [['vitest 3', join(repoRoot, 'node_module
     it('node:assert patches fail where the tests assert with it', { skip: modules ? false : missingRunner(folder) }, async () => {
       await onlyTheFixVerified(vitestWorkspace(modules as string, false, 'node:assert'), JS_TARGET, VITEST_NODE_ASSERT_PATCHES, VITEST_GOOD, ['test/answer.test.js > answer']);
     });
+
+    // `test.projects` came with vitest 3.2.
+    if (label === 'vitest 3') {
+      it('fail as well in an inline project that does not extend the root config', async () => {
+        await onlyTheFixVerified(vitestWorkspace(modules as string, true, 'expect', true), JS_TARGET, vitestCandidates([...VITEST_PATCHES, ...GLOBAL_PATCHES]), VITEST_GOOD, ['test/answer.test.js > answer']);
+      });
+    }
   });
 }
 
