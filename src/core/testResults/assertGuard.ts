@@ -39,6 +39,22 @@ export const ASSERT_GUARD_SOURCE = `'use strict';
 })();
 `;
 
+/** `Object.is`, what `toBe` and ava's `t.is` compare with, read-only. */
+const OBJECT_IS_LOCK_SOURCE = `var is = Object.getOwnPropertyDescriptor(Object, 'is');
+  if (is && is.configurable) Object.defineProperty(Object, 'is', { value: is.value, writable: false, configurable: false, enumerable: is.enumerable });`;
+
+/**
+ * The ava guard, a function of ava's folder that ava's hook (avaHook.ts) calls in each of ava's workers before any
+ * test file loads: `t.is` compares with `Object.is`, `t.deepEqual` and `t.like` with concordance's `compare`, both
+ * looked up as each assertion runs, so both become read-only (concordance's exports in the copy ava itself loads:
+ * a test file's import of it shares the loaded module). Ava's `t` is made per test, out of the code's reach.
+ */
+export const AVA_GUARD_SOURCE = `function (avaDir) {
+    ${LOCK_SOURCE}
+    try { if (avaDir) lock(require(require.resolve('concordance', { paths: [avaDir] }))); } catch (e) { /* another ava: left as it is */ }
+    ${OBJECT_IS_LOCK_SOURCE}
+  }`;
+
 /**
  * The globals a test file calls as it runs (jest's, and vitest's with `globals: true`): its `require` or `import` of
  * the code under test runs first, so a candidate could otherwise swap `expect` for one whose matchers all pass, or
@@ -66,8 +82,7 @@ const MATCHERS_LOCK_SOURCE = `${JSON.stringify(TEST_GLOBALS)}.forEach(function (
     lock(shared.matchers);
     if (Array.isArray(shared.customEqualityTesters)) Object.freeze(shared.customEqualityTesters);
   }
-  var is = Object.getOwnPropertyDescriptor(Object, 'is');
-  if (is && is.configurable) Object.defineProperty(Object, 'is', { value: is.value, writable: false, configurable: false, enumerable: is.enumerable });`;
+  ${OBJECT_IS_LOCK_SOURCE}`;
 
 /** The jest guard's file name in a run's output folder. */
 export const JEST_GUARD_FILE = 'verified-fix-jest-guard.cjs';

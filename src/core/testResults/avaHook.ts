@@ -1,4 +1,5 @@
 // Ava's side channel: a `--require` hook (through NODE_OPTIONS) that reads ava's own state-change events beside its reporter.
+import { AVA_GUARD_SOURCE } from './assertGuard';
 
 /** The hook's file name in the run's output folder. */
 export const AVA_HOOK_FILE = 'verified-fix-ava-hook.cjs';
@@ -7,8 +8,8 @@ export const AVA_HOOK_FILE = 'verified-fix-ava-hook.cjs';
 export const AVA_REPORT_VARIABLE = 'VERIFIED_FIX_AVA_REPORT';
 
 /**
- * The hook. Inert except in the main thread of a process whose script is ava's own CLI (NODE_OPTIONS reaches its
- * workers and the tests' child processes too). There it patches `emit` of the `emittery` module ava itself loads
+ * The hook. Inert except in ava's own processes (NODE_OPTIONS reaches the tests' child processes too). In ava's
+ * workers it runs the ava guard (assertGuard.ts) before any test file loads. In the main thread of ava's CLI it patches `emit` of the `emittery` module ava itself loads
  * (resolved from ava's CLI; `require` of that ES module on Node 20.19+, else `import()`, which settles long before
  * ava's first worker reports) and writes one JSON line per `stateChange` event that ends a test: the test file (ava's
  * TAP names only a shortened prefix of it, and none in a one-file run), the title as `names`, the outcome, and for a
@@ -21,12 +22,22 @@ export const AVA_HOOK_SOURCE = `'use strict';
 // Verified Fix: records ava's per-test results for the engine. Written by the engine; not part of the project.
 (function () {
   var reportPath = process.env.${AVA_REPORT_VARIABLE};
-  if (!reportPath || !require('worker_threads').isMainThread) return;
+  if (!reportPath) return;
   var fs = require('fs');
   var path = require('path');
+  var guard = ${AVA_GUARD_SOURCE};
+  // A worker thread of ava's CLI (its default) has no script in its argv: ava is the one the project installs.
+  if (!require('worker_threads').isMainThread) {
+    var installed;
+    try { installed = /^(.*[\\\\/]ava)[\\\\/]/.exec(require.resolve('ava', { paths: [process.cwd()] })); } catch (e) { /* none there */ }
+    return guard(installed ? installed[1] : undefined);
+  }
   var cli;
   try { cli = fs.realpathSync(process.argv[1] || ''); } catch (e) { return; }
-  if (!/[\\\\/]ava[\\\\/](?:entrypoints[\\\\/]cli\\.mjs|cli\\.js)$/.test(cli)) return;
+  var ava = /^(.*[\\\\/]ava)[\\\\/](?:entrypoints[\\\\/]cli\\.mjs|cli\\.js|lib[\\\\/]worker[\\\\/](base)\\.js)$/.exec(cli);
+  if (!ava) return;
+  // A worker process (workerThreads: false) runs ava's worker script.
+  if (ava[2]) return guard(ava[1]);
   var fd;
   function write(row) {
     try { if (fd === undefined) fd = fs.openSync(reportPath, 'w'); fs.writeSync(fd, JSON.stringify(row) + '\\n'); } catch (e) { /* the run may not write there */ }

@@ -1,5 +1,5 @@
 // Assertion patches through names built at run time (#25 item 4), through the real CLI with node --test, mocha, jest
-// 29, vitest 1 and 3, tape 5 and pytest: no static check can read `assert['strict' + 'Equal']`. Node's runs lock
+// 29, vitest 1 and 3, tape 5, ava 6 and pytest: no static check can read `assert['strict' + 'Equal']`. Node's runs lock
 // node:assert's own functions before any test or code under test loads, jest's and vitest's a setup file (or jest's
 // serializer) locks their matchers, their test globals and node:assert, tape's hook its Test prototype; pytest's report plugin fails every test reported after unittest's
 // assertions or pytest's report classes were replaced. A candidate that keeps the bug and patches them fails as the
@@ -156,6 +156,25 @@ function tapeWorkspace(modules: string): string {
   return ws;
 }
 
+/** What ava's `t.is` and `t.deepEqual` compare with: `Object.is` and concordance's `compare`. */
+const AVA_PATCHES = {
+  is: [`${BUGGY} Object['i' + 's'] = () => true;`, `${BUGGY} try { Object.defineProperty(Object, 'i' + 's', { value: () => true }); } catch (e) {}`],
+  deepEqual: [`${BUGGY} const c = require('concord' + 'ance'); c['comp' + 'are'] = () => ({ pass: true });`],
+};
+
+/** An ava 6 project whose test asserts with `assertion`. */
+function avaWorkspace(modules: string, assertion: 'is' | 'deepEqual'): string {
+  const check = assertion === 'is' ? 't.is(answer(), 42)' : 't.deepEqual([answer()], [42])';
+  const ws = makeWorkspace({
+    'package.json': JSON.stringify({ name: 'answer', private: true, scripts: { test: 'ava' } }),
+    'src/answer.js': `${BUGGY}\nmodule.exports = { answer };\n`,
+    'test/answer.test.js': `const test = require('ava');\nconst { answer } = require('../src/answer');\ntest('answer', (t) => { ${check}; });\n`,
+  }, { git: true });
+  symlinkSync(modules, join(ws, 'node_modules'));
+  made.push(ws);
+  return ws;
+}
+
 const PY_BUGGY = 'def answer():\n    return 41';
 const PY_GOOD = 'def answer():\n    return 42';
 const PY_PATCHES = [
@@ -259,4 +278,13 @@ describe('assertion patches by computed names (tape 5)', () => {
   it('fail as the bug they keep does; the fix is the only one verified; the project\'s own assertion still works', { skip: modules ? false : missingRunner('tape-5') }, async () => {
     await onlyTheFixVerified(tapeWorkspace(modules as string), JS_TARGET, TAPE_PATCHES, GOOD, ['test/answer.js > answer']);
   });
+});
+
+describe('assertion patches by computed names (ava 6)', () => {
+  const modules = cachedRunner('ava-6', 'ava');
+  for (const assertion of ['is', 'deepEqual'] as const) {
+    it(`fail as the bug they keep does under t.${assertion}; the fix is the only one verified`, { skip: modules ? false : missingRunner('ava-6') }, async () => {
+      await onlyTheFixVerified(avaWorkspace(modules as string, assertion), JS_TARGET, AVA_PATCHES[assertion], GOOD, ['test/answer.test.js > answer']);
+    });
+  }
 });
