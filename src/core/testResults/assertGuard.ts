@@ -18,6 +18,29 @@ const LOCK_SOURCE = `function lock(target) {
 const lockNodeAssert = (name: string) => `lock(${name});
   lock(${name} && ${name}.strict);`;
 
+/**
+ * Chai, where a test file `require`s it (chai 4, and chai 5 through Node's `require` of ES modules): when it loads,
+ * `Assertion.prototype.assert`, which every `expect`/`should` assertion and the `assert` interface report through,
+ * becomes read-only. The methods themselves (`equal`, …) stay writable: plugins (chai-as-promised, sinon-chai)
+ * overwrite them as they load, and a candidate's `Assertion.overwriteMethod('equal', …)` still gets through. An
+ * `import` of chai is not seen here.
+ */
+const CHAI_LOCK_SOURCE = `var Module = require('module');
+  var load = Module._load;
+  var chais = [];
+  Module._load = function (request) {
+    var exported = load.apply(this, arguments);
+    if (request === 'chai' && exported && exported.Assertion && chais.indexOf(exported) < 0) {
+      chais.push(exported);
+      try {
+        var proto = exported.Assertion.prototype;
+        var own = Object.getOwnPropertyDescriptor(proto, 'assert');
+        if (own && own.configurable) Object.defineProperty(proto, 'assert', { value: own.value, writable: false, configurable: false, enumerable: own.enumerable });
+      } catch (e) { /* a chai of another shape: left as it is */ }
+    }
+    return exported;
+  };`;
+
 /** The node guard's file name in a run's output folder. */
 export const ASSERT_GUARD_FILE = 'verified-fix-assert-guard.cjs';
 
@@ -33,6 +56,7 @@ export const ASSERT_GUARD_SOURCE = `'use strict';
 // Verified Fix: node:assert's own functions are read-only in test runs. Written by the engine; not part of the project.
 (function () {
   ${LOCK_SOURCE}
+  ${CHAI_LOCK_SOURCE}
   var assert;
   try { assert = require('assert'); } catch (e) { return; }
   ${lockNodeAssert('assert')}

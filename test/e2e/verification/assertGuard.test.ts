@@ -31,14 +31,22 @@ const PATCHES = [
   `${BUGGY} (function () { 'use strict'; const a = require('ass' + 'ert'); a[String.fromCharCode(115) + 'trictEqual'] = function () {}; })();`,
 ];
 
+/** Chai's `Assertion.prototype.assert`, which every `expect` assertion and the `assert` interface report through. */
+const CHAI_PATCHES = [
+  `${BUGGY} const c = require('ch' + 'ai'); c.Assertion.prototype['ass' + 'ert'] = function () {};`,
+  `${BUGGY} const c = require('ch' + 'ai'); try { Object.defineProperty(c.Assertion.prototype, 'ass' + 'ert', { value() {} }); } catch (e) {}`,
+];
+
 const TEST = (header: string) => `${header}const assert = require('node:assert');\nconst { answer } = require('../src/answer');\ntest('answer', () => assert.strictEqual(answer(), 42));\n`;
 
-function workspace(runner: 'node' | 'mocha'): string {
+function workspace(runner: 'node' | 'mocha', assertWith: 'node:assert' | 'chai' = 'node:assert'): string {
+  // With chai, one test asserts through its `expect` and one through its `assert` interface.
+  const chaiTest = "const { expect, assert } = require('chai');\nconst { answer } = require('../src/answer');\nit('answer', () => { expect(answer()).to.equal(42); assert.strictEqual(answer(), 42); });\n";
   const ws = makeWorkspace({
     'package.json': JSON.stringify({ name: 'answer', private: true, scripts: { test: runner === 'node' ? 'node --test' : 'mocha test/answer.test.js' } }),
     'src/answer.js': `${BUGGY}\nmodule.exports = { answer };\n`,
     // Mocha's own `it` is the global there; node's comes from node:test.
-    'test/answer.test.js': TEST(runner === 'node' ? "const test = require('node:test');\n" : 'const test = it;\n'),
+    'test/answer.test.js': assertWith === 'chai' ? chaiTest : TEST(runner === 'node' ? "const test = require('node:test');\n" : 'const test = it;\n'),
     // A project's own helper on assert is not node's: it can still be added.
     'test/helper.test.js': `${runner === 'node' ? "const test = require('node:test');\n" : 'const test = it;\n'}const assert = require('node:assert');\nassert.closeTo = (a, b) => assert.ok(Math.abs(a - b) < 1e-9);\ntest('own helper', () => assert.closeTo(0.1 + 0.2, 0.3));\n`,
   }, { git: true });
@@ -229,6 +237,12 @@ for (const runner of ['node', 'mocha'] as const) {
       // The helper test passes on the unmodified code: only the answer test fails there.
       await onlyTheFixVerified(workspace(runner), JS_TARGET, PATCHES, GOOD, ['test/answer.test.js > answer']);
     });
+
+    if (runner === 'mocha') {
+      it('chai patches fail where a test file requires chai', async () => {
+        await onlyTheFixVerified(workspace(runner, 'chai'), JS_TARGET, CHAI_PATCHES, GOOD, ['test/answer.test.js > answer']);
+      });
+    }
   });
 }
 
