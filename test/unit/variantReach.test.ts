@@ -35,8 +35,16 @@ const reference: Promise<Reference> = Promise.resolve({
 });
 
 /** Every run passes what it selects, except `a` on the unmodified code; records each run's label and command. */
-function recording(): { executor: TestExecutor; runs: Array<{ label: string; command: string; timeoutMs?: number; waitingExtendsUpToMs?: number }> } {
-  const runs: Array<{ label: string; command: string; timeoutMs?: number; waitingExtendsUpToMs?: number }> = [];
+/** A run as the executor was asked for it. */
+interface RecordedRun {
+  readonly label: string;
+  readonly command: string;
+  readonly timeoutMs?: number;
+  readonly waitingExtendsUpToMs?: number;
+}
+
+function recording(): { executor: TestExecutor; runs: RecordedRun[] } {
+  const runs: RecordedRun[] = [];
   const executor: TestExecutor = {
     protections: {} as TestExecutor['protections'],
     runsCanInterfere: false,

@@ -93,7 +93,7 @@ const TEST_GLOBALS = ['expect', 'test', 'it', 'describe', 'suite', 'fit', 'fdesc
  * belongs in a setup file), and `Object.is`, what `toBe` compares with, read-only; then the test globals
  * (TEST_GLOBALS).
  */
-const MATCHERS_LOCK_SOURCE = `${JSON.stringify(TEST_GLOBALS)}.forEach(function (name) {
+const MATCHERS_AND_GLOBALS_LOCK_SOURCE = `${JSON.stringify(TEST_GLOBALS)}.forEach(function (name) {
     var own = Object.getOwnPropertyDescriptor(globalThis, name);
     if (!own || !own.configurable) return;
     if (typeof own.value === 'function') lock(own.value);
@@ -115,15 +115,16 @@ export const JEST_GUARD_FILE = 'verified-fix-jest-guard.cjs';
  * The jest guard, a `setupFilesAfterEnv` file or, where the project has setup files of its own, a snapshot
  * serializer (jest.ts): either way it runs in each test file's environment once the framework is in, before the
  * test file and the code under test load. Jest's matchers (`toBe`, `toEqual`, … in the object every `expect` reads
- * them from), the equality testers, `Object.is` and the test globals become read-only (MATCHERS_LOCK_SOURCE), and
- * so do node:assert's functions, for suites that assert with it (jest hands test files the process's own module).
- * `expect.extend` still adds new matchers; one that replaces a built-in throws. As a serializer it claims no value.
+ * them from), the equality testers, `Object.is` and the test globals become read-only
+ * (MATCHERS_AND_GLOBALS_LOCK_SOURCE), and so do node:assert's functions, for suites that assert with it (jest hands
+ * test files the process's own module). `expect.extend` still adds new matchers; one that replaces a built-in
+ * throws. As a serializer it claims no value.
  */
 export const JEST_GUARD_SOURCE = `'use strict';
 // Verified Fix: jest's own matchers are read-only in test runs. Written by the engine; not part of the project.
 (function () {
   ${LOCK_SOURCE}
-  ${MATCHERS_LOCK_SOURCE}
+  ${MATCHERS_AND_GLOBALS_LOCK_SOURCE}
   var nodeAssert;
   try { nodeAssert = require('assert'); } catch (e) { /* no node:assert here */ }
   ${lockNodeAssert('nodeAssert')}
@@ -140,8 +141,8 @@ export const VITEST_GUARD_FILE = 'verified-fix-vitest-guard.mjs';
  * Vitest's matchers live on chai's `Assertion.prototype` (reached through the global `expect`, whose assertions are
  * its instances): every method and property there, `assert` (what every matcher reports through) included, becomes
  * read-only, and so do the shared registry's matchers, its equality testers and `Object.is`
- * (MATCHERS_LOCK_SOURCE), and node:assert's functions. `expect.extend` still adds new matchers; one that replaces a
- * built-in throws (chai's modules are strict). Checked on vitest 1.6, 2.1 and 3.2.
+ * (MATCHERS_AND_GLOBALS_LOCK_SOURCE), and node:assert's functions. `expect.extend` still adds new matchers; one
+ * that replaces a built-in throws (chai's modules are strict). Checked on vitest 1.6, 2.1 and 3.2.
  */
 export const VITEST_GUARD_SOURCE = `// Verified Fix: vitest's own matchers are read-only in test runs. Written by the engine; not part of the project.
 import nodeAssert from 'node:assert';
@@ -152,6 +153,6 @@ import nodeAssert from 'node:assert';
   if (typeof expect === 'function') {
     try { lock(Object.getPrototypeOf(expect(undefined))); } catch (e) { /* an expect of another shape: left as it is */ }
   }
-  ${MATCHERS_LOCK_SOURCE}
+  ${MATCHERS_AND_GLOBALS_LOCK_SOURCE}
 })();
 `;

@@ -115,8 +115,9 @@ export class Verifier {
   /** Runs `label` under the limit the baseline sets (or `ownMs`, when shorter); a timeout's reason says which. */
   private async limitedRun(fileText: string, label: string, options: RunOptions, ownMs?: number, priority: number = RunPriority.first, width?: number): Promise<ExecutedRun> {
     const { ms, basis } = runLimit(this.settled?.limit, this.options.testTimeoutMs, ownMs);
-    // A limit from idle runs (the baseline's, or a variant's from its fix's runs) counts only time the run could run,
-    // up to the test timeout's wall time (and a caller's own longer limit); the user's own limit stays wall time.
+    // A limit from idle runs (the baseline's, or a strength variant's from its fix's runs) counts only the time the
+    // run could run: waiting for a CPU stretches its wall time up to the test timeout (or up to the caller's own
+    // limit, where the baseline's is the shorter). The user's own limit stays wall time.
     const cap = basis !== undefined ? Math.min(this.options.testTimeoutMs ?? Infinity, ownMs ?? Infinity) : (this.options.testTimeoutMs ?? Infinity);
     const limits = ms === undefined ? {} : { timeoutMs: ms, ...(cap < Infinity && cap > ms ? { waitingExtendsUpToMs: cap } : {}) };
     const run = await this.options.slot(() => this.options.executor.run(fileText, label, { ...options, ...limits }), priority, width);

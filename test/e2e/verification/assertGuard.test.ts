@@ -1,9 +1,10 @@
 // Assertion patches through names built at run time (#25 item 4), through the real CLI with node --test, mocha, jest
-// 29, vitest 1 and 3, tape 5, ava 6 and pytest: no static check can read `assert['strict' + 'Equal']`. Node's runs lock
-// node:assert's own functions before any test or code under test loads, jest's and vitest's a setup file (or jest's
-// serializer) locks their matchers, their test globals and node:assert, tape's hook its Test prototype; pytest's report plugin fails every test reported after unittest's
-// assertions or pytest's report classes were replaced. A candidate that keeps the bug and patches them fails as the
-// bug does.
+// 29, vitest 1 and 3, tape 5, ava 6 and pytest: no static check can read `assert['strict' + 'Equal']`. Node's runs
+// lock node:assert's own functions before any test or code under test loads (and chai's `assert` once it loads);
+// jest's and vitest's a setup file (or jest's serializer) locks their matchers, their test globals and node:assert;
+// tape's hook its Test prototype; ava's hook `Object.is` and concordance in its workers; pytest's report plugin
+// fails every test reported after unittest's assertions or pytest's report classes were replaced. A candidate that
+// keeps the bug and patches them fails as the bug does.
 import assert from 'node:assert/strict';
 import { mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -40,7 +41,7 @@ const CHAI_PATCHES = [
 const TEST = (header: string) => `${header}const assert = require('node:assert');\nconst { answer } = require('../src/answer');\ntest('answer', () => assert.strictEqual(answer(), 42));\n`;
 
 function workspace(runner: 'node' | 'mocha', assertWith: 'node:assert' | 'chai' = 'node:assert'): string {
-  // With chai, one test asserts through its `expect` and one through its `assert` interface.
+  // With chai, the test asserts through chai's `expect` and through its `assert` interface.
   const chaiTest = "const { expect, assert } = require('chai');\nconst { answer } = require('../src/answer');\nit('answer', () => { expect(answer()).to.equal(42); assert.strictEqual(answer(), 42); });\n";
   const ws = makeWorkspace({
     'package.json': JSON.stringify({ name: 'answer', private: true, scripts: { test: runner === 'node' ? 'node --test' : 'mocha test/answer.test.js' } }),
