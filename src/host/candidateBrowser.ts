@@ -264,8 +264,8 @@ export class CandidateBrowser implements vscode.Disposable {
     await this.closeDiffs(task.run.id);
     // The cursor at the end of the change, nothing selected (as Copilot's Accept and VS Code's refactorings leave it):
     // a selected fix would be replaced by the next keystroke. It goes in the open options too, which VS Code applies
-    // after it restores the editor's view state: set only afterwards, the request's old selection came back once the
-    // closed diff handed the focus to the file's tab (seen in CI: "Ln 7, Col 43 (40 selected)" after Apply).
+    // after it restores the editor's view state, so a view state restored on the way (the closed diff hands the
+    // focus to the file's tab) cannot bring back the request's old selection.
     const end = document.positionAt(task.start + body.length);
     const editor = await vscode.window.showTextDocument(document, { preview: false, selection: new vscode.Range(end, end) });
     editor.selection = new vscode.Selection(end, end);

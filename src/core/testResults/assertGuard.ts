@@ -14,9 +14,14 @@ const LOCK_SOURCE = `function lock(target) {
     });
   }`;
 
-/** `node:assert`, held in `name`, and its strict variant locked (a suite's own new helpers can still be added). */
-const lockNodeAssert = (name: string) => `lock(${name});
-  lock(${name} && ${name}.strict);`;
+/** node:assert, held in `nodeAssert`, and its strict variant locked (a suite's own new helpers can still be added). */
+const NODE_ASSERT_LOCK_SOURCE = `lock(nodeAssert);
+  lock(nodeAssert && nodeAssert.strict);`;
+
+/** node:assert loaded through `require` where there is one (CommonJS guards), then locked. */
+const REQUIRED_NODE_ASSERT_LOCK_SOURCE = `var nodeAssert;
+  try { nodeAssert = require('assert'); } catch (e) { /* no node:assert here */ }
+  ${NODE_ASSERT_LOCK_SOURCE}`;
 
 /**
  * Chai, where a test file `require`s it (chai 4, and chai 5 through Node's `require` of ES modules): when it loads,
@@ -57,9 +62,7 @@ export const ASSERT_GUARD_SOURCE = `'use strict';
 (function () {
   ${LOCK_SOURCE}
   ${CHAI_LOCK_SOURCE}
-  var assert;
-  try { assert = require('assert'); } catch (e) { return; }
-  ${lockNodeAssert('assert')}
+  ${REQUIRED_NODE_ASSERT_LOCK_SOURCE}
 })();
 `;
 
@@ -125,9 +128,7 @@ export const JEST_GUARD_SOURCE = `'use strict';
 (function () {
   ${LOCK_SOURCE}
   ${MATCHERS_AND_GLOBALS_LOCK_SOURCE}
-  var nodeAssert;
-  try { nodeAssert = require('assert'); } catch (e) { /* no node:assert here */ }
-  ${lockNodeAssert('nodeAssert')}
+  ${REQUIRED_NODE_ASSERT_LOCK_SOURCE}
 })();
 module.exports = { test: function () { return false; }, serialize: function () { return ''; }, print: function () { return ''; } };
 `;
@@ -148,7 +149,7 @@ export const VITEST_GUARD_SOURCE = `// Verified Fix: vitest's own matchers are r
 import nodeAssert from 'node:assert';
 (function () {
   ${LOCK_SOURCE}
-  ${lockNodeAssert('nodeAssert')}
+  ${NODE_ASSERT_LOCK_SOURCE}
   var expect = globalThis[Symbol.for('expect-global')];
   if (typeof expect === 'function') {
     try { lock(Object.getPrototypeOf(expect(undefined))); } catch (e) { /* an expect of another shape: left as it is */ }

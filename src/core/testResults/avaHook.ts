@@ -15,8 +15,9 @@ export const AVA_REPORT_VARIABLE = 'VERIFIED_FIX_AVA_REPORT';
  * `stateChange` event that ends a test: the test file (ava's TAP names only a shortened prefix of it, and none in a
  * one-file run), the title as `names`, the outcome, and for a failure its assertion, message and ava's own
  * formatted difference. A file that crashes, times out or imports no ava is one failed line with no title. Each
- * event passes through two emitters (the worker's and the run's), so each is written once. Todo tests are left out: ava's TAP `# tests` count leaves them out too, and the printed
- * count, the second witness, must never be below the report's. Checked on ava 6 (its CLI path is ava 4's too).
+ * event passes through two emitters (the worker's and the run's), so each is written once. Todo tests are left
+ * out: ava's TAP `# tests` count leaves them out too, and the printed count, the second witness, must never be
+ * below the report's. Checked on ava 6 (its CLI path is ava 4's too).
  */
 export const AVA_HOOK_SOURCE = `'use strict';
 // Verified Fix: records ava's per-test results for the engine. Written by the engine; not part of the project.
