@@ -8,8 +8,6 @@ import type { Slot } from '../execution/runQueue';
 import type { Verifier } from '../verification/verifier';
 import { checkStrength } from '../verification/strengthRuns';
 import { BUDGET_SPENT, DEFAULT_STRENGTH_BUDGET_PERCENT, StrengthMeter, describeStrengthCost, strengthBudgetMs } from '../verification/strengthBudget';
-import type { BestFixRuns } from '../verification/strengthBudget';
-import { strengthVariantCount } from '../verification/strengthCheck';
 import { seconds } from '../base/duration';
 
 export interface StrengthPhase {
@@ -37,20 +35,12 @@ export interface StrengthOutcome {
   readonly cutShort?: NonNullable<FixResult['strengthCutShort']>;
 }
 
-/** The best-ranked fix's runs, for the budget's floor (strengthBudget.ts). */
-function bestFixRuns(phase: StrengthPhase): BestFixRuns | undefined {
-  const best = phase.candidates.find((c) => c.index === phase.ranking[0]);
-  if (!best) return undefined;
-  const runMs = phase.verifier.failingTestsRunMs(best.index) ?? Math.max(0, ...best.runs.map((run) => run.durationMs));
-  return { variants: strengthVariantCount(phase.request.strengthCheck === 'thorough' ? 'thorough' : 'quick'), parallel: phase.request.parallel, runMs };
-}
-
 /** How firmly the tests pin each verified fix, the best first, every check held to the budget. */
 export async function runStrengthPhase(phase: StrengthPhase): Promise<StrengthOutcome> {
   const { request, prepared, logger, verifier, executor, slot, strengths, onEvent } = phase;
   const started = performance.now();
   const percent = request.strengthBudget ?? DEFAULT_STRENGTH_BUDGET_PERCENT;
-  const budgetMs = strengthBudgetMs(started - phase.requestStarted, percent, bestFixRuns(phase));
+  const budgetMs = strengthBudgetMs(started - phase.requestStarted, percent);
   const meter = new StrengthMeter(budgetMs === undefined ? undefined : started + budgetMs);
   // Each fix's runs queue behind those of the fixes ranked above it (and behind candidates' and behaviour runs).
   const metered = meter.executor(executor);

@@ -9,53 +9,16 @@ import { seconds } from '../base/duration';
 export const DEFAULT_STRENGTH_BUDGET_PERCENT = 30;
 
 /**
- * A request shorter than this counts as this long: a small suite's whole check takes a few seconds, and cutting it
- * to a share of a two-second request would cost the best fix its strength to save a second.
+ * The time the check may take once the verdicts are in after `elapsedMs`, so that it is at most `percent` of the
+ * whole request (elapsed + check): budget / (elapsed + budget) = percent / 100, however short the request. A short
+ * request's check ends early rather than doubling it (#27: by default the check stays under a third of the
+ * request); the best fix's variants go first, so it keeps those decided by then. Undefined: no budget (0, or 100
+ * and above, which no finite budget reaches).
  */
-export const SHORTEST_COUNTED_REQUEST_MS = 8_000;
-
-/**
- * The time the check may take once the verdicts are in after `elapsedMs` (at least SHORTEST_COUNTED_REQUEST_MS), so
- * that it is at most `percent` of the whole request (elapsed + check): budget / (elapsed + budget) = percent / 100;
- * with `bestFix`, never less than bestFixFloorMs. Undefined: no budget (0, or 100 and above, which no finite budget
- * reaches).
- */
-export function strengthBudgetMs(elapsedMs: number, percent: number = DEFAULT_STRENGTH_BUDGET_PERCENT, bestFix?: BestFixRuns): number | undefined {
+export function strengthBudgetMs(elapsedMs: number, percent: number = DEFAULT_STRENGTH_BUDGET_PERCENT): number | undefined {
   if (!(percent > 0) || percent >= 100) return undefined;
-  const share = Math.max(0, Math.floor((Math.max(elapsedMs, SHORTEST_COUNTED_REQUEST_MS) * percent) / (100 - percent)));
-  return bestFix ? Math.max(share, bestFixFloorMs(bestFix, percent)) : share;
+  return Math.max(0, Math.floor((elapsedMs * percent) / (100 - percent)));
 }
-
-/** The best-ranked fix's check as the floor sees it: how many variants, on how many slots, each run how long. */
-export interface BestFixRuns {
-  readonly variants: number;
-  readonly parallel: number;
-  /** The fix's own run of the failing tests (a variant's first stage), else its slowest full run. */
-  readonly runMs: number;
-}
-
-/** The floor from the best fix's runs never exceeds this (at the default share): it is for short requests. */
-export const BEST_FIX_FLOOR_CAP_MS = 15_000;
-
-/**
- * Time for the best fix's control run and each of its variants to run its failing tests once (most variants are
- * decided there; with a margin of FLOOR_MARGIN), capped at BEST_FIX_FLOOR_CAP_MS and scaled like the share (the
- * default percent gives all of it, 1 % a thirtieth). On a small suite whose every run starts an interpreter (1–2.5 s
- * for Python in a sandbox), a share of a 12-second request leaves time for two variants, and the best fix would show
- * no strength to save a few seconds; on a long request the share is larger than this anyway.
- */
-export function bestFixFloorMs(best: BestFixRuns, percent: number): number {
-  // The control run (the fix with a comment added) goes before its variants.
-  const rounds = Math.ceil((best.variants + 1) / Math.max(1, best.parallel));
-  const needed = rounds * best.runMs * FLOOR_MARGIN;
-  return Math.floor((Math.min(needed, BEST_FIX_FLOOR_CAP_MS) * percent) / DEFAULT_STRENGTH_BUDGET_PERCENT);
-}
-
-/**
- * Variants' runs take longer than the fix's own: each is written and started, and they share the machine (measured:
- * 1.5 times the fix's own run on a loaded machine, which left three of eight variants without an outcome).
- */
-const FLOOR_MARGIN = 2;
 
 /** "strength check: 12 runs, 8.1 s, 22% of the request; 2 fixes shared an equivalent fix's variants" */
 export function describeStrengthCost(cost: StrengthCost, requestMs: number): string {
