@@ -58,6 +58,9 @@ const flagged: Array<[languageId: string, replacement: string, rule: string]> = 
   // Strings are kept for the dotted rules on purpose: this is still an exit.
   ['javascript', "eval('process.exit(0)');", 'js/exit/process.exit'],
 
+  ['javascript', 'return { asymmetricMatch: () => true };', 'js/assertion/asymmetricMatch'],
+  ['python', 'class _E:\n    def __eq__(self, other):\n        return True\nreturn _E()', 'python/assertion/__eq__'],
+  ['python', "return type('E', (), {'__eq__': lambda s, o: True})()", 'python/assertion/__eq__'],
   ['python', 'os._exit(0)', 'python/exit/os._exit'],
   ['python', 'from os import _exit\n_exit(0)', 'python/exit/os._exit'],
   ['python', 'sys.exit(0)', 'python/exit/sys.exit'],
@@ -350,6 +353,13 @@ describe('findTestRunEdits: what the original already had', () => {
     assert.deepEqual(findTestRunEdits('python', original, replacement), [
       { rule: 'python/exit/sys.exit', what: 'sys.exit', line: 1 },
     ]);
+  });
+
+  it('a fix to a selected class may add __eq__; one to a function may not', () => {
+    const point = 'class Point:\n    def __init__(self, x):\n        self.x = x';
+    const withEq = `${point}\n\n    def __eq__(self, other):\n        return isinstance(other, Point) and other.x == self.x`;
+    assert.deepEqual(findTestRunEdits('python', point, withEq), []);
+    assert.deepEqual(rulesOf('python', 'def make(x):\n    class P:\n        def __eq__(s, o):\n            return True\n    return P()', 'def make(x):\n    return x'), ['python/assertion/__eq__']);
   });
 
   it('rewriting the line that holds an existing exit is not an addition', () => {

@@ -14,9 +14,10 @@ type Category = 'exit' | 'framework' | 'assertion' | 'loader' | 'env' | 'hook' |
 /**
  * A table row. Patterns are matched with comments blanked out; string contents are kept, because module names
  * (`'node:test'`) and `eval('process.exit()')` live in strings. `bare` rows name plain words (`exit`, `abort`) that
- * prose in a string would trip, so they are matched with string contents blanked too.
+ * prose in a string would trip, so they are matched with string contents blanked too. `method` rows name a method a
+ * fix to a class may rightly add, so they count only where the selected text defines no class.
  */
-type Row = readonly [what: string, category: Category, pattern: RegExp, bare?: 'bare'];
+type Row = readonly [what: string, category: Category, pattern: RegExp, mode?: 'bare' | 'method'];
 
 /** How comments and strings look; backtick and triple-quoted strings may span lines, the others end at a newline. */
 interface Syntax { readonly comments: readonly string[]; readonly block: boolean; readonly quotes: string; readonly triple: boolean }
@@ -44,6 +45,8 @@ const JS: readonly Row[] = [
   ['assert.* assignment', 'assertion', /(?<![\w$.])(?:assert|require\s*\(\s*['"`](?:node:)?assert(?:\/strict)?['"`]\s*\))(?:\s*(?:\.\s*[\w$]+|\[[^\]\n]*\]))+\s*=(?!=)/],
   ['assert redefined', 'assertion', /\b(?:Object|Reflect)\s*\.\s*(?:defineProperty|defineProperties|assign|setPrototypeOf|set)\s*\(\s*(?:assert|expect|chai|should)\b/],
   // A local `const expect = …` shadows; assigning an existing `expect` replaces the runner's.
+  // An object with this method equals anything in jest's and vitest's equality (`toEqual`, `toStrictEqual`).
+  ['asymmetricMatch', 'assertion', /\basymmetricMatch\b/],
   ['expect reassigned', 'assertion', /(?<!(?:[\w$.]|(?:const|let|var)\s+))expect\s*=(?![=>])/],
   ['globalThis.expect', 'assertion', /(?<![\w$])(?:globalThis|global|window)\s*\.\s*(?:expect|assert|it|test|describe|jest|vi)\b/],
   ['require.cache', 'loader', /(?<![\w$])require\s*\.\s*(?:cache|extensions)\b/],
@@ -75,6 +78,8 @@ const PYTHON: readonly Row[] = [
   ['builtins assignment', 'assertion', /(?<![\w.])builtins\s*\.\s*\w+\s*=(?!=)|\bsetattr\s*\(\s*builtins\b/],
   ['TestCase.assert* assignment', 'assertion', /\bTestCase\s*\.\s*(?:assert|fail)\w*\s*=(?!=)/],
   ['setattr(unittest)', 'assertion', /\bsetattr\s*\(\s*(?:unittest|TestCase|_?pytest)\b/],
+  // A returned object whose `__eq__` says true passes `assertEqual` and `assert x == y` whatever it holds.
+  ['__eq__', 'assertion', /\b__eq__\b/, 'method'],
   ['AssertionError =', 'assertion', /(?<![\w.])AssertionError\s*=(?!=)/],
   ['sys.modules write', 'loader', /\bdel\s+sys\s*\.\s*modules\b|(?<![\w.])sys\s*\.\s*modules\s*(?:\[[^\]\n]*\]\s*=(?!=)|\.\s*(?:update|setdefault|pop|__setitem__)\s*\()/],
   ['sys.meta_path', 'loader', /(?<![\w.])sys\s*\.\s*(?:meta_path|path_hooks)\b/],
@@ -175,15 +180,16 @@ const GENERIC: readonly Row[] = [
   ['process exit', 'exit', /\b(?:process|System|os|sys|Process|Kernel|Environment)\s*\.\s*(?:exit|Exit|_exit|halt|FailFast)\b/],
 ];
 
-interface Rule { readonly id: string; readonly what: string; readonly pattern: RegExp; readonly bare: boolean }
+interface Rule { readonly id: string; readonly what: string; readonly pattern: RegExp; readonly bare: boolean; readonly method: boolean }
 interface Family { readonly syntax: Syntax; readonly rules: readonly Rule[] }
 
 function family(name: string, syntax: Syntax, rows: readonly Row[]): Family {
-  const rules = rows.map(([what, category, pattern, bare]) => ({
+  const rules = rows.map(([what, category, pattern, mode]) => ({
     id: `${name}/${category}/${what}`,
     what,
     pattern: new RegExp(pattern.source, 'gm'),
-    bare: bare === 'bare',
+    bare: mode === 'bare',
+    method: mode === 'method',
   }));
   return { syntax, rules };
 }
@@ -205,6 +211,9 @@ const FAMILIES: ReadonlyMap<string, Family> = new Map([
   ['csharp', family('csharp', C_LIKE, CSHARP)],
   ['php', family('php', { ...C_LIKE, comments: ['//', '#'] }, PHP)],
 ]);
+
+/** A class definition in Python, JavaScript and TypeScript (`class Name`), not `.class` or `className`. */
+const CLASS = /(?<![\w$.])class\s+[A-Za-z_$]/;
 
 const blank = (text: string) => text.replace(/[^\n]/g, ' ');
 
@@ -267,7 +276,9 @@ export function findTestRunEdits(languageId: string, original: string, replaceme
   const originalLines = original.split('\n');
   const replacementLines = replacement.split('\n');
   const edits: TestRunEdit[] = [];
+  const definesClass = CLASS.test(before.bare);
   for (const rule of rules) {
+    if (rule.method && definesClass) continue;
     const was = matchLines(rule, before);
     const now = matchLines(rule, after);
     // Counting, not mere presence: keeping the original's `process.exit` is fine, adding a second one is not.

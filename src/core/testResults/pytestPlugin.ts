@@ -1,6 +1,7 @@
 // pytest's side channel: a plugin loaded with `-p` writes one JSON line per test phase, whatever the user's addopts.
 import { shellQuote } from './shell';
 import { PYTEST_LOADS_SOURCE } from './pytestLoads';
+import { PYTHON_EQUALITY_SOURCE } from './pythonEquality';
 
 /** The plugin's module name: `-p` loads it from the run's output folder, which PYTHONPATH names. */
 export const PYTEST_PLUGIN_MODULE = 'verified_fix_pytest_report';
@@ -17,7 +18,8 @@ export const PYTEST_REPORT_VARIABLE = 'VERIFIED_FIX_PYTEST_REPORT';
  * the user's own `--junitxml` alone. pytest 3.0 and later, Python 3. A test reported after something that judges tests
  * was replaced (unittest's assertions, pytest's report classes and runner functions, as they were when the plugin
  * loaded) is recorded failed, with the replaced names as its message: a candidate that patches them through names
- * built at run time, which no static check can read, fails.
+ * built at run time, which no static check can read, fails. So does one reported after the code under test made an
+ * object that equals anything (pythonEquality.ts).
  */
 export const PYTEST_PLUGIN_SOURCE = `# Verified Fix: records pytest's per-test results for the engine. Written by the engine; not part of the project.
 import json, os
@@ -69,6 +71,19 @@ def pytest_configure(config):
         _root = str(getattr(config, "rootpath", None) or config.rootdir)
     except Exception:
         _root = None
+${PYTHON_EQUALITY_SOURCE}
+
+_eq_scan(False)
+
+
+def pytest_collection_modifyitems(items):
+    # Classes the test modules and the code they import made as they loaded are not the tests' own (the loads
+    # record below has pytest_collection_finish).
+    _eq_scan(False)
+
+
+def pytest_runtest_logstart(nodeid, location):
+    _eq_test_starts()
 
 
 def _guarded():
@@ -112,6 +127,11 @@ def pytest_runtest_logreport(report):
     if replaced:
         row["outcome"] = "failed"
         row["message"] = "verified-fix: replaced during the run, so no result of it counts: " + ", ".join(replaced[:5])
+    # The call phase is the test's verdict (its setup's objects are new by then too); scanning every phase costs more.
+    equal = _eq_test_ends() if report.when == "call" else None
+    if equal and row["outcome"] == "passed":
+        row["outcome"] = "failed"
+        row["message"] = "verified-fix: the code under test made objects that equal anything, so no result of it counts: " + ", ".join(equal[:5])
     _write(row)
 
 

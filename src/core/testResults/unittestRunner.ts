@@ -1,5 +1,6 @@
 // `python -m unittest`: the engine's runner script in its place, which runs unittest's own main program with a
 // result class that records every test and a guard on unittest's assertions.
+import { PYTHON_EQUALITY_SOURCE } from './pythonEquality';
 
 /** The script's file name in the run's output folder. */
 export const UNITTEST_RUNNER_FILE = 'verified_fix_unittest.py';
@@ -21,7 +22,8 @@ export const UNITTEST_ONLY_VARIABLE = 'VERIFIED_FIX_UNITTEST_ONLY';
  * The guard: unittest's own functions (on TestCase, TestResult, TextTestResult, TextTestRunner, TestSuite) are
  * noted when the script starts; a test that ends as passed after one of them was replaced or removed is recorded
  * and counted as failed, naming what changed. Values that are not functions (`maxDiff`, `longMessage`) may change,
- * and new names may be added (a suite's own aliases).
+ * and new names may be added (a suite's own aliases). So is one that passes after the code under test made an object
+ * that equals anything (pythonEquality.ts).
  */
 export const UNITTEST_RUNNER_SOURCE = `# Verified Fix: runs "python -m unittest" as unittest's own __main__ does, recording each test for the engine.
 # Written by the engine; not part of the project.
@@ -38,6 +40,9 @@ _ONLY = os.environ.pop('${UNITTEST_ONLY_VARIABLE}', '')
 _CWD = os.getcwd()
 sys.path[0] = _CWD
 sys.argv[0] = 'python -m unittest'
+${PYTHON_EQUALITY_SOURCE}
+
+_eq_scan(False)
 
 _OWNERS = (unittest.TestCase, unittest.TestResult, unittest.TextTestResult, unittest.TextTestRunner, unittest.TestSuite)
 
@@ -93,6 +98,14 @@ def _write(entry):
 
 
 class _Recording(unittest.TextTestResult):
+    def startTest(self, test):
+        _eq_test_starts()
+        super().startTest(test)
+
+    def stopTest(self, test):
+        _eq_test_ends()
+        super().stopTest(test)
+
     def _record(self, test, outcome, err=None):
         entry = {'id': _id(test), 'outcome': outcome}
         if err is not None:
@@ -101,10 +114,12 @@ class _Recording(unittest.TextTestResult):
 
     def addSuccess(self, test):
         changed = _changed()
-        if changed:
+        equal = _eq_test_ends()
+        if changed or equal:
+            what = ('unittest was changed during the run (' + ', '.join(changed[:5]) + ')' if changed else
+                    'the code under test made objects that equal anything (' + ', '.join(equal[:5]) + ')')
             try:
-                raise AssertionError('Verified Fix: unittest was changed during the run (' + ', '.join(changed[:5]) +
-                                     '): the test counts as failed')
+                raise AssertionError('Verified Fix: ' + what + ': the test counts as failed')
             except AssertionError:
                 self.addFailure(test, sys.exc_info())
             return
@@ -163,6 +178,8 @@ def _keep(suite, only):
 class _Program(unittest.TestProgram):
     def createTests(self, *args, **kwargs):
         super().createTests(*args, **kwargs)
+        # Classes the test modules and the code they import made as they loaded are not the tests' own.
+        _eq_scan(False)
         if _ONLY:
             self.test = _keep(self.test, set(json.loads(_ONLY)))
 

@@ -107,12 +107,14 @@ describe('python3 -m unittest, for real', () => {
     assert.deepEqual(outcomes(file.results), ['passed tests/test_other.py > Other > test_ok'], file.output);
   });
 
-  it('the CLI verifies in stages; a candidate that replaces assertEqual by a computed name fails as the bug does', async () => {
+  it('the CLI verifies in stages; a candidate that replaces assertEqual by a computed name, or returns an object that equals anything, fails as the bug does', async () => {
     const ws = project();
     const candidates = [
       'def add(a, b):\n    return a + b if a != 1 else 0',
       // Not read by the static check: the name is built at run time.
       "def add(a, b):\n    import unittest as _u\n    setattr(_u.TestCase, 'assert' + 'Equal', lambda *a, **k: None)\n    return a - b",
+      // An object that equals anything, its __eq__ named at run time.
+      "def add(a, b):\n    return type('Sum', (), {'__e' + 'q__': lambda s, o: True})()",
       'def add(a, b):\n    return a + b',
     ];
     const list = join(tempRoot, 'candidates.json');
@@ -123,12 +125,14 @@ describe('python3 -m unittest, for real', () => {
     const json = JSON.parse(r.stdout);
     assert.equal(json.baseline.perTest, true, r.stderr);
     assert.deepEqual(json.baseline.failingTests, ['tests/test_calc.py > Add > test_left_zero', 'tests/test_calc.py > Add > test_two'], r.stderr);
-    assert.deepEqual(json.verified, [2], r.stderr);
-    const [breaks, patched, right] = json.candidates;
+    assert.deepEqual(json.verified, [3], r.stderr);
+    const [breaks, patched, equal, right] = json.candidates;
     assert.equal(breaks.stage, 'full');
     assert.match(breaks.reason, /^broke: tests\/test_calc\.py > Add > test_right_zero/);
     assert.equal(patched.stage, 'failing-tests');
     assert.match(patched.reason, /^still failing: .*tests\/test_calc\.py > Add > test_two/);
+    assert.equal(equal.stage, 'failing-tests');
+    assert.match(equal.reason, /^still failing: .*tests\/test_calc\.py > Add > test_two/);
     assert.equal(right.verified, true);
   });
 });

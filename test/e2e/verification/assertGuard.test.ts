@@ -192,12 +192,15 @@ const PY_PATCHES = [
   // pytest's report made to say passed.
   `${PY_BUGGY}\nimport importlib as _i\n_r = getattr(_i.import_module(''.join(map(chr, [95, 112, 121, 116, 101, 115, 116])) + '.reports'), 'Test' + 'Report')\n` +
     `_init = _r.__init__\ndef _ok(self, *a, **k):\n    _init(self, *a, **k)\n    self.outcome = 'passed'\n    self.longrepr = None\nsetattr(_r, '__in' + 'it__', _ok)`,
+  // Objects that equal anything, their __eq__ named at run time: set on a class the function makes, and given to type().
+  "def answer():\n    class _E:\n        pass\n    setattr(_E, '__e' + 'q__', lambda s, o: True)\n    return _E()",
+  "def answer():\n    return type('_E', (), {'__e' + 'q__': lambda s, o: True})()",
 ];
 
 function pythonWorkspace(): string {
   const ws = makeWorkspace({
     'answer.py': `${PY_BUGGY}\n`,
-    'test_answer.py': 'import unittest\nfrom answer import answer\n\nclass T(unittest.TestCase):\n    def test_answer(self):\n        self.assertEqual(answer(), 42)\n\ndef test_other():\n    assert 1 + 1 == 2\n',
+    'test_answer.py': 'import unittest\nfrom answer import answer\n\nclass T(unittest.TestCase):\n    def test_answer(self):\n        self.assertEqual(answer(), 42)\n\ndef test_other():\n    assert 1 + 1 == 2\n\ndef test_plain():\n    assert answer() == 42\n',
   }, { git: true });
   made.push(ws);
   return ws;
@@ -247,9 +250,9 @@ for (const runner of ['node', 'mocha'] as const) {
   });
 }
 
-describe('assertion and report patches by computed names (pytest)', () => {
+describe('assertion and report patches and objects that equal anything, by computed names (pytest)', () => {
   it('fail as the bug they keep does; the fix is the only one verified', async () => {
-    await onlyTheFixVerified(pythonWorkspace(), { file: 'answer.py', lines: '1-2', test: 'python3 -m pytest -q' }, PY_PATCHES, PY_GOOD, ['test_answer.py::T::test_answer']);
+    await onlyTheFixVerified(pythonWorkspace(), { file: 'answer.py', lines: '1-2', test: 'python3 -m pytest -q' }, PY_PATCHES, PY_GOOD, ['test_answer.py::T::test_answer', 'test_answer.py::test_plain']);
   });
 });
 
