@@ -111,6 +111,54 @@ const MATCHERS_AND_GLOBALS_LOCK_SOURCE = `${JSON.stringify(TEST_GLOBALS)}.forEac
   }
   ${OBJECT_IS_LOCK_SOURCE}`;
 
+/**
+ * The matchers that compare by equality and take an `asymmetricMatch` method's word for it (jest's `equals`, which
+ * vitest shares, asks an object that has one, on either side): a candidate that keeps the bug and returns
+ * `{ ['asymmetric' + 'Match']: () => true }` passes `expect(answer()).toEqual(42)`. `guardEquality(holder,
+ * receivedOf)` wraps those of `holder`'s matchers so that one whose received value holds such an object (itself, or
+ * within 5 levels of its own data properties, arrays, maps and sets; at most 500 values looked at, no getter run
+ * but that method's) throws instead of comparing. Test code puts asymmetric matchers (`expect.any(Number)`) on the
+ * expected side, where they still work.
+ */
+const EQUALITY_MATCHERS = ['toEqual', 'toStrictEqual', 'toMatchObject', 'toContainEqual'];
+const EQUALITY_GUARD_SOURCE = `function claimsAnything(value) {
+    var stack = [[value, 0]];
+    for (var looked = 0; stack.length > 0 && looked < 500; looked++) {
+      var next = stack.pop(), v = next[0], depth = next[1];
+      if (v === null || (typeof v !== 'object' && typeof v !== 'function')) continue;
+      var method;
+      try { method = v.asymmetricMatch; } catch (e) { continue; }
+      if (typeof method === 'function') return true;
+      if (depth >= 5 || typeof v === 'function') continue;
+      try {
+        if (v instanceof Map || v instanceof Set) v.forEach(function (item, key) { stack.push([item, depth + 1], [key, depth + 1]); });
+        Reflect.ownKeys(v).forEach(function (key) {
+          var own = Object.getOwnPropertyDescriptor(v, key);
+          if (own && 'value' in own) stack.push([own.value, depth + 1]);
+        });
+      } catch (e) { /* a value of another shape: not looked into */ }
+    }
+    return false;
+  }
+  function guardEquality(holder, receivedOf) {
+    if (!holder) return;
+    ${JSON.stringify(EQUALITY_MATCHERS)}.forEach(function (name) {
+      var original = holder[name];
+      if (typeof original !== 'function') return;
+      var guarded = function () {
+        if (claimsAnything(receivedOf(this, arguments))) {
+          throw new Error('Verified Fix: the value under test has an asymmetricMatch method, which makes it equal anything in ' + name + '(): the test counts as failed');
+        }
+        return original.apply(this, arguments);
+      };
+      Reflect.ownKeys(original).forEach(function (key) {
+        var own = Object.getOwnPropertyDescriptor(original, key);
+        try { Object.defineProperty(guarded, key, own); } catch (e) { /* a function's own length or name */ }
+      });
+      try { holder[name] = guarded; } catch (e) { /* read-only: left as it is */ }
+    });
+  }`;
+
 /** The jest guard's file name in a run's output folder. */
 export const JEST_GUARD_FILE = 'verified-fix-jest-guard.cjs';
 
@@ -127,6 +175,9 @@ export const JEST_GUARD_SOURCE = `'use strict';
 // Verified Fix: jest's own matchers are read-only in test runs. Written by the engine; not part of the project.
 (function () {
   ${LOCK_SOURCE}
+  ${EQUALITY_GUARD_SOURCE}
+  var registry = globalThis[Symbol.for('$$jest-matchers-object')];
+  guardEquality(registry && registry.matchers, function (context, args) { return args[0]; });
   ${MATCHERS_AND_GLOBALS_LOCK_SOURCE}
   ${REQUIRED_NODE_ASSERT_LOCK_SOURCE}
 })();
@@ -150,9 +201,15 @@ import nodeAssert from 'node:assert';
 (function () {
   ${LOCK_SOURCE}
   ${NODE_ASSERT_LOCK_SOURCE}
+  ${EQUALITY_GUARD_SOURCE}
   var expect = globalThis[Symbol.for('expect-global')];
   if (typeof expect === 'function') {
-    try { lock(Object.getPrototypeOf(expect(undefined))); } catch (e) { /* an expect of another shape: left as it is */ }
+    try {
+      var proto = Object.getPrototypeOf(expect(undefined));
+      // Chai keeps the received value in the assertion's flags.
+      guardEquality(proto, function (context) { return context && context.__flags ? context.__flags.object : undefined; });
+      lock(proto);
+    } catch (e) { /* an expect of another shape: left as it is */ }
   }
   ${MATCHERS_AND_GLOBALS_LOCK_SOURCE}
 })();

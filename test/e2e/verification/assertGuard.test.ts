@@ -66,6 +66,15 @@ const GLOBAL_PATCHES = [
   "Object.defineProperty(globalThis, 'exp' + 'ect', { value: () => ({ toBe() {}, toEqual() {} }) });",
 ];
 
+/**
+ * Objects that claim to match anything: an `asymmetricMatch` method (named at run time), which jest's and vitest's
+ * `toEqual` obey on the received side too, on a plain object and behind a Proxy.
+ */
+const CLAIMS = [
+  "return { ['asymmetric' + 'Match']: () => true };",
+  "return new Proxy({}, { get: (t, key) => (String(key) === 'asymmetric' + 'Match' ? () => true : undefined) });",
+];
+
 /** Jest's shared matchers, its equality testers and `Object.is`, each reached by a name built at run time. */
 const JEST_PATCHES = [
   `${BUGGY} globalThis[Symbol.for('$$jest-matchers-' + 'object')].matchers['to' + 'Be'] = () => ({ pass: true, message: () => '' });`,
@@ -78,13 +87,13 @@ const JEST_PATCHES = [
  * A jest project; with `ownSetup`, its config names its own setup file (which the guard must not replace: it goes
  * in as a serializer there), which adds a matcher and a global the tests use.
  */
-function jestWorkspace(ownSetup: boolean, assertWith: 'expect' | 'node:assert' = 'expect'): string {
+function jestWorkspace(ownSetup: boolean, assertWith: 'expect' | 'toEqual' | 'node:assert' = 'expect'): string {
   const extend = 'expect.extend({ toBeEven: (n) => ({ pass: n % 2 === 0, message: () => `${n} is odd` }) });\n';
   const ws = makeWorkspace({
     'package.json': JSON.stringify({ name: 'answer', private: true, scripts: { test: 'jest' }, ...(ownSetup ? { jest: { setupFilesAfterEnv: ['<rootDir>/test/setup.js'] } } : {}) }),
     'src/answer.js': `${BUGGY}\nmodule.exports = { answer };\n`,
     // Jest hands a test file the process's own node:assert, which the code under test can reach too.
-    'test/answer.test.js': assertWith === 'expect' ? "const { answer } = require('../src/answer');\ntest('answer', () => expect(answer()).toBe(42));\n" : TEST(''),
+    'test/answer.test.js': assertWith === 'node:assert' ? TEST('') : `const { answer } = require('../src/answer');\ntest('answer', () => expect(answer()).${assertWith === 'expect' ? 'toBe' : 'toEqual'}(42));\n`,
     // A project's own matcher is not jest's: expect.extend still adds it.
     ...(ownSetup
       ? { 'test/setup.js': `${extend}globalThis.half = (n) => n / 2;\n`, 'test/helper.test.js': "test('own matcher', () => expect(half(8)).toBeEven());\n" }
@@ -122,13 +131,13 @@ const vitestCandidates = (patches: readonly string[]) => patches.map((patch) => 
  * bundles the config into node_modules/.vite-temp, which through a link would be the repo's). Its own setup
  * file adds an equality tester and a matcher, which the guard (last of the setup files) leaves working.
  */
-function vitestWorkspace(modules: string, globals: boolean, assertWith: 'expect' | 'node:assert' = 'expect', inlineProject = false): string {
+function vitestWorkspace(modules: string, globals: boolean, assertWith: 'expect' | 'toEqual' | 'node:assert' = 'expect', inlineProject = false): string {
   // An inline project that does not extend the root config gets none of the root's setup files: its own name them.
   const own = `globals: ${globals}, setupFiles: ['./test/setup.js']`;
   const config = inlineProject ? `export default { test: { projects: [{ test: { name: 'unit', include: ['test/**/*.test.js'], ${own} } }] } };\n` : `export default { test: { ${own} } };\n`;
   const answerTest = assertWith === 'node:assert'
     ? "import assert from 'node:assert';\nimport { test } from 'vitest';\nimport { answer } from '../src/answer.js';\ntest('answer', () => assert.strictEqual(answer(), 42));\n"
-    : `${globals ? '' : "import { expect, test } from 'vitest';\n"}import { answer } from '../src/answer.js';\ntest('answer', () => expect(answer()).toBe(42));\n`;
+    : `${globals ? '' : "import { expect, test } from 'vitest';\n"}import { answer } from '../src/answer.js';\ntest('answer', () => expect(answer()).${assertWith === 'expect' ? 'toBe' : 'toEqual'}(42));\n`;
   const ws = makeWorkspace({
     'package.json': JSON.stringify({ name: 'answer', private: true, type: 'module', scripts: { test: 'vitest run' } }),
     'vitest.config.mjs': config,
@@ -268,6 +277,10 @@ describe('matcher and global patches by computed names (jest 29)', () => {
   it('node:assert patches fail where the tests assert with it', async () => {
     await onlyTheFixVerified(jestWorkspace(true, 'node:assert'), JS_TARGET, PATCHES, GOOD, ['test/answer.test.js > answer']);
   });
+
+  it('a returned object that claims to match anything fails toEqual as the bug does', async () => {
+    await onlyTheFixVerified(jestWorkspace(false, 'toEqual'), JS_TARGET, CLAIMS.map((body) => `function answer() { ${body} }`), GOOD, ['test/answer.test.js > answer']);
+  });
 });
 
 for (const [label, modules, folder] of [['vitest 3', join(repoRoot, 'node_modules'), ''], ['vitest 1', cachedRunner('vitest-1', 'vitest'), 'vitest-1']] as const) {
@@ -280,6 +293,10 @@ for (const [label, modules, folder] of [['vitest 3', join(repoRoot, 'node_module
 
     it('node:assert patches fail where the tests assert with it', { skip: modules ? false : missingRunner(folder) }, async () => {
       await onlyTheFixVerified(vitestWorkspace(modules as string, false, 'node:assert'), JS_TARGET, VITEST_NODE_ASSERT_PATCHES, VITEST_GOOD, ['test/answer.test.js > answer']);
+    });
+
+    it('a returned object that claims to match anything fails toEqual as the bug does', { skip: modules ? false : missingRunner(folder) }, async () => {
+      await onlyTheFixVerified(vitestWorkspace(modules as string, label === 'vitest 3', 'toEqual'), JS_TARGET, CLAIMS.map((body) => `export function answer() { ${body} }`), VITEST_GOOD, ['test/answer.test.js > answer']);
     });
 
     // `test.projects` came with vitest 3.2.
