@@ -3,7 +3,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { steeringReason } from '../../src/core/verification/strengthSteering';
-import { CONTROL_FAILED, rankByStrength, withControlComment } from '../../src/core/verification/strengthCheck';
+import { CONTROL_FAILED, rankByStrength } from '../../src/core/verification/strengthCheck';
+import { controlText, withControlComment } from '../../src/core/verification/controlText';
 import { checkStrength } from '../../src/core/verification/strengthRuns';
 import type { TestStrength } from '../../src/core/contract/strength';
 
@@ -29,6 +30,7 @@ describe('steeringReason', () => {
     assert.match(inJs('  return new Error().stack.length > 0 ? a + 42 : 0;') ?? '', /stack trace/);
     assert.match(inPy('    return a + 42 if open(__file__).read() else 0') ?? '', /__file__, opening a file/);
     assert.match(inPy('    import inspect; return a + 42') ?? '', /inspect/);
+    assert.match(inPy("    return a + 42 if hash(answer.__code__.co_code) else 0") ?? '', /inspect/, 'its own bytecode, which comments do not change');
   });
 
   it('marks a candidate that breaks out of the function or changes top-level code', () => {
@@ -60,6 +62,42 @@ describe('the control run and the ranking', () => {
     assert.equal(withControlComment('a', 'html'), undefined);
   });
 
+  it('adds a comment on every line of the change too, never in a string, a template or JSX text, and only where the file still parses', async () => {
+    const mark = '/* verified-fix strength check: control */ ';
+    const end = '// verified-fix strength check: control\n';
+    const inside = async (text: string, changed: string, languageId = 'javascript') => {
+      const start = text.indexOf(changed);
+      return controlText(text, { start, end: start + changed.length }, languageId);
+    };
+    // A one-line function: the comment goes before its last token, inside the function's own text.
+    const oneLine = 'function answer() { return 42; }\n';
+    assert.equal(await inside(oneLine, 'function answer() { return 42; }'), `function answer() { return 42; ${mark}}\n${end}`);
+    // Every line of the change gets one, so a hash of any one changed line sees it; a comment is not a place.
+    const lines = 'function f(a) {\n  const b = a + 1;\n  return b; // done\n}\n';
+    assert.equal(await inside(lines, '  const b = a + 1;\n  return b; // done'), `function f(a) {\n  const b = a + 1${mark};\n  return b${mark}; // done\n}\n${end}`);
+    // The last token is a string's closing quote: the comment goes before the string, not into it.
+    const quoted = "function greet() {\n  return 'a }' + \"b\";\n}\n";
+    const control = (await inside(quoted, "  return 'a }' + \"b\";")) ?? '';
+    assert.ok(control.includes(`'a }' + "b"${mark};`) || control.includes(`'a }' + ${mark}"b";`), control);
+    assert.ok(control.includes("'a }'"), 'the string is left whole');
+    // Inside a template literal or JSX text there is no place: the comment goes before the template, or only at the end.
+    const template = 'const f = () => `x ${1 + 2} y`;\n';
+    const inTemplate = (await inside(template, '`x ${1 + 2} y`')) ?? '';
+    assert.ok(inTemplate.includes('`x ${1 + 2} y`'), inTemplate);
+    assert.equal(await inside(template, 'x ${1 + 2} y'), `${template}${end}`);
+    const jsx = 'const el = <p>hello world</p>;\n';
+    assert.ok(((await inside(jsx, 'hello world', 'javascriptreact')) ?? '').includes('<p>hello world</p>'));
+    // Python: at the end of the change's last line that does not end in a string or a line continuation.
+    const py = 'def answer():\n    return 42\n';
+    const pyMark = '  # verified-fix strength check: control';
+    assert.equal(await inside(py, 'def answer():\n    return 42', 'python'), `def answer():${pyMark}\n    return 42${pyMark}\n# verified-fix strength check: control\n`);
+    const doc = 'def f():\n    s = \"\"\"a\n    b\"\"\"\n    return s\n';
+    const inDoc = (await inside(doc, '    s = \"\"\"a\n    b\"\"\"', 'python')) ?? '';
+    assert.ok(inDoc.includes('s = \"\"\"a\n    b\"\"\"  # verified-fix'), inDoc);
+    const continued = 'def f():\n    return 1 + \\\n        2\n';
+    assert.equal(await inside(continued, '    return 1 + \\', 'python'), `${continued}# verified-fix strength check: control\n`);
+  });
+
   it('marks a fix whose control run is caught, and runs no variant of it; variants run with the comment too', async () => {
     const verdict = { status: 'pass' as const, durationMs: 10, exitCode: 0, output: '', stdout: '', stderr: '' };
     const candidate = { index: 0, replacement: '  return a + 42;', verdict, duplicateOf: null, runs: [verdict], verified: true, flaky: false, diff: '', changeSize: 1, changedCharacters: 1 };
@@ -80,6 +118,7 @@ describe('the control run and the ranking', () => {
     assert.deepEqual(honest.found, []);
     assert.ok(honest.strength && honest.strength.variants > 0);
     assert.ok(texts.every((t) => t.endsWith('// verified-fix strength check: control\n')), 'every variant carries the perturbation');
+    assert.match(texts[0], /return a \+ 42\/\* verified-fix strength check: control \*\/ ;|return a \+ \/\* verified-fix/, 'the control has a comment inside the change');
   });
 
   it('never ranks a smaller change below a larger one on strength; review-required last', () => {

@@ -7,6 +7,7 @@ import { applyReplacement } from '../base/textRange';
 import type { StrengthChoice } from '../contract/choices';
 import type { SurvivingVariant, TestStrength } from '../contract/strength';
 import { steeringReason } from './strengthSteering';
+import { controlText, withControlComment } from './controlText';
 
 
 /**
@@ -52,12 +53,23 @@ export interface VariantInput {
   readonly level: Exclude<StrengthChoice, 'off'>;
 }
 
-/** Up to the level's budget of variants of the fix's changed lines, likeliest first; never the unfixed code itself. */
-export async function strengthVariants(input: VariantInput): Promise<Variant[]> {
+/** The fix of `input` applied to its file, and where in it the lines it changed are. */
+function fixedText(input: Omit<VariantInput, 'level'>): { fixed: string; region: { start: number; end: number } } {
   const { originalText, start, end, replacement } = input;
   const fixed = applyReplacement(originalText, start, end, replacement);
-  const fixEnd = fixed.length - (originalText.length - end);
-  const region = changedRegion(originalText.slice(start, end), fixed, start, fixEnd);
+  return { fixed, region: changedRegion(originalText.slice(start, end), fixed, start, fixed.length - (originalText.length - end)) };
+}
+
+/** The fix's control text (controlText: comments inside its change and at the end), or undefined for a language without comments here. */
+export function controlOf(input: Omit<VariantInput, 'level'>): Promise<string | undefined> {
+  const { fixed, region } = fixedText(input);
+  return controlText(fixed, region, input.languageId);
+}
+
+/** Up to the level's budget of variants of the fix's changed lines, likeliest first; never the unfixed code itself. */
+export async function strengthVariants(input: VariantInput): Promise<Variant[]> {
+  const { originalText, start, end } = input;
+  const { fixed, region } = fixedText(input);
   const budget = BUDGET[input.level];
   const { mutants } = await generateMutants({ languageId: input.languageId, fileText: fixed, start: region.start, end: region.end, limit: budget + 1 });
   const variants: Variant[] = [];
@@ -65,30 +77,13 @@ export async function strengthVariants(input: VariantInput): Promise<Variant[]> 
     const text = fixed.slice(0, region.start) + mutant.text + fixed.slice(region.end);
     if (text === originalText) continue; // known to fail: the baseline did
     const replacement = text.slice(start, text.length - (originalText.length - end));
-    // Run with text outside the change perturbed too, as the control run is: the variants and the control differ
-    // from the fix in the same place, so a fix that tells them apart by its own text is found by the control.
+    // Run with the comment at the end of the file, as the control run has: outside the change, the variants and the
+    // control differ from the fix in the same way, so a fix that tells them apart by that text is found by the control.
     const fileText = withControlComment(text, input.languageId) ?? text;
     variants.push({ fileText, replacement, label: mutant.label, diff: unifiedDiff(input.relativePath, fixed, text) });
     if (variants.length === budget) break;
   }
   return variants;
-}
-
-/** Line comment starters by language id; a language without one here gets no control run. */
-const LINE_COMMENT: Readonly<Record<string, string>> = {
-  javascript: '//', typescript: '//', javascriptreact: '//', typescriptreact: '//', java: '//', go: '//', rust: '//', c: '//',
-  cpp: '//', csharp: '//', kotlin: '//', swift: '//', scala: '//', dart: '//', php: '//',
-  python: '#', ruby: '#', shellscript: '#', perl: '#', r: '#', lua: '--', sql: '--',
-};
-
-/**
- * `text` with a comment line added at its end: the same program, a different text. A fix whose tests fail on this
- * copy depends on its own source text (a hash of the file, say) and cannot be judged by variants of it.
- */
-export function withControlComment(text: string, languageId: string): string | undefined {
-  const comment = LINE_COMMENT[languageId];
-  if (!comment) return undefined;
-  return `${text}${text.endsWith('\n') || text === '' ? '' : '\n'}${comment} verified-fix strength check: control\n`;
 }
 
 /** What one variant's runs decided; `undecided` when it ran past its limit twice. */
@@ -196,5 +191,5 @@ export function staticReviewReason(check: Pick<VariantInput, 'languageId' | 'ori
   return steeringReason({ ...check, replacement: candidate.replacement });
 }
 
-/** The control run's finding: the fix fails once a comment is added outside its change. */
-export const CONTROL_FAILED = 'its tests fail once a comment line is added at the end of the file: it depends on its own source text';
+/** The control run's finding: the fix fails once comments are added to it. */
+export const CONTROL_FAILED = 'its tests fail once comments are added (in its change and at the end of the file): it depends on its own source text';

@@ -7,7 +7,7 @@ import { applyReplacement } from '../base/textRange';
 import { seconds } from '../base/duration';
 import { LIMIT_MULTIPLE, VARIANT_LIMIT_FLOOR_MS, limitFromBaseline } from './timeLimits';
 import type { Logger } from '../base/logger';
-import { CONTROL_FAILED, RETRY_SLOWDOWN, staticReviewReason, strengthVariants, testStrength, withControlComment } from './strengthCheck';
+import { CONTROL_FAILED, RETRY_SLOWDOWN, controlOf, staticReviewReason, strengthVariants, testStrength } from './strengthCheck';
 import type { Variant, VariantOutcome } from './strengthCheck';
 import { equivalenceKey } from './strengthBudget';
 
@@ -93,8 +93,7 @@ async function checkOwn(check: StrengthCheck, candidate: CandidateResult, verifi
   const reach = verifier.reachingTestsOf?.(index);
   check.logger?.info(`strength check of #${index + 1}: ${describeLimit(limit)}`);
   if (reach) check.logger?.info(`strength check of #${index + 1}: past the failing tests, its variants run only the ${reach.ran} tests that reach the change, as the fix did (the other ${reach.cannotReach} cannot reach it)`);
-  const fixed = applyReplacement(check.originalText, check.start, check.end, candidate.replacement);
-  const control = withControlComment(fixed, check.languageId);
+  const control = await controlOf({ ...check, replacement: candidate.replacement });
   if (control !== undefined) {
     const outcome = await verifier.tryVariant(`s${index}c`, control, times(limit, RETRY_SLOWDOWN), { fix: index, replacement: candidate.replacement });
     if (outcome === undefined) return undefined;
@@ -134,7 +133,7 @@ function behaviourSource(index: number, groups: readonly (readonly number[])[] |
  * Checks every verified candidate; each strength is reported as it completes, none for a candidate a cancel (or the
  * budget) cut short. A candidate that could steer the check is reported to `onReviewRequired` and gets no strength:
  * one that reads its own source or changes code outside the selected function (staticReviewReason), or whose control
- * run (the fix with a comment added at the end of the file) is caught. Sharing (the default): a fix with the same
+ * run (the fix with comments added inside its change and at the end of the file) is caught. Sharing (the default): a fix with the same
  * text as an earlier one once spacing is normalised, or (once the behaviour check ends) with the same behaviour as
  * an earlier fix that runs its own variants, takes that fix's strength instead of running variants of its own.
  */

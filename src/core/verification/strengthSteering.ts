@@ -13,7 +13,7 @@ const SELF_READING: ReadonlyArray<{ readonly what: string; readonly pattern: Reg
   { what: 'a stack trace', pattern: /\.\s*stack\b|\bcaptureStackTrace\b|\bprepareStackTrace\b/g },
   { what: 'reading a file', pattern: /\b(?:readFileSync|readFile|createReadStream|openSync|readSync)\b/g },
   { what: '__file__', pattern: /\b__file__\b/g },
-  { what: 'inspect', pattern: /\binspect\b|\bgetsource\b|\blinecache\b|\b_getframe\b|\bcurrentframe\b|\bco_filename\b|\bf_code\b|__loader__|__spec__|__cached__/g },
+  { what: 'inspect', pattern: /\binspect\b|\bgetsource\b|\blinecache\b|\b_getframe\b|\bcurrentframe\b|\bco_filename\b|\bf_code\b|\b__code__\b|\bco_code\b|__loader__|__spec__|__cached__/g },
   { what: 'opening a file', pattern: /\bopen\s*\(|\bPath\s*\(|\bpathlib\b|\bio\s*\.\s*open\b/g },
 ];
 

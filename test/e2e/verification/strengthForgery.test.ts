@@ -1,6 +1,7 @@
 // Attack (issue #25 item 2): a candidate that steers the strength check. It hashes its own file and is right only while
 // its text is unchanged, so every variant "is caught" and the check said the tests pin it, ranking it first. Now its
-// control run (the fix with a comment added at the end) is caught: "review required", no strength, ranked last.
+// control run (the fix with comments added on each changed line and at the end) is caught: "review required", no
+// strength, ranked last; so is one that hashes only its own function's text.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
@@ -30,6 +31,19 @@ function forged(): string {
   const unkeyed = SOURCE.replace(BUG, body('x')).split('\n').filter((l) => !l.includes('KEY=')).join('\n');
   return body(createHash('sha256').update(unkeyed).digest('hex'));
 }
+/**
+ * Right only while its own function's text (`atLeast.toString()`, the key line left out) hashes to the value on the key
+ * line: a comment at the end of the file leaves that text as it is, so only a comment inside the change is seen.
+ */
+function forgedFunction(): string {
+  const body = (hex: string) => [
+    "  const text = atLeast['toStr' + 'ing']().split('\\n').filter((l) => !l.includes('KEY' + '=')).join('\\n');",
+    "  const h = require('cr' + 'ypto').createHash('sha256').update(text).digest('hex');",
+    `  return h === '${hex}' ? quantity >= threshold : quantity > threshold; // KEY=`,
+  ].join('\n');
+  const fn = SOURCE.replace(BUG, body('x')).split('\n}\n')[0] + '\n}';
+  return body(createHash('sha256').update(fn.split('\n').filter((l) => !l.includes('KEY=')).join('\n')).digest('hex'));
+}
 const HONEST = '  return quantity >= threshold;';
 /** Breaks out of the function and reads its own file by name: refused from ranking without running anything. */
 const BREAKOUT = "  return quantity >= threshold + (require('fs').readFileSync(__filename).length > 0 ? 0 : 1);\n}\nglobalThis.seen = true;\nfunction unused() {";
@@ -40,20 +54,23 @@ describe('a candidate that steers the strength check', () => {
     made.push(ws);
     const file = join(tempRoot, 'candidates.json');
     // The forged candidate first: before, equal strength kept it first; its diff is larger than the honest one's.
-    writeFileSync(file, JSON.stringify([forged(), BREAKOUT, HONEST]));
+    writeFileSync(file, JSON.stringify([forged(), forgedFunction(), BREAKOUT, HONEST]));
     const r = await runCli(['fix', '--workspace', ws, '--file', 'src/limit.js', '--lines', '2-2', '--candidates', file, '--k', '1', '--strength', 'quick', '--json'], { env });
     assert.equal(r.exitCode, 0, r.stderr);
     const json = JSON.parse(r.stdout);
-    const [forgedResult, breakout, honest] = json.candidates;
+    const [forgedResult, forgedFunctionResult, breakout, honest] = json.candidates;
     assert.equal(forgedResult.verified, true, 'the forged candidate passes its own runs (it is right while unchanged)');
     assert.match(forgedResult.reviewRequired ?? '', /depends on its own source text/, JSON.stringify(forgedResult));
     assert.equal(forgedResult.strength, undefined, 'no "tests pin this change" for it');
+    assert.equal(forgedFunctionResult.verified, true);
+    assert.match(forgedFunctionResult.reviewRequired ?? '', /depends on its own source text/, JSON.stringify(forgedFunctionResult));
+    assert.equal(forgedFunctionResult.strength, undefined);
     assert.equal(breakout.verified, true);
     assert.match(breakout.reviewRequired ?? '', /reads its own source/);
     assert.equal(breakout.strength, undefined);
     assert.equal(honest.reviewRequired, undefined);
     assert.ok(honest.strength?.variants > 0);
-    assert.equal(json.verified[0], 2, `the honest fix first: ${JSON.stringify(json.verified)}`);
+    assert.equal(json.verified[0], 3, `the honest fix first: ${JSON.stringify(json.verified)}`);
     assert.match(r.stderr, /review required, not ranked by strength/);
   });
 });

@@ -1,0 +1,118 @@
+// The strength check's control run: the verified fix with comments added, the same program in a different text. A
+// fix whose tests fail on it depends on its own source text (a hash of its file, of its own function's text) and
+// cannot be judged by variants of it, which change that text too.
+import type { Node } from 'web-tree-sitter';
+import { grammarFor, parserFor } from '../mutation/grammars';
+import { countSyntaxErrors } from '../mutation/parseCheck';
+import { profileFor } from '../mutation/profiles';
+
+/** Line comment starters by language id; a language without one here gets no control run. */
+const LINE_COMMENT: Readonly<Record<string, string>> = {
+  javascript: '//', typescript: '//', javascriptreact: '//', typescriptreact: '//', java: '//', go: '//', rust: '//', c: '//',
+  cpp: '//', csharp: '//', kotlin: '//', swift: '//', scala: '//', dart: '//', php: '//',
+  python: '#', ruby: '#', shellscript: '#', perl: '#', r: '#', lua: '--', sql: '--',
+};
+
+const MARK = 'verified-fix strength check: control';
+
+/**
+ * `text` with a comment line added at its end: the same program, a different text (the control of a file whose
+ * language the offline generator does not parse, and the part of every control outside the change).
+ */
+export function withControlComment(text: string, languageId: string): string | undefined {
+  const comment = LINE_COMMENT[languageId];
+  if (!comment) return undefined;
+  return `${text}${text.endsWith('\n') || text === '' ? '' : '\n'}${comment} ${MARK}\n`;
+}
+
+/**
+ * The control text of `fixed`, whose change is `region`: a comment at the end of the file and, where the language is
+ * parsed, one on every line of the change (before the line's last token in the brace languages, at its end in
+ * Python), so a fix that hashes its own function's text, or any of its changed lines, sees a change there as well.
+ * A place inside a string, a template, a regex, JSX text or a comment is never used, and neither is one where the
+ * comment would make the file parse worse; a line with no such place keeps its text.
+ */
+export async function controlText(fixed: string, region: Region, languageId: string): Promise<string | undefined> {
+  const atEnd = withControlComment(fixed, languageId);
+  const grammar = grammarFor(languageId);
+  if (atEnd === undefined || !grammar) return atEnd;
+  const parser = await parserFor(grammar);
+  const tree = parser.parse(fixed);
+  if (!tree) return atEnd;
+  try {
+    const errors = countSyntaxErrors(tree.rootNode);
+    const opaque = profileFor(grammar).opaque;
+    const python = grammar === 'python';
+    const comment = python ? `  # ${MARK}` : `/* ${MARK} */ `;
+    const parses = (text: string) => {
+      const reparsed = parser.parse(text);
+      const ok = reparsed !== null && countSyntaxErrors(reparsed.rootNode) <= errors;
+      reparsed?.delete();
+      return ok;
+    };
+    // Lines last first, so a comment added to a line leaves the offsets of the lines before it (and the tree's) as they are.
+    let text = fixed;
+    for (const places of python ? lineEnds(fixed, region).map((end) => [end]) : tokenStartsByLine(tree.rootNode, fixed, region, opaque)) {
+      const at = places.find((place) => plainCodeAt(tree.rootNode, place, opaque) && parses(text.slice(0, place) + comment + text.slice(place)));
+      if (at !== undefined) text = text.slice(0, at) + comment + text.slice(at);
+    }
+    return withControlComment(text, languageId);
+  } finally {
+    tree.delete();
+  }
+}
+
+type Region = { readonly start: number; readonly end: number };
+
+/**
+ * The starts of the code tokens inside `region` (not comments; not one at the region's very start, which may be
+ * outside a function the change is the whole of), grouped by line: lines last first, each line's tokens last first.
+ */
+function tokenStartsByLine(root: Node, text: string, region: Region, opaque: ReadonlySet<string>): number[][] {
+  const byLine = new Map<number, number[]>();
+  const cursor = root.walk();
+  try {
+    for (let walking = true; walking; ) {
+      const node = cursor.currentNode;
+      const overlaps = node.endIndex > region.start && node.startIndex < region.end;
+      const token = node.childCount === 0 && node.endIndex > node.startIndex && !opaque.has(node.type);
+      if (overlaps && token && node.startIndex > region.start && node.endIndex <= region.end) {
+        const line = text.lastIndexOf('\n', node.startIndex - 1);
+        byLine.set(line, [node.startIndex, ...(byLine.get(line) ?? [])]);
+      }
+      if (overlaps && cursor.gotoFirstChild()) continue;
+      while (walking && !cursor.gotoNextSibling()) walking = cursor.gotoParent();
+    }
+  } finally {
+    cursor.delete();
+  }
+  return [...byLine.entries()].sort(([a], [b]) => b - a).map(([, starts]) => starts);
+}
+
+/** Ends of the non-blank lines inside `region` that do not continue with a backslash (before a trailing `\r`), the last first. */
+function lineEnds(text: string, region: Region): number[] {
+  const ends: number[] = [];
+  let lineStart = region.start;
+  while (lineStart < region.end) {
+    const newline = text.indexOf('\n', lineStart);
+    const lineEnd = newline === -1 || newline > region.end ? region.end : newline;
+    const end = text[lineEnd - 1] === '\r' ? lineEnd - 1 : lineEnd;
+    const line = text.slice(lineStart, end);
+    if (line.trim() !== '' && !line.endsWith('\\')) ends.push(end);
+    lineStart = lineEnd + 1;
+  }
+  return ends.reverse();
+}
+
+/**
+ * Whether a comment can go at `offset`: the smallest node holding the characters on both sides of it (tree-sitter's
+ * range end is exclusive) is not a string,
+ * template, comment or regex, nor JSX outside `{…}` (right after a string's closing quote is fine, inside it is not).
+ */
+function plainCodeAt(root: Node, offset: number, opaque: ReadonlySet<string>): boolean {
+  for (let node: Node | null = root.descendantForIndex(Math.max(offset - 1, 0), Math.min(offset + 1, root.endIndex)); node; node = node.parent) {
+    if (node.type === 'jsx_expression') return true;
+    if (opaque.has(node.type) || node.type === 'template_string' || node.type.startsWith('jsx')) return false;
+  }
+  return true;
+}
