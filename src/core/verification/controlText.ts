@@ -29,8 +29,8 @@ export function withControlComment(text: string, languageId: string): string | u
  * The control text of `fixed`, whose change is `region`: a comment at the end of the file and, where the language is
  * parsed, one on every line of the change (before the line's last token in the brace languages, at its end in
  * Python), so a fix that hashes its own function's text, or any of its changed lines, sees a change there as well.
- * A place inside a string, a template, a regex, JSX text or a comment is never used, and neither is one where the
- * comment would make the file parse worse; a line with no such place keeps its text.
+ * A place inside a string, a template, a regex, JSX text or a comment is never used (a line with no other place keeps
+ * its text); where the comments would make the file parse worse, only the one at the end is added.
  */
 export async function controlText(fixed: string, region: Region, languageId: string): Promise<string | undefined> {
   const atEnd = withControlComment(fixed, languageId);
@@ -40,23 +40,20 @@ export async function controlText(fixed: string, region: Region, languageId: str
   const tree = parser.parse(fixed);
   if (!tree) return atEnd;
   try {
-    const errors = countSyntaxErrors(tree.rootNode);
     const opaque = profileFor(grammar).opaque;
     const python = grammar === 'python';
     const comment = python ? `  # ${MARK}` : `/* ${MARK} */ `;
-    const parses = (text: string) => {
-      const reparsed = parser.parse(text);
-      const ok = reparsed !== null && countSyntaxErrors(reparsed.rootNode) <= errors;
-      reparsed?.delete();
-      return ok;
-    };
-    // Lines last first, so a comment added to a line leaves the offsets of the lines before it (and the tree's) as they are.
-    let text = fixed;
-    for (const places of python ? lineEnds(fixed, region).map((end) => [end]) : tokenStartsByLine(tree.rootNode, fixed, region, opaque)) {
-      const at = places.find((place) => plainCodeAt(tree.rootNode, place, opaque) && parses(text.slice(0, place) + comment + text.slice(place)));
-      if (at !== undefined) text = text.slice(0, at) + comment + text.slice(at);
-    }
-    return withControlComment(text, languageId);
+    const lines = (python ? lineEnds(fixed, region).map((end) => [end]) : tokenStartsByLine(tree.rootNode, fixed, region, opaque))
+      .map((places) => places.filter((place) => plainCodeAt(tree.rootNode, place, opaque)))
+      .filter((places) => places.length > 0);
+    // Lines last first, so a comment added to a line leaves the offsets of the lines before it (and the tree's) as
+    // they are; one parse checks them all (a comment between tokens leaves a parse as it was, so this is a safeguard).
+    const insert = (text: string, at: number) => text.slice(0, at) + comment + text.slice(at);
+    const text = lines.reduce((text, places) => insert(text, places[0]), fixed);
+    const reparsed = parser.parse(text);
+    const parses = reparsed !== null && countSyntaxErrors(reparsed.rootNode) <= countSyntaxErrors(tree.rootNode);
+    reparsed?.delete();
+    return parses ? withControlComment(text, languageId) : atEnd;
   } finally {
     tree.delete();
   }
