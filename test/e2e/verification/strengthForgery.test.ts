@@ -19,31 +19,25 @@ after(() => remove(tempRoot, ...made));
 // The strength suites' atLeast project (test/unit/helpers/atLeastFixtures.ts).
 
 /**
- * Right only while the file hashes to the value on its key line (which the hash leaves out); names computed so no
- * static pattern matches (`module.id` is the file's path).
+ * Right only while the text `source` reads (in the fix's file, `hashed` of it) hashes to the value on its key line,
+ * which the hash leaves out; names computed so no static pattern matches.
  */
-function forged(): string {
+function forgedOn(source: string, hashed: (file: string) => string): string {
   const body = (hex: string) => [
-    "  const text = require('f' + 's')['readF' + 'ileSync'](module['i' + 'd'], 'utf8').split('\\n').filter((l) => !l.includes('KEY' + '=')).join('\\n');",
+    `  const text = ${source}.split('\\n').filter((l) => !l.includes('KEY' + '=')).join('\\n');`,
     "  const h = require('cr' + 'ypto').createHash('sha256').update(text).digest('hex');",
     `  return h === '${hex}' ? quantity >= threshold : quantity > threshold; // KEY=`,
   ].join('\n');
-  const unkeyed = SOURCE.replace(BUG, body('x')).split('\n').filter((l) => !l.includes('KEY=')).join('\n');
+  const unkeyed = hashed(SOURCE.replace(BUG, body('x'))).split('\n').filter((l) => !l.includes('KEY=')).join('\n');
   return body(createHash('sha256').update(unkeyed).digest('hex'));
 }
+/** Hashes its whole file (`module.id` is the file's path). */
+const forged = () => forgedOn("require('f' + 's')['readF' + 'ileSync'](module['i' + 'd'], 'utf8')", (file) => file);
 /**
- * Right only while its own function's text (`atLeast.toString()`, the key line left out) hashes to the value on the key
- * line: a comment at the end of the file leaves that text as it is, so only a comment inside the change is seen.
+ * Hashes only its own function's text (`atLeast.toString()`): a comment at the end of the file leaves that text as it
+ * is, so only a comment inside the change is seen.
  */
-function forgedFunction(): string {
-  const body = (hex: string) => [
-    "  const text = atLeast['toStr' + 'ing']().split('\\n').filter((l) => !l.includes('KEY' + '=')).join('\\n');",
-    "  const h = require('cr' + 'ypto').createHash('sha256').update(text).digest('hex');",
-    `  return h === '${hex}' ? quantity >= threshold : quantity > threshold; // KEY=`,
-  ].join('\n');
-  const fn = SOURCE.replace(BUG, body('x')).split('\n}\n')[0] + '\n}';
-  return body(createHash('sha256').update(fn.split('\n').filter((l) => !l.includes('KEY=')).join('\n')).digest('hex'));
-}
+const forgedFunction = () => forgedOn("atLeast['toStr' + 'ing']()", (file) => `${file.split('\n}\n')[0]}\n}`);
 const HONEST = '  return quantity >= threshold;';
 /** Breaks out of the function and reads its own file by name: refused from ranking without running anything. */
 const BREAKOUT = "  return quantity >= threshold + (require('fs').readFileSync(__filename).length > 0 ? 0 : 1);\n}\nglobalThis.seen = true;\nfunction unused() {";
