@@ -74,7 +74,7 @@ export interface MutationResult {
 }
 
 /** Visits the nodes that overlap [start, end), skipping comments and strings (never mutated). */
-function overlapping(root: Node, start: number, end: number, opaque: ReadonlySet<string>, visit: (node: Node) => void): void {
+export function overlapping(root: Node, start: number, end: number, opaque: ReadonlySet<string>, visit: (node: Node) => void): void {
   const cursor = root.walk();
   try {
     for (;;) {

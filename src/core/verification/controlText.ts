@@ -3,6 +3,7 @@
 // cannot be judged by variants of it, which change that text too.
 import type { Node } from 'web-tree-sitter';
 import { grammarFor, parserFor } from '../mutation/grammars';
+import { overlapping } from '../mutation/generator';
 import { countSyntaxErrors } from '../mutation/parseCheck';
 import { profileFor } from '../mutation/profiles';
 
@@ -43,13 +44,13 @@ export async function controlText(fixed: string, region: Region, languageId: str
     const opaque = profileFor(grammar).opaque;
     const python = grammar === 'python';
     const comment = python ? `  # ${MARK}` : `/* ${MARK} */ `;
-    const lines = (python ? lineEnds(fixed, region).map((end) => [end]) : tokenStartsByLine(tree.rootNode, fixed, region, opaque))
-      .map((places) => places.filter((place) => plainCodeAt(tree.rootNode, place, opaque)))
-      .filter((places) => places.length > 0);
+    // Each line's place: the first of its places outside strings, templates and the like; a line with none keeps its text.
+    const places = (python ? lineEnds(fixed, region).map((end) => [end]) : tokenStartsByLine(tree.rootNode, fixed, region, opaque))
+      .map((line) => line.find((place) => plainCodeAt(tree.rootNode, place, opaque)))
+      .filter((place): place is number => place !== undefined);
     // Lines last first, so a comment added to a line leaves the offsets of the lines before it (and the tree's) as
     // they are; one parse checks them all (a comment between tokens leaves a parse as it was, so this is a safeguard).
-    const insert = (text: string, at: number) => text.slice(0, at) + comment + text.slice(at);
-    const text = lines.reduce((text, places) => insert(text, places[0]), fixed);
+    const text = places.reduce((text, at) => text.slice(0, at) + comment + text.slice(at), fixed);
     const reparsed = parser.parse(text);
     const parses = reparsed !== null && countSyntaxErrors(reparsed.rootNode) <= countSyntaxErrors(tree.rootNode);
     reparsed?.delete();
@@ -61,28 +62,21 @@ export async function controlText(fixed: string, region: Region, languageId: str
 
 type Region = { readonly start: number; readonly end: number };
 
+const NOTHING_OPAQUE: ReadonlySet<string> = new Set();
+
 /**
  * The starts of the code tokens inside `region` (not comments; not one at the region's very start, which may be
  * outside a function the change is the whole of), grouped by line: lines last first, each line's tokens last first.
  */
 function tokenStartsByLine(root: Node, text: string, region: Region, opaque: ReadonlySet<string>): number[][] {
   const byLine = new Map<number, number[]>();
-  const cursor = root.walk();
-  try {
-    for (let walking = true; walking; ) {
-      const node = cursor.currentNode;
-      const overlaps = node.endIndex > region.start && node.startIndex < region.end;
-      const token = node.childCount === 0 && node.endIndex > node.startIndex && !opaque.has(node.type);
-      if (overlaps && token && node.startIndex > region.start && node.endIndex <= region.end) {
-        const line = text.lastIndexOf('\n', node.startIndex - 1);
-        byLine.set(line, [node.startIndex, ...(byLine.get(line) ?? [])]);
-      }
-      if (overlaps && cursor.gotoFirstChild()) continue;
-      while (walking && !cursor.gotoNextSibling()) walking = cursor.gotoParent();
-    }
-  } finally {
-    cursor.delete();
-  }
+  // Every node is entered (a string's quotes are places: before its opening one is outside it); plainCodeAt decides.
+  overlapping(root, region.start, region.end, NOTHING_OPAQUE, (node) => {
+    const token = node.childCount === 0 && node.endIndex > node.startIndex && !opaque.has(node.type);
+    if (!token || node.startIndex <= region.start || node.endIndex > region.end) return;
+    const line = text.lastIndexOf('\n', node.startIndex - 1);
+    byLine.set(line, [node.startIndex, ...(byLine.get(line) ?? [])]);
+  });
   return [...byLine.entries()].sort(([a], [b]) => b - a).map(([, starts]) => starts);
 }
 
@@ -103,8 +97,8 @@ function lineEnds(text: string, region: Region): number[] {
 
 /**
  * Whether a comment can go at `offset`: the smallest node holding the characters on both sides of it (tree-sitter's
- * range end is exclusive) is not a string,
- * template, comment or regex, nor JSX outside `{…}` (right after a string's closing quote is fine, inside it is not).
+ * range end is exclusive) is not a string, template, comment or regex, nor JSX outside `{…}` (right after a string's
+ * closing quote is fine, inside it is not).
  */
 function plainCodeAt(root: Node, offset: number, opaque: ReadonlySet<string>): boolean {
   for (let node: Node | null = root.descendantForIndex(Math.max(offset - 1, 0), Math.min(offset + 1, root.endIndex)); node; node = node.parent) {

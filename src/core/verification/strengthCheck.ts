@@ -54,7 +54,7 @@ export interface VariantInput {
 }
 
 /** The fix of `input` applied to its file, and where in it the lines it changed are. */
-function fixedText(input: Omit<VariantInput, 'level'>): { fixed: string; region: { start: number; end: number } } {
+function fixedText(input: Omit<VariantInput, 'level'>): { fixed: string; region: ReturnType<typeof changedRegion> } {
   const { originalText, start, end, replacement } = input;
   const fixed = applyReplacement(originalText, start, end, replacement);
   return { fixed, region: changedRegion(originalText.slice(start, end), fixed, start, fixed.length - (originalText.length - end)) };

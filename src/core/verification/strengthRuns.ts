@@ -133,9 +133,10 @@ function behaviourSource(index: number, groups: readonly (readonly number[])[] |
  * Checks every verified candidate; each strength is reported as it completes, none for a candidate a cancel (or the
  * budget) cut short. A candidate that could steer the check is reported to `onReviewRequired` and gets no strength:
  * one that reads its own source or changes code outside the selected function (staticReviewReason), or whose control
- * run (the fix with comments added inside its change and at the end of the file) is caught. Sharing (the default): a fix with the same
- * text as an earlier one once spacing is normalised, or (once the behaviour check ends) with the same behaviour as
- * an earlier fix that runs its own variants, takes that fix's strength instead of running variants of its own.
+ * run (the fix with comments added inside its change and at the end of the file) is caught. Sharing (the default): a
+ * fix with the same text as an earlier one once spacing is normalised, or (once the behaviour check ends) with the
+ * same behaviour as an earlier fix that runs its own variants, takes that fix's strength instead of running variants
+ * of its own.
  */
 export async function checkStrength(
   check: StrengthCheck,
