@@ -17,6 +17,28 @@ export const MOCHA_LOADS_VARIABLE = 'VERIFIED_FIX_MOCHA_LOADS';
 export const MOCHA_LOADS_FILE = 'verified-fix-mocha-loads.txt';
 
 /**
+ * The variable naming a shared run's plan (stageOneBatch.ts): a JSON file `{target, texts}` (the file under repair,
+ * relative to the working folder; `first`, the text the run starts with, and `texts`, those of the candidates after it,
+ * as file names beside the plan). Set, the report holds `{rounds: [report, …], stopped?}`, one round per candidate in
+ * order, a finished round with its `ms`; the claiming process removes it too.
+ */
+export const MOCHA_BATCH_VARIABLE = 'VERIFIED_FIX_MOCHA_BATCH';
+
+/** Why a shared run ended before its last round (the report's `stopped`), each as the log says it. */
+export const MOCHA_BATCH_STOPS = {
+  passed: 'a candidate passed: the ones after it run where it has not',
+  leftRunning: 'a test timed out or threw outside a test, and what it left running could reach the next candidate',
+  global: 'a candidate left a new global',
+  handle: 'a candidate left a timer or a handle open',
+  notRequired: 'the tests did not load the file under repair through require (ES modules cannot be loaded anew)',
+  loadedElsewhere: 'the file under repair was loaded by something other than the tests',
+  packageKeeps: 'a package loaded a project module and would keep its first version',
+  notSame: 'a round did not run the same tests on the next candidate',
+  unwritable: 'the file under repair could not be rewritten',
+  unloadable: 'a candidate could not be loaded',
+} as const;
+
+/**
  * The hook. Loaded into every node process of the run (NODE_OPTIONS), it stays inert until a process loads mocha's
  * `lib/runner.js`; then it wraps `Runner.prototype.emit` (which the parallel runner inherits, and which mocha 1.x
  * to 11.x all have) and writes the json reporter's `{passes, failures, pending}` at 'end' and, if 'end' never
@@ -32,6 +54,7 @@ export const MOCHA_HOOK_SOURCE = `'use strict';
   var reportPath = process.env.${MOCHA_REPORT_VARIABLE};
   if (!reportPath) return;
   var loadsPath = process.env.${MOCHA_LOADS_VARIABLE};
+  var batchPath = process.env.${MOCHA_BATCH_VARIABLE};
   var Module = require('module');
   var fs = require('fs');
   var path = require('path');
@@ -42,8 +65,16 @@ export const MOCHA_HOOK_SOURCE = `'use strict';
   }
   var load = Module._load;
   var found = false;
+  var batchFound = false;
   var RUNNER = /[\\\\/]mocha[\\\\/]lib[\\\\/]runner\\.js$/;
+  var MOCHA = /[\\\\/]mocha[\\\\/]lib[\\\\/]mocha\\.js$/;
   var LIMIT = 2000;
+  function fresh() { return { passes: [], failures: [], pending: [] }; }
+  var report = fresh();
+  var batch;
+  function write() {
+    try { fs.writeFileSync(reportPath, JSON.stringify(batch || report)); } catch (e) { /* the run may not write there */ }
+  }
   function resolved(request, parent) {
     try { return Module._resolveFilename(request, parent); } catch (e) { return ''; }
   }
@@ -67,14 +98,18 @@ export const MOCHA_HOOK_SOURCE = `'use strict';
       found = true; // the wrapper stays (a later --require may have wrapped it in turn), passing through from now on
       delete process.env.${MOCHA_REPORT_VARIABLE};
       delete process.env.${MOCHA_LOADS_VARIABLE};
+      delete process.env.${MOCHA_BATCH_VARIABLE};
       if (edges) process.on('exit', writeLoads);
       if (exported && exported.prototype && typeof exported.prototype.emit === 'function') observe(exported);
+    }
+    if (batchPath && !batchFound && typeof request === 'string' && /mocha/.test(request) && MOCHA.test(resolved(request, parent))) {
+      batchFound = true;
+      if (exported && exported.prototype && typeof exported.prototype.run === 'function') try { rounds(exported); } catch (e) { /* one round, as without a plan */ }
     }
     return exported;
   };
   function observe(Runner) {
     var emit = Runner.prototype.emit;
-    var report = { passes: [], failures: [], pending: [] };
     var started = false;
     function entry(test, err) {
       var title = String(test.title);
@@ -86,11 +121,9 @@ export const MOCHA_HOOK_SOURCE = `'use strict';
         e.err = { message: text(error.message), stack: text(error.stack) };
         if (error.showDiff !== false && error.expected !== undefined) e.err.expected = text(error.expected);
         if (error.showDiff !== false && error.actual !== undefined) e.err.actual = text(error.actual);
+        if (error.uncaught || error.code === 'ERR_MOCHA_TIMEOUT' || /^Timeout of \\d+ms exceeded/.test(String(error.message))) e.err.leftRunning = true;
       }
       return e;
-    }
-    function write() {
-      try { fs.writeFileSync(reportPath, JSON.stringify(report)); } catch (e) { /* the run may not write there */ }
     }
     Runner.prototype.emit = function (name, a, b) {
       try {
@@ -102,6 +135,108 @@ export const MOCHA_HOOK_SOURCE = `'use strict';
       } catch (e) { /* never change how the tests run */ }
       return emit.apply(this, arguments);
     };
+  }
+  // A shared run: the first run of the process runs once per candidate, each time with the file under repair holding
+  // the next candidate's text and every module outside node_modules loaded anew. It ends early, and the engine runs
+  // the rest in a process of their own, where a round could reach the next: a pass (the candidates after it run where
+  // it has not), a test that timed out or threw outside a test, a new global, a timer or handle left open, a file
+  // under repair that something other than the tests loaded or a package kept. A round that did not load the new
+  // text, or ran another number of tests than the first, is left without its time: the engine runs that one again.
+  function rounds(Mocha) {
+    var plan = JSON.parse(fs.readFileSync(batchPath, 'utf8'));
+    var dir = path.dirname(batchPath);
+    var first = fs.readFileSync(path.join(dir, plan.first), 'utf8');
+    var target = located(plan.target, first);
+    if (!target) return;
+    var texts = plan.texts.map(function (name) { return path.join(dir, name); });
+    var run = Mocha.prototype.run;
+    Mocha.prototype.run = function (fn) {
+      Mocha.prototype.run = run;
+      var mocha = this;
+      if (mocha.options && mocha.options.parallel) return run.apply(mocha, arguments); // workers keep their own modules
+      var files = (mocha.files || []).map(function (file) { return path.resolve(file); });
+      var globals; // what the first round leaves (mocha <= 5 defines its interface, test helpers their own): later rounds must add nothing
+      var handles = openHandles();
+      var tests;
+      var started = 0;
+      batch = { rounds: [] };
+      function begin() { report = fresh(); batch.rounds.push(report); started = Date.now(); }
+      function count() { return report.passes.length + report.failures.length + report.pending.length; }
+      function stopAfter(failures) {
+        if (batch.rounds.length > texts.length) return '';
+        if (!failures) return ${JSON.stringify(MOCHA_BATCH_STOPS.passed)};
+        if (report.failures.some(function (f) { return f.err && f.err.leftRunning; })) return ${JSON.stringify(MOCHA_BATCH_STOPS.leftRunning)};
+        var names = Object.keys(global);
+        if (globals === undefined) globals = names;
+        else if (names.some(function (name) { return globals.indexOf(name) < 0; })) return ${JSON.stringify(MOCHA_BATCH_STOPS.global)};
+        if (openHandles() > handles) return ${JSON.stringify(MOCHA_BATCH_STOPS.handle)};
+        if (!require.cache[target]) return ${JSON.stringify(MOCHA_BATCH_STOPS.notRequired)};
+        if (loadedOutsideTests(target, files)) return ${JSON.stringify(MOCHA_BATCH_STOPS.loadedElsewhere)};
+        if (packageKeepsProjectModule()) return ${JSON.stringify(MOCHA_BATCH_STOPS.packageKeeps)};
+        return undefined;
+      }
+      function done(failures) {
+        var valid = batch.rounds.length === 1 || (count() === tests && Boolean(require.cache[target]));
+        if (valid) report.ms = Date.now() - started;
+        if (tests === undefined) tests = count();
+        var why = valid ? stopAfter(failures) : ${JSON.stringify(MOCHA_BATCH_STOPS.notSame)};
+        if (why === undefined) {
+          try { fs.writeFileSync(target, fs.readFileSync(texts[batch.rounds.length - 1])); } catch (e) { why = ${JSON.stringify(MOCHA_BATCH_STOPS.unwritable)}; }
+        }
+        if (why === undefined) {
+          Object.keys(require.cache).forEach(function (key) { if (!/[\\/]node_modules[\\/]/.test(key)) delete require.cache[key]; });
+          write();
+          begin();
+          try {
+            mocha.suite = new Mocha.Suite('', new Mocha.Context(), true);
+            mocha.ui(mocha.options && mocha.options.ui);
+            if (mocha._lazyLoadFiles && typeof mocha.lazyLoadFiles === 'function') mocha.lazyLoadFiles(false);
+            return run.call(mocha, done);
+          } catch (e) {
+            batch.rounds.pop();
+            why = ${JSON.stringify(MOCHA_BATCH_STOPS.unloadable)} + ' (' + text(e && e.message) + ')';
+          }
+        }
+        if (why) batch.stopped = why;
+        write();
+        return typeof fn === 'function' ? fn.call(this, failures) : undefined;
+      }
+      if (typeof mocha.cleanReferencesAfterRun === 'function') mocha.cleanReferencesAfterRun(false);
+      begin();
+      return run.call(mocha, done);
+    };
+  }
+  // The file under repair: its path from the run's folder or the nearest folder above (a command that starts in a
+  // subfolder), holding the first candidate's text; none, and the run is an ordinary one.
+  function located(name, first) {
+    for (var at = process.cwd(), depth = 0; depth < 50; at = path.dirname(at), depth++) {
+      var file = path.join(at, name);
+      try { if (fs.readFileSync(file, 'utf8') === first) return file; } catch (e) { /* not here */ }
+      if (path.dirname(at) === at) break;
+    }
+    return undefined;
+  }
+  // Whether a package outside mocha holds a module of the project: deleting it from the cache would not load it anew there.
+  function packageKeepsProjectModule() {
+    var outside = function (file) { return !/[\\/]node_modules[\\/]/.test(file); };
+    return Object.keys(require.cache).some(function (key) {
+      if (outside(key) || /[\\/]node_modules[\\/]mocha[\\/]/.test(key)) return false;
+      var children = require.cache[key].children || [];
+      return children.some(function (child) { return child && typeof child.filename === 'string' && outside(child.filename); });
+    });
+  }
+  function openHandles() {
+    if (typeof process.getActiveResourcesInfo !== 'function') return Infinity;
+    return process.getActiveResourcesInfo().filter(function (kind) { return kind !== 'Immediate' && kind !== 'TTYWrap' && kind !== 'PipeWrap'; }).length;
+  }
+  // Whether the first module that loaded the file under repair, followed up, came from something other than a test file.
+  function loadedOutsideTests(target, files) {
+    var loaded = require.cache[target];
+    if (!loaded) return false;
+    for (var m = loaded, depth = 0; m && depth < 100; m = m.parent, depth++) {
+      if (files.indexOf(m.filename) >= 0) return false;
+    }
+    return true;
   }
 })();
 `;

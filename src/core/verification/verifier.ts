@@ -22,6 +22,7 @@ import { crossCheck, judgePass } from './reference';
 import type { Reference } from './reference';
 import type { SuiteCensus } from './suiteCensus';
 import type { WideRun } from '../testCommand/wideRuns';
+import { StageOneBatch } from './stageOneBatch';
 
 const emptyEvidence: TestEvidence = { fixed: [], broke: [], stillFailing: [], passed: 0, failed: 0 };
 
@@ -59,6 +60,11 @@ export interface VerifierOptions {
   readonly logger?: Logger;
   /** Without a baseline, the per-test counts of the request's own runs (suiteCensus); full runs are judged by them. */
   readonly census?: SuiteCensus;
+  /**
+   * The file under repair (relative to the workspace) and the request's parallel slots: with both, candidates' stage-1
+   * runs that start together share started runners where the runner allows it (StageOneBatch).
+   */
+  readonly sharing?: { readonly relativePath: string; readonly parallel: number };
 }
 
 /** A candidate's runs so far, each with its per-test evidence, and those set aside. */
@@ -92,6 +98,8 @@ export class Verifier {
   private settled?: Reference;
   /** The failing tests of one file run before stage 1 (null: none, one file holds them all); see sampleOf. */
   private sample?: PerTestPlan | null;
+  /** Per selection, the stage-1 runs shared among candidates (null: the runner or the request cannot share them). */
+  private readonly batches = new Map<PerTestPlan, StageOneBatch | null>();
   constructor(private readonly options: VerifierOptions, private readonly kept: Kept = { failingTestsMs: new Map(), scopes: new Map() }) {
     void options.reference.then((reference) => (this.settled = reference));
   }
@@ -131,7 +139,7 @@ export class Verifier {
     const edits = findTestRunEdits(this.options.languageId, selection, replacement);
     if (edits.length > 0) return { runs: [{ ...errorVerdict(describeTestRunEdits(edits), 0, 'staticCheck'), status: 'fail' }], evidence: {} };
     // A candidate that still fails the baseline's failing tests costs one short run and is a failed sample.
-    const first = await this.runStageOne(fileText, `c${index}f`);
+    const first = await this.runStageOne(fileText, `c${index}f`, undefined, `#${index + 1}`);
     if (first?.verdict.cancelled) return undefined;
     if (first && first.verdict.status !== 'pass') return { runs: [first.verdict], evidence: { stage: 'failing-tests', tests: first.tests } };
     // Until its verdict is in: a stop (the total timeout) from here on leaves a candidate that passed its failing tests.
@@ -144,8 +152,8 @@ export class Verifier {
     // Past the failing tests a pass is likely: where runs cannot reach each other, its confirmations run beside it.
     if (first && !executor.runsCanInterfere && requiredRuns > 1) {
       // Stage 1 ran the fixed tests alone, in a run of its own: exactly what a cheap confirmation runs, so it counts
-      // as the first one and one run fewer starts.
-      const stageOne = this.cheapConfirmation ? 1 : 0;
+      // as the first one and one run fewer starts. Not when it shared a process with other candidates.
+      const stageOne = this.cheapConfirmation && !first.shared ? 1 : 0;
       const all = await Promise.all(Array.from({ length: requiredRuns - stageOne }, (_, i) => (i === 0 ? this.runFull(fileText, `c${index}`, false, undefined, RunPriority.full, scope) : this.confirm(fileText, `c${index}r${i + 1}`, false, first, RunPriority.full, scope))));
       if (all[0].verdict.cancelled) return undefined;
       // A cheap confirmation ran only the fixed tests: beside a full run that failed it proves nothing about the tests
@@ -334,27 +342,59 @@ export class Verifier {
 
   /**
    * Stage 1 of a candidate or variant: where the failing tests span several files, first those of one (a run that
-   * did not pass ends the stage there), then all of them, ahead of other candidates' first runs.
+   * did not pass ends the stage there), then all of them, ahead of other candidates' first runs. With `share` (the candidate's
+   * name for the log), its first run may be a round of a process shared with others (never a variant's: there a failure is what counts, and an earlier round could cause one).
    */
-  private async runStageOne(fileText: string, label: string, timeoutMs?: number): Promise<{ verdict: Verdict; tests: TestEvidence } | undefined> {
+  private async runStageOne(fileText: string, label: string, timeoutMs?: number, share?: string): Promise<StageOneRun | undefined> {
     const { plan } = await this.options.reference;
     const sample = plan && this.options.staged ? this.sampleOf(plan) : undefined;
-    const first = sample ? await this.runSelected(sample, fileText, `${label}0`, timeoutMs) : undefined;
+    const first = sample ? await this.runSelected(sample, fileText, `${label}0`, timeoutMs, { alone: false, priority: RunPriority.first, share }) : undefined;
     if (first && (first.verdict.cancelled || first.verdict.status !== 'pass')) return first;
-    return this.runFailingTests(fileText, label, timeoutMs, { alone: false, priority: first ? RunPriority.failingTests : RunPriority.first });
+    return this.runFailingTests(fileText, label, timeoutMs, first ? { alone: false, priority: RunPriority.failingTests } : { alone: false, priority: RunPriority.first, share });
   }
 
   /** Stage 1: only the tests that failed on the baseline; undefined when there is nothing to select. */
-  private async runFailingTests(fileText: string, label: string, timeoutMs?: number, how?: { alone: boolean; priority: number }): Promise<{ verdict: Verdict; tests: TestEvidence } | undefined> {
+  private async runFailingTests(fileText: string, label: string, timeoutMs?: number, how?: SelectedHow): Promise<StageOneRun | undefined> {
     const { plan } = await this.options.reference;
     return plan && this.options.staged && plan.failing.length > 0 ? this.runSelected(plan, fileText, label, timeoutMs, how) : undefined;
   }
 
-  /** A run of `selected.failing` alone, judged against `selected`; undefined when the runner cannot select them. */
-  private async runSelected(selected: PerTestPlan, fileText: string, label: string, timeoutMs?: number, how: { alone: boolean; priority: number } = { alone: false, priority: RunPriority.first }): Promise<{ verdict: Verdict; tests: TestEvidence } | undefined> {
+  /**
+   * A run of `selected.failing` alone, judged against `selected`; undefined when the runner cannot select them. With
+   * `share`, it may be a round of a process shared with other candidates (`shared` in the result).
+   */
+  private async runSelected(selected: PerTestPlan, fileText: string, label: string, timeoutMs?: number, how: SelectedHow = { alone: false, priority: RunPriority.first }): Promise<StageOneRun | undefined> {
     const command = selectionCommand(selected.adapter, selected.base, selected.failing);
     if (!command) return undefined;
+    const shared = how.share !== undefined && !how.alone && timeoutMs === undefined ? await this.batchOf(selected, command)?.run(fileText, label, how.share) : undefined;
+    if (shared) return shared.verdict.cancelled ? { verdict: shared.verdict, tests: emptyEvidence } : { ...judgeRun(shared, selected, 'failing-tests'), shared: true };
     const run = await this.limitedRun(fileText, label, { ...command, alone: how.alone }, timeoutMs || undefined, how.priority);
     return run.verdict.cancelled ? { verdict: run.verdict, tests: emptyEvidence } : judgeRun(run, selected, 'failing-tests');
   }
+
+  /** The shared stage-1 runs of `selected`, made once: mocha only (its hook runs the rounds), under a per-run limit. */
+  private batchOf(selected: PerTestPlan, command: ReporterRun): StageOneBatch | undefined {
+    if (!this.batches.has(selected)) {
+      const { sharing, testTimeoutMs, slot, executor, logger } = this.options;
+      const perRunMs = runLimit(this.settled?.limit, testTimeoutMs).ms ?? testTimeoutMs;
+      const can = sharing && selected.adapter.name === 'mocha' && perRunMs !== undefined;
+      const run = (fileText: string, label: string, options: RunOptions) => slot(() => executor.run(fileText, label, options), RunPriority.first);
+      this.batches.set(selected, can ? new StageOneBatch({ ...sharing, run, ...(logger ? { logger } : {}) }, command, perRunMs) : null);
+    }
+    return this.batches.get(selected) ?? undefined;
+  }
+}
+
+/** How a selected run runs: alone or beside others, its place in the queue, and whether it may share a process (as whom). */
+interface SelectedHow {
+  readonly alone: boolean;
+  readonly priority: number;
+  readonly share?: string;
+}
+
+/** A stage-1 run's verdict and evidence; `shared` when it was one round of a process several candidates shared. */
+interface StageOneRun {
+  readonly verdict: Verdict;
+  readonly tests: TestEvidence;
+  readonly shared?: boolean;
 }

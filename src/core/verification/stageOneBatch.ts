@@ -1,0 +1,134 @@
+// Stage 1 shared: several candidates' failing-tests runs in one started mocha, one round each (see MOCHA_HOOK_SOURCE).
+import { join } from 'node:path';
+import type { Verdict } from '../contract/fixRequest';
+import type { Logger } from '../base/logger';
+import type { ExecutedRun, RunOptions } from '../execution/executor';
+import type { ReporterRun } from '../testResults/reporterCommand';
+import { MOCHA_BATCH_STOPS, MOCHA_BATCH_VARIABLE } from '../testResults/mochaHook';
+import { shellQuote } from '../testResults/shell';
+import { seconds } from '../base/duration';
+
+const PLAN_FILE = 'verified-fix-batch.json';
+const textFile = (round: number) => `verified-fix-batch-${round}.txt`;
+
+/** One candidate's stage-1 run waiting for a shared process. */
+interface Waiting {
+  readonly fileText: string;
+  readonly label: string;
+  /** As the log names it ("#3"). */
+  readonly name: string;
+  readonly done: (run: ExecutedRun | undefined) => void;
+}
+
+export interface StageOneBatchOptions {
+  /** The file under repair, relative to the workspace. */
+  readonly relativePath: string;
+  /** The request's parallel slots: the waiting runs are shared among this many processes. */
+  readonly parallel: number;
+  /** Starts one process (in a slot of the request) with `fileText` as the file under repair. */
+  readonly run: (fileText: string, label: string, options: RunOptions) => Promise<ExecutedRun>;
+  readonly logger?: Logger;
+}
+
+/** A round of the hook's report: the json reporter's lists, and `ms` once it finished. */
+interface Round {
+  readonly passes?: unknown[];
+  readonly failures?: unknown[];
+  readonly pending?: unknown[];
+  readonly ms?: number;
+}
+
+/**
+ * Collects the stage-1 runs of one selection that start in the same turn and runs them `parallel` processes at a
+ * time, each process one round per candidate. A candidate's round is its verdict; what a shared process did not
+ * finish (a crash, its limit, a round that did not load anew) runs again, shared with the others left or on its own.
+ * A candidate can make a later one in the same process fail (the hook ends the process where it sees how), never
+ * pass: a pass here is followed by runs of its own, and it is never counted as a confirmation.
+ */
+export class StageOneBatch {
+  private waiting: Waiting[] = [];
+  /** Set when a shared process finished one round only, for a reason the next would meet as well. */
+  private unsharedBecause?: string;
+
+  constructor(private readonly options: StageOneBatchOptions, private readonly command: ReporterRun, private readonly perRunMs: number) {}
+
+  /** The candidate's run, from a shared process; undefined: run it on its own. */
+  run(fileText: string, label: string, name: string): Promise<ExecutedRun | undefined> {
+    if (this.unsharedBecause !== undefined) return Promise.resolve(undefined);
+    return new Promise((done) => {
+      this.waiting.push({ fileText, label, name, done });
+      if (this.waiting.length === 1) setImmediate(() => this.flush());
+    });
+  }
+
+  private flush(): void {
+    const all = this.waiting;
+    this.waiting = [];
+    if (all.length < 2) return all.forEach((w) => w.done(undefined));
+    const processes = Math.max(1, Math.min(this.options.parallel, Math.floor(all.length / 2)));
+    // Round-robin: the best-ranked candidates start first, one in each process.
+    const groups = Array.from({ length: processes }, (_, p) => all.filter((_, i) => i % processes === p));
+    for (const group of groups) void this.shared(group);
+  }
+
+  private async shared(group: readonly Waiting[]): Promise<void> {
+    if (group.length < 2) return group.forEach((w) => w.done(undefined));
+    const plan = { target: this.options.relativePath, first: textFile(0), texts: group.slice(1).map((_, i) => textFile(i + 1)) };
+    const texts = Object.fromEntries(group.map((w, i) => [textFile(i), w.fileText]));
+    const { command, outputFiles } = this.command;
+    const run = await this.options.run(group[0].fileText, `${group[0].label}s${group.length}`, {
+      command: (reportPath, outputDir = '') => `${MOCHA_BATCH_VARIABLE}=${shellQuote(join(outputDir, PLAN_FILE))} ${command(reportPath, outputDir)}`,
+      outputFiles: { ...outputFiles, ...texts, [PLAN_FILE]: JSON.stringify(plan) },
+      timeoutMs: this.perRunMs * group.length,
+    });
+    if (run.verdict.cancelled) return group.forEach((w) => w.done(run));
+    const parsed = run.verdict.status === 'error' ? undefined : parseRounds(run.report);
+    const rounds = parsed?.rounds ?? [];
+    const unfinished = rounds.findIndex((round) => typeof round.ms !== 'number');
+    const count = unfinished < 0 ? rounds.length : unfinished;
+    const startupMs = Math.max(0, run.verdict.durationMs - rounds.slice(0, count).reduce((sum, r) => sum + (r.ms ?? 0), 0));
+    for (let i = 0; i < count; i++) group[i].done(roundRun(run, rounds[i], startupMs));
+    const stopped = parsed?.stopped;
+    this.say(group, count, stopped ?? (parsed ? undefined : 'it left no shared report'), run.verdict);
+    if (!parsed || (count <= 1 && stopped !== undefined && STRUCTURAL.some((why) => stopped === why))) {
+      this.unsharedBecause = stopped ?? 'no shared report';
+      this.options.logger?.info(`stage 1 runs one process per candidate from here on: ${this.unsharedBecause}`);
+    }
+    const rest = group.slice(count);
+    if (rest.length === 0) return;
+    // Where the next round is what ended the process (it could not load, did not run the tests, or ran past the
+    // limit or crashed), that candidate runs on its own; the others wait for a shared process again.
+    const implicated = unfinished >= 0 || stopped === undefined || stopped.startsWith(MOCHA_BATCH_STOPS.unloadable);
+    const again = implicated ? rest.slice(1) : rest;
+    if (implicated) rest[0].done(undefined);
+    for (const w of again) void this.run(w.fileText, w.label, w.name).then(w.done);
+  }
+
+  private say(group: readonly Waiting[], count: number, stopped: string | undefined, verdict: Verdict): void {
+    const names = group.map((w) => w.name).join(', ');
+    const end = count < group.length ? `; it ended after ${count}: ${stopped ?? verdict.reason ?? `exit ${verdict.exitCode}`}` : '';
+    this.options.logger?.info(`stage 1 of candidates ${names} shared one mocha process (${seconds(verdict.durationMs)}), one round each${end}`);
+  }
+}
+
+/** Stops the next shared process would meet as well: after one of them ends a process at its first round, stage 1 is not shared. */
+const STRUCTURAL: readonly string[] = [MOCHA_BATCH_STOPS.notRequired, MOCHA_BATCH_STOPS.loadedElsewhere, MOCHA_BATCH_STOPS.packageKeeps, MOCHA_BATCH_STOPS.notSame, MOCHA_BATCH_STOPS.unwritable];
+
+function parseRounds(report: string | undefined): { rounds: Round[]; stopped?: string } | undefined {
+  if (!report) return undefined;
+  try {
+    const data = JSON.parse(report) as { rounds?: unknown; stopped?: unknown };
+    if (!Array.isArray(data.rounds)) return undefined;
+    const rounds = data.rounds.filter((r): r is Round => typeof r === 'object' && r !== null);
+    return typeof data.stopped === 'string' ? { rounds, stopped: data.stopped } : { rounds };
+  } catch {
+    return undefined;
+  }
+}
+
+/** One round as a run of its own: its report, and a verdict by its failures; it took its time plus the process's start. */
+function roundRun(run: ExecutedRun, round: Round, startupMs: number): ExecutedRun {
+  const failed = (round.failures?.length ?? 0) > 0;
+  const verdict: Verdict = { status: failed ? 'fail' : 'pass', exitCode: failed ? 1 : 0, durationMs: (round.ms ?? 0) + startupMs, output: '', stdout: '', stderr: '' };
+  return { verdict, report: JSON.stringify({ passes: round.passes ?? [], failures: round.failures ?? [], pending: round.pending ?? [] }), ...(run.cwd ? { cwd: run.cwd } : {}) };
+}
