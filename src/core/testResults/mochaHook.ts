@@ -17,18 +17,24 @@ export const MOCHA_LOADS_VARIABLE = 'VERIFIED_FIX_MOCHA_LOADS';
 export const MOCHA_LOADS_FILE = 'verified-fix-mocha-loads.txt';
 
 /**
- * The variable naming a shared run's plan (stageOneBatch.ts): a JSON file `{target, texts}` (the file under repair,
- * relative to the working folder; `first`, the text the run starts with, and `texts`, those of the candidates after it,
- * as file names beside the plan). Set, the report holds `{rounds: [report, …], stopped?}`, one round per candidate in
- * order, a finished round with its `ms`; the claiming process removes it too.
+ * The variable naming a shared run's plan (stageOneBatch.ts): a JSON file `{target, first, texts, roundMs}` (the file
+ * under repair, relative to the working folder; `first`, the text the run starts with, and `texts`, those of the
+ * candidates after it, as file names beside the plan; `roundMs`, the CPU time one round may take). Set, the report
+ * holds `{rounds: [report, …], stopped?}`, one round per candidate in order, a finished round with its `ms`; the
+ * claiming process removes it too. A round that ran past `roundMs` ends the process, and MOCHA_OVERRUN_FILE beside
+ * the plan says which round (0-based) and its CPU milliseconds.
  */
 export const MOCHA_BATCH_VARIABLE = 'VERIFIED_FIX_MOCHA_BATCH';
+
+/** Written beside a shared run's plan when a round ran past its limit: `<round> <cpu ms>`. */
+export const MOCHA_OVERRUN_FILE = 'verified-fix-batch-overrun.txt';
 
 /** Why a shared run ended before its last round (the report's `stopped`), each as the log says it. */
 export const MOCHA_BATCH_STOPS = {
   passed: 'a candidate passed: the ones after it run where it has not',
   leftRunning: 'a test timed out or threw outside a test, and what it left running could reach the next candidate',
   global: 'a candidate left a new global',
+  builtins: 'a candidate changed a built-in object or a core module',
   handle: 'a candidate left a timer or a handle open',
   notRequired: 'the tests did not load the file under repair through require (ES modules cannot be loaded anew)',
   loadedElsewhere: 'the file under repair was loaded by something other than the tests',
@@ -69,6 +75,7 @@ export const MOCHA_HOOK_SOURCE = `'use strict';
   var RUNNER = /[\\\\/]mocha[\\\\/]lib[\\\\/]runner\\.js$/;
   var MOCHA = /[\\\\/]mocha[\\\\/]lib[\\\\/]mocha\\.js$/;
   var LIMIT = 2000;
+  var same = Object.is; // as it was before any project code ran
   function fresh() { return { passes: [], failures: [], pending: [] }; }
   var report = fresh();
   var batch;
@@ -149,6 +156,7 @@ export const MOCHA_HOOK_SOURCE = `'use strict';
     var target = located(plan.target, first);
     if (!target) return;
     var texts = plan.texts.map(function (name) { return path.join(dir, name); });
+    var kept = builtins(); // before any test file or project code loads: no round may change them
     var run = Mocha.prototype.run;
     Mocha.prototype.run = function (fn) {
       Mocha.prototype.run = run;
@@ -156,14 +164,18 @@ export const MOCHA_HOOK_SOURCE = `'use strict';
       if (mocha.options && mocha.options.parallel) return run.apply(mocha, arguments); // workers keep their own modules
       var files = (mocha.files || []).map(function (file) { return path.resolve(file); });
       var globals; // what the first round leaves (mocha <= 5 defines its interface, test helpers their own): later rounds must add nothing
+      var clock = watchdog(plan.roundMs, path.join(dir, ${JSON.stringify(MOCHA_OVERRUN_FILE)}));
       var handles = openHandles();
       var tests;
       var started = 0;
       batch = { rounds: [] };
-      function begin() { report = fresh(); batch.rounds.push(report); started = Date.now(); }
+      function begin() { report = fresh(); batch.rounds.push(report); started = Date.now(); if (clock) clock.round(batch.rounds.length); }
       function count() { return report.passes.length + report.failures.length + report.pending.length; }
       function stopAfter(failures) {
         if (batch.rounds.length > texts.length) return '';
+        // First, with functions held from before: a patched built-in could fool every check after it.
+        var patched = changed(builtins(), kept);
+        if (patched) return ${JSON.stringify(MOCHA_BATCH_STOPS.builtins)} + ' (' + patched + ')';
         if (!failures) return ${JSON.stringify(MOCHA_BATCH_STOPS.passed)};
         if (report.failures.some(function (f) { return f.err && f.err.leftRunning; })) return ${JSON.stringify(MOCHA_BATCH_STOPS.leftRunning)};
         var names = Object.keys(global);
@@ -176,6 +188,7 @@ export const MOCHA_HOOK_SOURCE = `'use strict';
         return undefined;
       }
       function done(failures) {
+        if (clock) clock.round(0);
         var valid = batch.rounds.length === 1 || (count() === tests && Boolean(require.cache[target]));
         if (valid) report.ms = Date.now() - started;
         if (tests === undefined) tests = count();
@@ -206,6 +219,22 @@ export const MOCHA_HOOK_SOURCE = `'use strict';
       return run.call(mocha, done);
     };
   }
+  // A round that loops without yielding holds the thread, so its limit is kept by a worker thread: it compares the
+  // process's CPU time since the round began (waiting for a CPU does not count, as in a run of its own) with the
+  // limit, writes which round ran past it and ends the process; the rounds before it have their reports written.
+  function watchdog(ms, file) {
+    if (!(ms > 0) || typeof SharedArrayBuffer !== 'function' || typeof Atomics !== 'object') return undefined;
+    var state = new Int32Array(new SharedArrayBuffer(4));
+    var source = "var d = require('worker_threads').workerData, seen = 0, from = 0;" +
+      "setInterval(function () { var r = Atomics.load(d.state, 0), u = process.cpuUsage(), cpu = (u.user + u.system) / 1000;" +
+      " if (r !== seen) { seen = r; from = cpu; return; }" +
+      " if (r > 0 && cpu - from > d.ms) { try { require('fs').writeFileSync(d.file, (r - 1) + ' ' + Math.round(cpu - from)); } catch (e) {} process.kill(process.pid, 'SIGKILL'); } }, 100);";
+    try {
+      var worker = new (require('worker_threads').Worker)(source, { eval: true, workerData: { state: state, ms: ms, file: file } });
+      worker.unref();
+    } catch (e) { return undefined; }
+    return { round: function (n) { Atomics.store(state, 0, n); } };
+  }
   // The file under repair: its path from the run's folder or the nearest folder above (a command that starts in a
   // subfolder), holding the first candidate's text; none, and the run is an ordinary one.
   function located(name, first) {
@@ -224,6 +253,43 @@ export const MOCHA_HOOK_SOURCE = `'use strict';
       var children = require.cache[key].children || [];
       return children.some(function (child) { return child && typeof child.filename === 'string' && outside(child.filename); });
     });
+  }
+  // Every own property of the built-ins and core modules a test reaches most (what a candidate could patch to make a
+  // later round fail, or pass), by name, with functions held from before any project code ran (a patched forEach or
+  // ownKeys must not hide a change).
+  var ownKeys = Reflect.ownKeys;
+  var describeKey = Object.getOwnPropertyDescriptor;
+  var bare = Object.create;
+  var reached;
+  function builtins() {
+    if (!reached) {
+      reached = [['Object', Object], ['Object.prototype', Object.prototype], ['Array', Array], ['Array.prototype', Array.prototype], ['Function.prototype', Function.prototype],
+        ['String', String], ['String.prototype', String.prototype], ['Number', Number], ['Number.prototype', Number.prototype], ['Boolean.prototype', Boolean.prototype],
+        ['Symbol', Symbol], ['Promise', Promise], ['Promise.prototype', Promise.prototype], ['RegExp.prototype', RegExp.prototype], ['Date', Date], ['Date.prototype', Date.prototype],
+        ['Map.prototype', Map.prototype], ['Set.prototype', Set.prototype], ['WeakMap.prototype', WeakMap.prototype], ['Error', Error], ['Error.prototype', Error.prototype],
+        ['JSON', JSON], ['Math', Math], ['Reflect', Reflect]];
+      var modules = ['assert', 'util', 'events', 'fs', 'path'];
+      for (var m = 0; m < modules.length; m++) try { reached[reached.length] = ['require("' + modules[m] + '")', require(modules[m])]; } catch (e) { /* not in this node */ }
+    }
+    var values = bare(null);
+    for (var o = 0; o < reached.length; o++) {
+      var keys = ownKeys(reached[o][1]);
+      for (var k = 0; k < keys.length; k++) {
+        var d = describeKey(reached[o][1], keys[k]);
+        if (d && !(reached[o][1] === Error && keys[k] === 'stackTraceLimit')) values[reached[o][0] + '.' + String(keys[k])] = [d.value, d.get, d.set]; // runners set the limit of stack frames
+      }
+    }
+    return values;
+  }
+  // The first property that differs ('' for none).
+  function changed(now, before) {
+    var name;
+    for (name in before) if (!(name in now)) return name;
+    for (name in now) {
+      if (!(name in before)) return name;
+      for (var i = 0; i < 3; i++) if (!same(now[name][i], before[name][i])) return name;
+    }
+    return '';
   }
   function openHandles() {
     if (typeof process.getActiveResourcesInfo !== 'function') return Infinity;

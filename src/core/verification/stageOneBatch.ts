@@ -1,12 +1,14 @@
 // Stage 1 shared: several candidates' failing-tests runs in one started mocha, one round each (see MOCHA_HOOK_SOURCE).
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Verdict } from '../contract/fixRequest';
 import type { Logger } from '../base/logger';
 import type { ExecutedRun, RunOptions } from '../execution/executor';
 import type { ReporterRun } from '../testResults/reporterCommand';
-import { MOCHA_BATCH_STOPS, MOCHA_BATCH_VARIABLE } from '../testResults/mochaHook';
+import { MOCHA_BATCH_STOPS, MOCHA_BATCH_VARIABLE, MOCHA_OVERRUN_FILE } from '../testResults/mochaHook';
 import { shellQuote } from '../testResults/shell';
 import { seconds } from '../base/duration';
+import { timeoutReason } from './timeLimits';
 
 const PLAN_FILE = 'verified-fix-batch.json';
 const textFile = (round: number) => `verified-fix-batch-${round}.txt`;
@@ -17,7 +19,16 @@ interface Waiting {
   readonly label: string;
   /** As the log names it ("#3"). */
   readonly name: string;
-  readonly done: (run: ExecutedRun | undefined) => void;
+  readonly done: (round: SharedRound | undefined) => void;
+}
+
+/**
+ * A candidate's round of a shared process, as a run of its own. `afterOthers`: earlier rounds of other candidates ran
+ * in the same process, so what they left could have reached it; the first round of a process is a run like any other.
+ */
+export interface SharedRound {
+  readonly run: ExecutedRun;
+  readonly afterOthers: boolean;
 }
 
 export interface StageOneBatchOptions {
@@ -49,11 +60,17 @@ export class StageOneBatch {
   private waiting: Waiting[] = [];
   /** Set when a shared process finished one round only, for a reason the next would meet as well. */
   private unsharedBecause?: string;
+  /** Shared processes that left no report at all. */
+  private noReports = 0;
 
-  constructor(private readonly options: StageOneBatchOptions, private readonly command: ReporterRun, private readonly perRunMs: number) {}
+  /**
+   * `perRunMs`: what one candidate's run may take (a round's limit, in CPU time), and `basis`, where it came from as a
+   * timed-out verdict says it ("5× the baseline's 1.4 s"; absent: the test timeout).
+   */
+  constructor(private readonly options: StageOneBatchOptions, private readonly command: ReporterRun, private readonly perRunMs: number, private readonly basis?: string) {}
 
   /** The candidate's run, from a shared process; undefined: run it on its own. */
-  run(fileText: string, label: string, name: string): Promise<ExecutedRun | undefined> {
+  run(fileText: string, label: string, name: string): Promise<SharedRound | undefined> {
     if (this.unsharedBecause !== undefined) return Promise.resolve(undefined);
     return new Promise((done) => {
       this.waiting.push({ fileText, label, name, done });
@@ -73,7 +90,7 @@ export class StageOneBatch {
 
   private async shared(group: readonly Waiting[]): Promise<void> {
     if (group.length < 2) return group.forEach((w) => w.done(undefined));
-    const plan = { target: this.options.relativePath, first: textFile(0), texts: group.slice(1).map((_, i) => textFile(i + 1)) };
+    const plan = { target: this.options.relativePath, first: textFile(0), texts: group.slice(1).map((_, i) => textFile(i + 1)), roundMs: this.perRunMs };
     const texts = Object.fromEntries(group.map((w, i) => [textFile(i), w.fileText]));
     const { command, outputFiles } = this.command;
     const run = await this.options.run(group[0].fileText, `${group[0].label}s${group.length}`, {
@@ -81,17 +98,31 @@ export class StageOneBatch {
       outputFiles: { ...outputFiles, ...texts, [PLAN_FILE]: JSON.stringify(plan) },
       timeoutMs: this.perRunMs * group.length,
     });
-    if (run.verdict.cancelled) return group.forEach((w) => w.done(run));
+    if (run.verdict.cancelled) return group.forEach((w) => w.done({ run, afterOthers: false }));
     const parsed = run.verdict.status === 'error' ? undefined : parseRounds(run.report);
     const rounds = parsed?.rounds ?? [];
     const unfinished = rounds.findIndex((round) => typeof round.ms !== 'number');
     const count = unfinished < 0 ? rounds.length : unfinished;
     const startupMs = Math.max(0, run.verdict.durationMs - rounds.slice(0, count).reduce((sum, r) => sum + (r.ms ?? 0), 0));
-    for (let i = 0; i < count; i++) group[i].done(roundRun(run, rounds[i], startupMs));
+    for (let i = 0; i < count; i++) group[i].done({ run: roundRun(run, rounds[i], startupMs), afterOthers: i > 0 });
+    const overrun = run.outputDir ? await readOverrun(join(run.outputDir, MOCHA_OVERRUN_FILE)) : undefined;
+    if (overrun && overrun.round === count && count < group.length) {
+      // The round ran past its limit in CPU time. First in its process, it timed out as it would alone; after other
+      // candidates' rounds, one of theirs could have made it loop, so it runs again on its own.
+      if (count === 0) group[0].done({ run: overrunRun(run, overrun.cpuMs, this.perRunMs, this.basis), afterOthers: false });
+      this.say(group, count, `#${count + 1}'s round ran past its limit (${seconds(overrun.cpuMs)} of CPU time)`, run.verdict);
+      const rest = group.slice(count + 1);
+      if (count > 0) group[count].done(undefined);
+      for (const w of rest) void this.run(w.fileText, w.label, w.name).then(w.done);
+      return;
+    }
     const stopped = parsed?.stopped;
     this.say(group, count, stopped ?? (parsed ? undefined : 'it left no shared report'), run.verdict);
-    if (!parsed || (count <= 1 && stopped !== undefined && STRUCTURAL.some((why) => stopped === why))) {
-      this.unsharedBecause = stopped ?? 'no shared report';
+    // No report: the first candidate could not load before the rounds began (mocha 8 and later load the test files
+    // before running them), or the hook cannot run rounds here; a second such process says it is the latter.
+    if (!parsed) this.noReports++;
+    if (this.noReports >= 2 || (count <= 1 && stopped !== undefined && STRUCTURAL.some((why) => stopped === why))) {
+      this.unsharedBecause = stopped ?? 'two shared processes left no report';
       this.options.logger?.info(`stage 1 runs one process per candidate from here on: ${this.unsharedBecause}`);
     }
     const rest = group.slice(count);
@@ -131,4 +162,18 @@ function roundRun(run: ExecutedRun, round: Round, startupMs: number): ExecutedRu
   const failed = (round.failures?.length ?? 0) > 0;
   const verdict: Verdict = { status: failed ? 'fail' : 'pass', exitCode: failed ? 1 : 0, durationMs: (round.ms ?? 0) + startupMs, output: '', stdout: '', stderr: '' };
   return { verdict, report: JSON.stringify({ passes: round.passes ?? [], failures: round.failures ?? [], pending: round.pending ?? [] }), ...(run.cwd ? { cwd: run.cwd } : {}) };
+}
+
+/** The round that ran past its limit, and its CPU time, from the hook's file; undefined when no round did. */
+async function readOverrun(file: string): Promise<{ round: number; cpuMs: number } | undefined> {
+  const text = await readFile(file, 'utf8').catch(() => undefined);
+  const match = /^(\d+) (\d+)$/.exec(text?.trim() ?? '');
+  return match ? { round: Number(match[1]), cpuMs: Number(match[2]) } : undefined;
+}
+
+/** A first round that ran past its limit, as the timed-out run of its own it stands for. */
+function overrunRun(run: ExecutedRun, cpuMs: number, limitMs: number, basis: string | undefined): ExecutedRun {
+  const reason = basis ? timeoutReason(limitMs, basis) : `timed out after ${seconds(limitMs)}`;
+  const verdict: Verdict = { status: 'timeout', exitCode: null, durationMs: cpuMs, reason, cause: 'timeout', output: run.verdict.output, stdout: run.verdict.stdout, stderr: run.verdict.stderr };
+  return { verdict, ...(run.cwd ? { cwd: run.cwd } : {}) };
 }

@@ -152,7 +152,7 @@ export class Verifier {
     // Past the failing tests a pass is likely: where runs cannot reach each other, its confirmations run beside it.
     if (first && !executor.runsCanInterfere && requiredRuns > 1) {
       // Stage 1 ran the fixed tests alone, in a run of its own: exactly what a cheap confirmation runs, so it counts
-      // as the first one and one run fewer starts. Not when it shared a process with other candidates.
+      // as the first one and one run fewer starts. Not when it ran after other candidates in a shared process.
       const stageOne = this.cheapConfirmation && !first.shared ? 1 : 0;
       const all = await Promise.all(Array.from({ length: requiredRuns - stageOne }, (_, i) => (i === 0 ? this.runFull(fileText, `c${index}`, false, undefined, RunPriority.full, scope) : this.confirm(fileText, `c${index}r${i + 1}`, false, first, RunPriority.full, scope))));
       if (all[0].verdict.cancelled) return undefined;
@@ -361,13 +361,13 @@ export class Verifier {
 
   /**
    * A run of `selected.failing` alone, judged against `selected`; undefined when the runner cannot select them. With
-   * `share`, it may be a round of a process shared with other candidates (`shared` in the result).
+   * `share`, it may be a round of a process shared with other candidates (`shared` in the result when it came after theirs).
    */
   private async runSelected(selected: PerTestPlan, fileText: string, label: string, timeoutMs?: number, how: SelectedHow = { alone: false, priority: RunPriority.first }): Promise<StageOneRun | undefined> {
     const command = selectionCommand(selected.adapter, selected.base, selected.failing);
     if (!command) return undefined;
     const shared = how.share !== undefined && !how.alone && timeoutMs === undefined ? await this.batchOf(selected, command)?.run(fileText, label, how.share) : undefined;
-    if (shared) return shared.verdict.cancelled ? { verdict: shared.verdict, tests: emptyEvidence } : { ...judgeRun(shared, selected, 'failing-tests'), shared: true };
+    if (shared) return shared.run.verdict.cancelled ? { verdict: shared.run.verdict, tests: emptyEvidence } : { ...judgeRun(shared.run, selected, 'failing-tests'), ...(shared.afterOthers ? { shared: true } : {}) };
     const run = await this.limitedRun(fileText, label, { ...command, alone: how.alone }, timeoutMs || undefined, how.priority);
     return run.verdict.cancelled ? { verdict: run.verdict, tests: emptyEvidence } : judgeRun(run, selected, 'failing-tests');
   }
@@ -376,10 +376,10 @@ export class Verifier {
   private batchOf(selected: PerTestPlan, command: ReporterRun): StageOneBatch | undefined {
     if (!this.batches.has(selected)) {
       const { sharing, testTimeoutMs, slot, executor, logger } = this.options;
-      const perRunMs = runLimit(this.settled?.limit, testTimeoutMs).ms ?? testTimeoutMs;
+      const { ms: perRunMs = testTimeoutMs, basis } = runLimit(this.settled?.limit, testTimeoutMs);
       const can = sharing && selected.adapter.name === 'mocha' && perRunMs !== undefined;
       const run = (fileText: string, label: string, options: RunOptions) => slot(() => executor.run(fileText, label, options), RunPriority.first);
-      this.batches.set(selected, can ? new StageOneBatch({ ...sharing, run, ...(logger ? { logger } : {}) }, command, perRunMs) : null);
+      this.batches.set(selected, can ? new StageOneBatch({ ...sharing, run, ...(logger ? { logger } : {}) }, command, perRunMs as number, basis) : null);
     }
     return this.batches.get(selected) ?? undefined;
   }
@@ -392,7 +392,7 @@ interface SelectedHow {
   readonly share?: string;
 }
 
-/** A stage-1 run's verdict and evidence; `shared` when it was one round of a process several candidates shared. */
+/** A stage-1 run's verdict and evidence; `shared` when it ran after other candidates' rounds in one process. */
 interface StageOneRun {
   readonly verdict: Verdict;
   readonly tests: TestEvidence;

@@ -20,7 +20,7 @@ const FILES: Record<string, string> = {
     "describe('clamp', function () {",
     "  it('keeps a value inside', function () { assert.equal(calc.clamp(5, 0, 10), 5); });",
     "  it('caps at hi', function () { assert.equal(calc.clamp(15, 0, 10), 10); });",
-    "  it('caps far above', function () { assert.equal(calc.clamp(99, 0, 10), 10); });",
+    "  it('caps far above', function () { assert.equal(String(calc.clamp(99, 0, 10)).trim(), '10'); });",
     '});',
     '',
   ].join('\n'),
@@ -34,20 +34,25 @@ const FILES: Record<string, string> = {
 };
 
 /**
- * Lines 2-3 replaced. Wrong ones fail the failing tests in different ways: a wrong value, a syntax error (its round
- * cannot load), a global and a timer left behind (the process ends there). Two right ones, the last after wrong ones:
- * a round that kept an earlier candidate's code would fail it.
+ * Lines 2-3 replaced. Wrong ones fail the failing tests in different ways: a loop that never yields (first in its
+ * process: its round runs past the limit and it times out as it would alone), a wrong value, a syntax error (its
+ * round cannot load), a global, a patched built-in and a timer left behind (the process ends there). Two right ones,
+ * the last after wrong ones: a round that kept an earlier candidate's code, or ran where one patched
+ * String.prototype.trim, would fail it.
  */
-const CANDIDATES: Array<{ text: string; passes: boolean }> = [
+const CANDIDATES: Array<{ text: string; passes: boolean; status?: string }> = [
+  { text: '  for (;;) {}\n  if (x > hi) return lo;', passes: false, status: 'timeout' },
   { text: '  if (x < lo) return lo;\n  if (x > hi) return x;', passes: false },
   { text: '  if (x < lo) return hi;\n  if (x > hi) return lo;', passes: false },
   { text: '  if (x < lo) return lo;\n  if (x > hi) return (;', passes: false },
   { text: '  if (x < lo) return lo;\n  globalThis.vfLeft = 1; if (x > hi) return lo;', passes: false },
   { text: '  if (x < lo) return lo;\n  if (x > hi) return hi;', passes: true },
   { text: '  if (x < lo) return lo;\n  if (x > hi) return hi - 1;', passes: false },
+  { text: "  String.prototype.trim = function () { return ''; }; if (x < lo) return lo;\n  if (x > hi) return lo;", passes: false },
   { text: '  setTimeout(function () {}, 1500); if (x < lo) return lo;\n  if (x > hi) return lo;', passes: false },
   { text: '  if (x > hi) return hi;\n  if (x < lo) return lo;', passes: true },
 ];
+
 
 interface Json {
   readonly candidates: Array<{ number: number; status: string; verified: boolean; stage?: string; failure?: string; tests?: { fixed: string[] } }>;
@@ -75,9 +80,11 @@ for (const folder of ['mocha-1', 'mocha-5', 'mocha-8', 'mocha-11'] as const) {
       assert.match(r.stderr, /ended after \d+: a candidate (?:passed|could not be loaded|left a new global|left a timer or a handle open)/);
       const json = JSON.parse(r.stdout.slice(r.stdout.indexOf('{'))) as Json;
       const got = json.candidates.map((c) => `#${c.number} ${c.status}`);
-      const want = CANDIDATES.map((c, i) => `#${i + 1} ${c.passes ? 'pass' : 'fail'}`);
+      const want = CANDIDATES.map((c, i) => `#${i + 1} ${c.status ?? (c.passes ? 'pass' : 'fail')}`);
       assert.deepEqual(got, want);
-      for (const c of json.candidates.filter((c) => c.status !== 'pass' && c.stage === 'failing-tests' && c.number !== 3)) {
+      assert.match(r.stderr, /#1's round ran past its limit/);
+      assert.match(json.candidates[0].failure ?? '', /timed out after 5 s \(the 5 s floor/);
+      for (const c of json.candidates.filter((c) => c.status === 'fail' && c.stage === 'failing-tests' && c.number !== 4)) {
         assert.match(c.failure ?? '', /caps (?:at hi|far above)/, `#${c.number}'s excerpt names its failing test`);
       }
       assert.equal(json.verified.length, 2);
