@@ -1,4 +1,5 @@
 // Mocha's side channel: a `--require` hook (through NODE_OPTIONS) that records the runner's events in whatever reporter the user chose.
+import { ROUND_STOPS, ROUNDS_OVERRUN_FILE } from './sharedRounds';
 
 /** The hook's file name in the run's output folder. */
 export const MOCHA_HOOK_FILE = 'verified-fix-mocha-hook.cjs';
@@ -17,32 +18,10 @@ export const MOCHA_LOADS_VARIABLE = 'VERIFIED_FIX_MOCHA_LOADS';
 export const MOCHA_LOADS_FILE = 'verified-fix-mocha-loads.txt';
 
 /**
- * The variable naming a shared run's plan (stageOneBatch.ts): a JSON file `{target, first, texts, roundMs}` (the file
- * under repair, relative to the working folder; `first`, the text the run starts with, and `texts`, those of the
- * candidates after it, as file names beside the plan; `roundMs`, the CPU time one round may take). Set, the report
- * holds `{rounds: [report, …], stopped?}`, one round per candidate in order, a finished round with its `ms`; the
- * claiming process removes it too. A round that ran past `roundMs` ends the process, and MOCHA_OVERRUN_FILE beside
- * the plan says which round (0-based) and its CPU milliseconds.
+ * The variable naming a shared run's plan (sharedRounds.ts). Set, the report holds `{rounds: [report, …], stopped?}`,
+ * one round per candidate in order, a finished round with its `ms`; the claiming process removes it too.
  */
 export const MOCHA_BATCH_VARIABLE = 'VERIFIED_FIX_MOCHA_BATCH';
-
-/** Written beside a shared run's plan when a round ran past its limit: `<round> <cpu ms>`. */
-export const MOCHA_OVERRUN_FILE = 'verified-fix-batch-overrun.txt';
-
-/** Why a shared run ended before its last round (the report's `stopped`), each as the log says it. */
-export const MOCHA_BATCH_STOPS = {
-  passed: 'a candidate passed: the ones after it run where it has not',
-  leftRunning: 'a test timed out or threw outside a test, and what it left running could reach the next candidate',
-  global: 'a candidate left a new global',
-  builtins: 'a candidate changed a built-in object or a core module',
-  handle: 'a candidate left a timer or a handle open',
-  notRequired: 'the tests did not load the file under repair through require (ES modules cannot be loaded anew)',
-  loadedElsewhere: 'the file under repair was loaded by something other than the tests',
-  packageKeeps: 'a package loaded a project module and would keep its first version',
-  notSame: 'a round did not run the same tests on the next candidate',
-  unwritable: 'the file under repair could not be rewritten',
-  unloadable: 'a candidate could not be loaded',
-} as const;
 
 /**
  * The hook. Loaded into every node process of the run (NODE_OPTIONS), it stays inert until a process loads mocha's
@@ -145,10 +124,11 @@ export const MOCHA_HOOK_SOURCE = `'use strict';
   }
   // A shared run: the first run of the process runs once per candidate, each time with the file under repair holding
   // the next candidate's text and every module outside node_modules loaded anew. It ends early, and the engine runs
-  // the rest in a process of their own, where a round could reach the next: a pass (the candidates after it run where
-  // it has not), a test that timed out or threw outside a test, a new global, a timer or handle left open, a file
-  // under repair that something other than the tests loaded or a package kept. A round that did not load the new
-  // text, or ran another number of tests than the first, is left without its time: the engine runs that one again.
+  // the rest in a process of their own, where a round could reach the next: a changed built-in or core module, a test
+  // that timed out or threw outside a test, a new global, a timer or handle left open, a file under repair that
+  // something other than the tests loaded or a package kept. A pass goes on: the candidate's own full run follows in
+  // any case, and a few more short rounds cost less than the start of another process. A round that did not load the
+  // new text, or ran another number of tests than the first, is left without its time: the engine runs that one again.
   function rounds(Mocha) {
     var plan = JSON.parse(fs.readFileSync(batchPath, 'utf8'));
     var dir = path.dirname(batchPath);
@@ -164,27 +144,26 @@ export const MOCHA_HOOK_SOURCE = `'use strict';
       if (mocha.options && mocha.options.parallel) return run.apply(mocha, arguments); // workers keep their own modules
       var files = (mocha.files || []).map(function (file) { return path.resolve(file); });
       var globals; // what the first round leaves (mocha <= 5 defines its interface, test helpers their own): later rounds must add nothing
-      var clock = watchdog(plan.roundMs, path.join(dir, ${JSON.stringify(MOCHA_OVERRUN_FILE)}));
+      var clock = watchdog(plan.roundMs, path.join(dir, ${JSON.stringify(ROUNDS_OVERRUN_FILE)}));
       var handles = openHandles();
       var tests;
       var started = 0;
       batch = { rounds: [] };
       function begin() { report = fresh(); batch.rounds.push(report); started = Date.now(); if (clock) clock.round(batch.rounds.length); }
       function count() { return report.passes.length + report.failures.length + report.pending.length; }
-      function stopAfter(failures) {
+      function stopAfter() {
         if (batch.rounds.length > texts.length) return '';
         // First, with functions held from before: a patched built-in could fool every check after it.
         var patched = changed(builtins(), kept);
-        if (patched) return ${JSON.stringify(MOCHA_BATCH_STOPS.builtins)} + ' (' + patched + ')';
-        if (!failures) return ${JSON.stringify(MOCHA_BATCH_STOPS.passed)};
-        if (report.failures.some(function (f) { return f.err && f.err.leftRunning; })) return ${JSON.stringify(MOCHA_BATCH_STOPS.leftRunning)};
+        if (patched) return ${JSON.stringify(ROUND_STOPS.builtins)} + ' (' + patched + ')';
+        if (report.failures.some(function (f) { return f.err && f.err.leftRunning; })) return ${JSON.stringify(ROUND_STOPS.leftRunning)};
         var names = Object.keys(global);
         if (globals === undefined) globals = names;
-        else if (names.some(function (name) { return globals.indexOf(name) < 0; })) return ${JSON.stringify(MOCHA_BATCH_STOPS.global)};
-        if (openHandles() > handles) return ${JSON.stringify(MOCHA_BATCH_STOPS.handle)};
-        if (!require.cache[target]) return ${JSON.stringify(MOCHA_BATCH_STOPS.notRequired)};
-        if (loadedOutsideTests(target, files)) return ${JSON.stringify(MOCHA_BATCH_STOPS.loadedElsewhere)};
-        if (packageKeepsProjectModule()) return ${JSON.stringify(MOCHA_BATCH_STOPS.packageKeeps)};
+        else if (names.some(function (name) { return globals.indexOf(name) < 0; })) return ${JSON.stringify(ROUND_STOPS.global)};
+        if (openHandles() > handles) return ${JSON.stringify(ROUND_STOPS.handle)};
+        if (!require.cache[target]) return ${JSON.stringify(ROUND_STOPS.notRequired)};
+        if (loadedOutsideTests(target, files)) return ${JSON.stringify(ROUND_STOPS.loadedElsewhere)};
+        if (packageKeepsProjectModule()) return ${JSON.stringify(ROUND_STOPS.packageKeeps)};
         return undefined;
       }
       function done(failures) {
@@ -192,9 +171,9 @@ export const MOCHA_HOOK_SOURCE = `'use strict';
         var valid = batch.rounds.length === 1 || (count() === tests && Boolean(require.cache[target]));
         if (valid) report.ms = Date.now() - started;
         if (tests === undefined) tests = count();
-        var why = valid ? stopAfter(failures) : ${JSON.stringify(MOCHA_BATCH_STOPS.notSame)};
+        var why = valid ? stopAfter() : ${JSON.stringify(ROUND_STOPS.notSame)};
         if (why === undefined) {
-          try { fs.writeFileSync(target, fs.readFileSync(texts[batch.rounds.length - 1])); } catch (e) { why = ${JSON.stringify(MOCHA_BATCH_STOPS.unwritable)}; }
+          try { fs.writeFileSync(target, fs.readFileSync(texts[batch.rounds.length - 1])); } catch (e) { why = ${JSON.stringify(ROUND_STOPS.unwritable)}; }
         }
         if (why === undefined) {
           Object.keys(require.cache).forEach(function (key) { if (!/[\\/]node_modules[\\/]/.test(key)) delete require.cache[key]; });
@@ -207,7 +186,7 @@ export const MOCHA_HOOK_SOURCE = `'use strict';
             return run.call(mocha, done);
           } catch (e) {
             batch.rounds.pop();
-            why = ${JSON.stringify(MOCHA_BATCH_STOPS.unloadable)} + ' (' + text(e && e.message) + ')';
+            why = ${JSON.stringify(ROUND_STOPS.unloadable)} + ' (' + text(e && e.message) + ')';
           }
         }
         if (why) batch.stopped = why;

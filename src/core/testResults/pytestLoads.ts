@@ -73,7 +73,7 @@ def pytest_collection_finish(session):
             _edges.add((path, path))
 
 
-def pytest_unconfigure(config):
+def _loads_unconfigure(config):
     if _LOADS is None:
         return
     try:

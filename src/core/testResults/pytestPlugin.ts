@@ -1,6 +1,7 @@
 // pytest's side channel: a plugin loaded with `-p` writes one JSON line per test phase, whatever the user's addopts.
 import { shellQuote } from './shell';
 import { PYTEST_LOADS_SOURCE } from './pytestLoads';
+import { PYTEST_ROUNDS_SOURCE } from './pytestRounds';
 import { PYTHON_EQUALITY_SOURCE } from './pythonEquality';
 
 /** The plugin's module name: `-p` loads it from the run's output folder, which PYTHONPATH names. */
@@ -138,7 +139,13 @@ def pytest_runtest_logreport(report):
 def pytest_collectreport(report):
     if report.failed:
         _write({"id": _id(report.nodeid), "when": "collect", "outcome": "failed", "message": _text(report)})
-${PYTEST_LOADS_SOURCE}`;
+    _r_collected(report)
+${PYTEST_LOADS_SOURCE}${PYTEST_ROUNDS_SOURCE}
+
+def pytest_unconfigure(config):
+    _loads_unconfigure(config)
+    _r_rounds(config)
+`;
 
 /**
  * `base` with the plugin: the report's variable and PYTHONPATH (the output folder first, inside the command's own

@@ -1,16 +1,17 @@
-// Stage 1 shared: several candidates' failing-tests runs in one started mocha, one round each (see MOCHA_HOOK_SOURCE).
+// Stage 1 shared: several candidates' failing-tests runs in one started runner, one round each (mocha's hook and
+// pytest's plugin run the rounds; roundDialects.ts reads them).
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Verdict } from '../contract/fixRequest';
 import type { Logger } from '../base/logger';
 import type { ExecutedRun, RunOptions } from '../execution/executor';
 import type { ReporterRun } from '../testResults/reporterCommand';
-import { MOCHA_BATCH_STOPS, MOCHA_BATCH_VARIABLE, MOCHA_OVERRUN_FILE } from '../testResults/mochaHook';
+import { ROUND_STOPS, ROUNDS_OVERRUN_FILE, ROUNDS_PLAN_FILE, STRUCTURAL_STOPS } from '../testResults/sharedRounds';
+import type { Round, RoundsDialect } from './roundDialects';
 import { shellQuote } from '../testResults/shell';
 import { seconds } from '../base/duration';
 import { timeoutReason } from './timeLimits';
 
-const PLAN_FILE = 'verified-fix-batch.json';
 const textFile = (round: number) => `verified-fix-batch-${round}.txt`;
 
 /** One candidate's stage-1 run waiting for a shared process. */
@@ -41,14 +42,6 @@ export interface StageOneBatchOptions {
   readonly logger?: Logger;
 }
 
-/** A round of the hook's report: the json reporter's lists, and `ms` once it finished. */
-interface Round {
-  readonly passes?: unknown[];
-  readonly failures?: unknown[];
-  readonly pending?: unknown[];
-  readonly ms?: number;
-}
-
 /**
  * Collects the stage-1 runs of one selection that start in the same turn and runs them `parallel` processes at a
  * time, each process one round per candidate. A candidate's round is its verdict; what a shared process did not
@@ -67,7 +60,10 @@ export class StageOneBatch {
    * `perRunMs`: what one candidate's run may take (a round's limit, in CPU time), and `basis`, where it came from as a
    * timed-out verdict says it ("5× the baseline's 1.4 s"; absent: the test timeout).
    */
-  constructor(private readonly options: StageOneBatchOptions, private readonly command: ReporterRun, private readonly perRunMs: number, private readonly basis?: string) {}
+  constructor(
+    private readonly options: StageOneBatchOptions, private readonly dialect: RoundsDialect, private readonly command: ReporterRun,
+    private readonly perRunMs: number, private readonly basis?: string,
+  ) {}
 
   /** The candidate's run, from a shared process; undefined: run it on its own. */
   run(fileText: string, label: string, name: string): Promise<SharedRound | undefined> {
@@ -94,18 +90,18 @@ export class StageOneBatch {
     const texts = Object.fromEntries(group.map((w, i) => [textFile(i), w.fileText]));
     const { command, outputFiles } = this.command;
     const run = await this.options.run(group[0].fileText, `${group[0].label}s${group.length}`, {
-      command: (reportPath, outputDir = '') => `${MOCHA_BATCH_VARIABLE}=${shellQuote(join(outputDir, PLAN_FILE))} ${command(reportPath, outputDir)}`,
-      outputFiles: { ...outputFiles, ...texts, [PLAN_FILE]: JSON.stringify(plan) },
+      command: (reportPath, outputDir = '') => `${this.dialect.variable}=${shellQuote(join(outputDir, ROUNDS_PLAN_FILE))} ${command(reportPath, outputDir)}`,
+      outputFiles: { ...outputFiles, ...texts, [ROUNDS_PLAN_FILE]: JSON.stringify(plan) },
       timeoutMs: this.perRunMs * group.length,
     });
     if (run.verdict.cancelled) return group.forEach((w) => w.done({ run, afterOthers: false }));
-    const parsed = run.verdict.status === 'error' ? undefined : parseRounds(run.report);
+    const parsed = run.verdict.status === 'error' ? undefined : this.dialect.parse(run.report);
     const rounds = parsed?.rounds ?? [];
     const unfinished = rounds.findIndex((round) => typeof round.ms !== 'number');
     const count = unfinished < 0 ? rounds.length : unfinished;
     const startupMs = Math.max(0, run.verdict.durationMs - rounds.slice(0, count).reduce((sum, r) => sum + (r.ms ?? 0), 0));
     for (let i = 0; i < count; i++) group[i].done({ run: roundRun(run, rounds[i], startupMs), afterOthers: i > 0 });
-    const overrun = run.outputDir ? await readOverrun(join(run.outputDir, MOCHA_OVERRUN_FILE)) : undefined;
+    const overrun = run.outputDir ? await readOverrun(join(run.outputDir, ROUNDS_OVERRUN_FILE)) : undefined;
     if (overrun && overrun.round === count && count < group.length) {
       // The round ran past its limit in CPU time. First in its process, it timed out as it would alone; after other
       // candidates' rounds, one of theirs could have made it loop, so it runs again on its own.
@@ -121,7 +117,7 @@ export class StageOneBatch {
     // No report: the first candidate could not load before the rounds began (mocha 8 and later load the test files
     // before running them), or the hook cannot run rounds here; a second such process says it is the latter.
     if (!parsed) this.noReports++;
-    if (this.noReports >= 2 || (count <= 1 && stopped !== undefined && STRUCTURAL.some((why) => stopped === why))) {
+    if (this.noReports >= 2 || (count <= 1 && stopped !== undefined && STRUCTURAL_STOPS.some((why) => stopped === why))) {
       this.unsharedBecause = stopped ?? 'two shared processes left no report';
       this.options.logger?.info(`stage 1 runs one process per candidate from here on: ${this.unsharedBecause}`);
     }
@@ -129,7 +125,7 @@ export class StageOneBatch {
     if (rest.length === 0) return;
     // Where the next round is what ended the process (it could not load, did not run the tests, or ran past the
     // limit or crashed), that candidate runs on its own; the others wait for a shared process again.
-    const implicated = unfinished >= 0 || stopped === undefined || stopped.startsWith(MOCHA_BATCH_STOPS.unloadable);
+    const implicated = unfinished >= 0 || stopped === undefined || stopped.startsWith(ROUND_STOPS.unloadable);
     const again = implicated ? rest.slice(1) : rest;
     if (implicated) rest[0].done(undefined);
     for (const w of again) void this.run(w.fileText, w.label, w.name).then(w.done);
@@ -138,30 +134,14 @@ export class StageOneBatch {
   private say(group: readonly Waiting[], count: number, stopped: string | undefined, verdict: Verdict): void {
     const names = group.map((w) => w.name).join(', ');
     const end = count < group.length ? `; it ended after ${count}: ${stopped ?? verdict.reason ?? `exit ${verdict.exitCode}`}` : '';
-    this.options.logger?.info(`stage 1 of candidates ${names} shared one mocha process (${seconds(verdict.durationMs)}), one round each${end}`);
-  }
-}
-
-/** Stops the next shared process would meet as well: after one of them ends a process at its first round, stage 1 is not shared. */
-const STRUCTURAL: readonly string[] = [MOCHA_BATCH_STOPS.notRequired, MOCHA_BATCH_STOPS.loadedElsewhere, MOCHA_BATCH_STOPS.packageKeeps, MOCHA_BATCH_STOPS.notSame, MOCHA_BATCH_STOPS.unwritable];
-
-function parseRounds(report: string | undefined): { rounds: Round[]; stopped?: string } | undefined {
-  if (!report) return undefined;
-  try {
-    const data = JSON.parse(report) as { rounds?: unknown; stopped?: unknown };
-    if (!Array.isArray(data.rounds)) return undefined;
-    const rounds = data.rounds.filter((r): r is Round => typeof r === 'object' && r !== null);
-    return typeof data.stopped === 'string' ? { rounds, stopped: data.stopped } : { rounds };
-  } catch {
-    return undefined;
+    this.options.logger?.info(`stage 1 of candidates ${names} shared one ${this.dialect.runner} process (${seconds(verdict.durationMs)}), one round each${end}`);
   }
 }
 
 /** One round as a run of its own: its report, and a verdict by its failures; it took its time plus the process's start. */
 function roundRun(run: ExecutedRun, round: Round, startupMs: number): ExecutedRun {
-  const failed = (round.failures?.length ?? 0) > 0;
-  const verdict: Verdict = { status: failed ? 'fail' : 'pass', exitCode: failed ? 1 : 0, durationMs: (round.ms ?? 0) + startupMs, output: '', stdout: '', stderr: '' };
-  return { verdict, report: JSON.stringify({ passes: round.passes ?? [], failures: round.failures ?? [], pending: round.pending ?? [] }), ...(run.cwd ? { cwd: run.cwd } : {}) };
+  const verdict: Verdict = { status: round.failed ? 'fail' : 'pass', exitCode: round.failed ? 1 : 0, durationMs: (round.ms ?? 0) + startupMs, output: '', stdout: '', stderr: '' };
+  return { verdict, report: round.report, ...(run.cwd ? { cwd: run.cwd } : {}) };
 }
 
 /** The round that ran past its limit, and its CPU time, from the hook's file; undefined when no round did. */

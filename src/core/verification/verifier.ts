@@ -23,6 +23,11 @@ import type { Reference } from './reference';
 import type { SuiteCensus } from './suiteCensus';
 import type { WideRun } from '../testCommand/wideRuns';
 import { StageOneBatch } from './stageOneBatch';
+import { MOCHA_ROUNDS, PYTEST_ROUNDS } from './roundDialects';
+import type { RoundsDialect } from './roundDialects';
+
+/** The runners whose hooks can run several candidates' stage 1 in one started process. */
+const ROUNDS_BY_RUNNER: Readonly<Record<string, RoundsDialect>> = { mocha: MOCHA_ROUNDS, pytest: PYTEST_ROUNDS };
 
 const emptyEvidence: TestEvidence = { fixed: [], broke: [], stillFailing: [], passed: 0, failed: 0 };
 
@@ -372,14 +377,14 @@ export class Verifier {
     return run.verdict.cancelled ? { verdict: run.verdict, tests: emptyEvidence } : judgeRun(run, selected, 'failing-tests');
   }
 
-  /** The shared stage-1 runs of `selected`, made once: mocha only (its hook runs the rounds), under a per-run limit. */
+  /** The shared stage-1 runs of `selected`, made once: mocha and pytest (their hooks run the rounds), under a per-run limit. */
   private batchOf(selected: PerTestPlan, command: ReporterRun): StageOneBatch | undefined {
     if (!this.batches.has(selected)) {
       const { sharing, testTimeoutMs, slot, executor, logger } = this.options;
       const { ms: perRunMs = testTimeoutMs, basis } = runLimit(this.settled?.limit, testTimeoutMs);
-      const can = sharing && selected.adapter.name === 'mocha' && perRunMs !== undefined;
+      const dialect = ROUNDS_BY_RUNNER[selected.adapter.name];
       const run = (fileText: string, label: string, options: RunOptions) => slot(() => executor.run(fileText, label, options), RunPriority.first);
-      this.batches.set(selected, can ? new StageOneBatch({ ...sharing, run, ...(logger ? { logger } : {}) }, command, perRunMs as number, basis) : null);
+      this.batches.set(selected, sharing && dialect && perRunMs !== undefined ? new StageOneBatch({ ...sharing, run, ...(logger ? { logger } : {}) }, dialect, command, perRunMs, basis) : null);
     }
     return this.batches.get(selected) ?? undefined;
   }

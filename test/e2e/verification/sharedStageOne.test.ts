@@ -1,6 +1,7 @@
-// Stage 1 shared among candidates in one started mocha (stageOneBatch.ts), on real mocha releases through the built
-// CLI: every candidate's verdict is the one it earns on its own, whatever ran before it in the same process.
+// Stage 1 shared among candidates in one started runner (stageOneBatch.ts), on real mocha releases and pytest through
+// the built CLI: every candidate's verdict is the one it earns on its own, whatever ran before it in the same process.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -59,35 +60,92 @@ interface Json {
   readonly verified: unknown[];
 }
 
+interface Case {
+  readonly runner: string;
+  readonly ws: string;
+  readonly file: string;
+  readonly candidates: ReadonlyArray<{ text: string; passes: boolean; status?: string }>;
+  /** The candidate whose text does not parse: its excerpt names the file, not a test. */
+  readonly unparsable: number;
+  readonly failingTest: RegExp;
+  /** The test command, where it is not the workspace's `npm test`. */
+  readonly test?: string;
+}
+
+/** One request with every candidate of `c` on 2 slots, and the checks every runner's shared stage 1 must meet. */
+async function expectOwnVerdicts(c: Case): Promise<void> {
+  const tempRoot = makeTempRoot();
+  const list = makeWorkspace({ 'c.json': JSON.stringify(c.candidates.map((x) => x.text)) });
+  made.push(c.ws, tempRoot, list);
+  const env: NodeJS.ProcessEnv = { ...process.env, VERIFIED_FIX_TMPDIR: tempRoot };
+  delete env.NODE_TEST_CONTEXT;
+  const args = ['fix', '--workspace', c.ws, '--file', c.file, '--lines', '2-3', '--provider', 'file', '--candidates', join(list, 'c.json')];
+  if (c.test) args.push('--test', c.test);
+  args.push('--parallel', '2', '--confirm-runs', '1', '--k', '1', '--timeout', '60', '--strength', 'off', '--behaviour', 'off', '--verbose', '--json');
+  const r = await runCli(args, { env, timeoutMs: 300_000 });
+  const log = `${r.stdout}\n${r.stderr}`;
+  if (process.env.VF_DEBUG) console.error(r.stderr.split('\n').filter((l) => /stage 1|^candidate/.test(l)).join('\n'));
+  assert.equal(r.exitCode, 0, log);
+  assert.match(r.stderr, new RegExp(`stage 1 of candidates #\\d+(?:, #\\d+)+ shared one ${c.runner} process`), 'stage 1 ran in shared processes');
+  assert.match(r.stderr, /ended after \d+: a candidate (?:could not be loaded|left a new global|left a timer or a handle open|left a thread running|changed a built-in)/);
+  const json = JSON.parse(r.stdout.slice(r.stdout.indexOf('{'))) as Json;
+  const got = json.candidates.map((x) => `#${x.number} ${x.status}`);
+  const want = c.candidates.map((x, i) => `#${i + 1} ${x.status ?? (x.passes ? 'pass' : 'fail')}`);
+  assert.deepEqual(got, want, log);
+  assert.match(r.stderr, /#1's round ran past its limit/);
+  assert.match(json.candidates[0].failure ?? '', /^timed out after [\d.]+ s \((?:the 5 s floor|5× the baseline)/);
+  for (const x of json.candidates.filter((x) => x.status === 'fail' && x.stage === 'failing-tests' && x.number !== c.unparsable)) {
+    assert.match(x.failure ?? '', c.failingTest, `#${x.number}'s excerpt names its failing test`);
+  }
+  assert.equal(json.verified.length, c.candidates.filter((x) => x.passes).length);
+}
+
 for (const folder of ['mocha-1', 'mocha-5', 'mocha-8', 'mocha-11'] as const) {
   const modules = cachedRunner(folder, 'mocha');
   describe(`stage 1 shared among candidates on ${folder}`, { skip: modules ? false : missingRunner(folder) }, () => {
     it('gives every candidate the verdict it earns alone, and says the process was shared and why it ended', async () => {
       const ws = makeWorkspace({ ...FILES, 'package.json': JSON.stringify({ name: 'shared-demo', private: true, scripts: { test: 'mocha --reporter dot test/' } }) });
       symlinkSync(modules as string, join(ws, 'node_modules'));
-      const tempRoot = makeTempRoot();
-      const list = makeWorkspace({ 'c.json': JSON.stringify(CANDIDATES.map((c) => c.text)) });
-      made.push(ws, tempRoot, list);
-      const env: NodeJS.ProcessEnv = { ...process.env, VERIFIED_FIX_TMPDIR: tempRoot };
-      delete env.NODE_TEST_CONTEXT;
-      const args = ['fix', '--workspace', ws, '--file', 'src/calc.js', '--lines', '2-3', '--provider', 'file', '--candidates', join(list, 'c.json')];
-      args.push('--parallel', '2', '--confirm-runs', '1', '--k', '1', '--timeout', '60', '--strength', 'off', '--behaviour', 'off', '--verbose', '--json');
-      const r = await runCli(args, { env, timeoutMs: 300_000 });
-      const log = `${r.stdout}\n${r.stderr}`;
-      if (process.env.VF_DEBUG) console.error(r.stderr.split('\n').filter((l) => /stage 1/.test(l)).join('\n'));
-      assert.equal(r.exitCode, 0, log);
-      assert.match(r.stderr, /stage 1 of candidates #\d+(?:, #\d+)+ shared one mocha process/, 'stage 1 ran in shared processes');
-      assert.match(r.stderr, /ended after \d+: a candidate (?:passed|could not be loaded|left a new global|left a timer or a handle open)/);
-      const json = JSON.parse(r.stdout.slice(r.stdout.indexOf('{'))) as Json;
-      const got = json.candidates.map((c) => `#${c.number} ${c.status}`);
-      const want = CANDIDATES.map((c, i) => `#${i + 1} ${c.status ?? (c.passes ? 'pass' : 'fail')}`);
-      assert.deepEqual(got, want);
-      assert.match(r.stderr, /#1's round ran past its limit/);
-      assert.match(json.candidates[0].failure ?? '', /timed out after 5 s \(the 5 s floor/);
-      for (const c of json.candidates.filter((c) => c.status === 'fail' && c.stage === 'failing-tests' && c.number !== 4)) {
-        assert.match(c.failure ?? '', /caps (?:at hi|far above)/, `#${c.number}'s excerpt names its failing test`);
-      }
-      assert.equal(json.verified.length, 2);
+      await expectOwnVerdicts({ runner: 'mocha', ws, file: 'src/calc.js', candidates: CANDIDATES, unparsable: 4, failingTest: /caps (?:at hi|far above)/ });
     });
   });
 }
+
+/** The same clamp in Python; test_caps_far_above sums through functools.reduce, which candidate #8 patches. */
+const PY_FILES: Record<string, string> = {
+  'src/calc.py': ['def clamp(x, lo, hi):', '    if x < lo: return lo', '    if x > hi: return lo', '    return x', ''].join('\n'),
+  'tests/test_clamp.py': [
+    'import functools',
+    'from calc import clamp',
+    'def test_keeps_a_value_inside(): assert clamp(5, 0, 10) == 5',
+    'def test_caps_at_hi(): assert clamp(15, 0, 10) == 10',
+    'def test_caps_far_above(): assert functools.reduce(lambda a, b: a + b, [clamp(99, 0, 10)]) == 10',
+    '',
+  ].join('\n'),
+  'tests/test_low.py': ['from calc import clamp', 'def test_raises_to_lo(): assert clamp(-5, 0, 10) == 0', ''].join('\n'),
+  'tests/test_other.py': ['def test_holds(): assert True', ''].join('\n'),
+  'pytest.ini': '[pytest]\npythonpath = src\n',
+};
+
+/** As CANDIDATES: a loop, wrong values, a syntax error, a thread left running, a patched functools.reduce, two right ones. */
+const PY_CANDIDATES: Array<{ text: string; passes: boolean; status?: string }> = [
+  { text: '    while True: pass\n    if x > hi: return lo', passes: false, status: 'timeout' },
+  { text: '    if x < lo: return lo\n    if x > hi: return x', passes: false },
+  { text: '    if x < lo: return hi\n    if x > hi: return lo', passes: false },
+  { text: '    if x < lo: return lo\n    if x > hi: return (', passes: false },
+  { text: "    __import__('threading').Thread(target=__import__('time').sleep, args=(30,), daemon=True).start()\n    if x > hi: return lo", passes: false },
+  { text: '    if x < lo: return lo\n    if x > hi: return hi', passes: true },
+  { text: '    if x < lo: return lo\n    if x > hi: return hi - 1', passes: false },
+  { text: "    setattr(__import__('functools'), 'reduce', lambda f, xs: 0)\n    if x > hi: return lo", passes: false },
+  { text: '    if x < lo: return lo\n    if x > hi: return lo + 1', passes: false },
+  { text: '    if x > hi: return hi\n    if x < lo: return lo', passes: true },
+];
+
+const pytest = spawnSync('python3', ['-m', 'pytest', '--version'], { encoding: 'utf8' }).status === 0;
+describe('stage 1 shared among candidates on pytest', { skip: pytest ? false : 'SKIPPED: python3 -m pytest is not installed' }, () => {
+  it('gives every candidate the verdict it earns alone, and says the process was shared and why it ended', async () => {
+    const ws = makeWorkspace(PY_FILES);
+    const test = 'python3 -m pytest -q';
+    await expectOwnVerdicts({ runner: 'pytest', ws, file: 'src/calc.py', candidates: PY_CANDIDATES, unparsable: 4, failingTest: /caps_(?:at_hi|far_above)/, test });
+  });
+});

@@ -1,0 +1,34 @@
+// What the runners' hooks and the engine agree on for a shared stage-1 run: one started runner, one round per
+// candidate (the mocha hook and the pytest plugin run the rounds; verification/stageOneBatch.ts plans and reads them).
+
+/**
+ * The plan's file, beside the candidates' texts in the run's output folder: `{target, first, texts, roundMs}` (the
+ * file under repair, relative to the working folder; `first`, the text the run starts with, and `texts`, those of the
+ * candidates after it, as file names beside the plan; `roundMs`, the CPU time one round may take).
+ */
+export const ROUNDS_PLAN_FILE = 'verified-fix-batch.json';
+
+/** Written beside the plan when a round ran past its limit: `<round, 0-based> <cpu ms>`; the process then ends. */
+export const ROUNDS_OVERRUN_FILE = 'verified-fix-batch-overrun.txt';
+
+/** Why a shared run ended before its last round (the report's `stopped`), each as the log says it. */
+export const ROUND_STOPS = {
+  leftRunning: 'a test timed out or threw outside a test, and what it left running could reach the next candidate',
+  global: 'a candidate left a new global',
+  builtins: 'a candidate changed a built-in object or a core module',
+  handle: 'a candidate left a timer or a handle open',
+  thread: 'a candidate left a thread running',
+  notRequired: 'the tests did not load the file under repair through require (ES modules cannot be loaded anew)',
+  notImported: 'the tests did not import the file under repair as a module of the project',
+  loadedElsewhere: 'the file under repair was loaded by something other than the tests',
+  packageKeeps: 'a package loaded a project module and would keep its first version',
+  notSame: 'a round did not run the same tests on the next candidate',
+  unwritable: 'the file under repair could not be rewritten',
+  unloadable: 'a candidate could not be loaded',
+} as const;
+
+/**
+ * Stops the next shared process would meet as well: after one of them ends a process at its first round, stage 1
+ * is not shared for the rest of the request.
+ */
+export const STRUCTURAL_STOPS: readonly string[] = [ROUND_STOPS.notRequired, ROUND_STOPS.notImported, ROUND_STOPS.loadedElsewhere, ROUND_STOPS.packageKeeps, ROUND_STOPS.notSame, ROUND_STOPS.unwritable];

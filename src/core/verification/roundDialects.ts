@@ -1,0 +1,85 @@
+// How each runner's shared stage-1 run is asked for and read back: the variable that names the plan, and the report
+// split into one round per candidate (sharedRounds.ts has what both sides agree on).
+import { MOCHA_BATCH_VARIABLE } from '../testResults/mochaHook';
+import { PYTEST_BATCH_VARIABLE, PYTEST_ROUND_MARK, PYTEST_STOPPED_MARK } from '../testResults/pytestRounds';
+
+/** One candidate's round: its report as the runner's adapter reads a run's, whether a test failed, and `ms` once finished. */
+export interface Round {
+  readonly report: string;
+  readonly failed: boolean;
+  readonly ms?: number;
+}
+
+/** The rounds of a shared run, and why it ended before the last, if it did. */
+export interface Rounds {
+  readonly rounds: readonly Round[];
+  readonly stopped?: string;
+}
+
+export interface RoundsDialect {
+  /** As the log names the runner. */
+  readonly runner: string;
+  /** The variable naming the plan file for the runner's hook or plugin. */
+  readonly variable: string;
+  /** The rounds in the run's report; undefined when it holds none (the hook never ran rounds). */
+  parse(report: string | undefined): Rounds | undefined;
+}
+
+/** The mocha hook's report: `{rounds: [{passes, failures, pending, ms?}], stopped?}`. */
+export const MOCHA_ROUNDS: RoundsDialect = {
+  runner: 'mocha',
+  variable: MOCHA_BATCH_VARIABLE,
+  parse(report) {
+    if (!report) return undefined;
+    try {
+      const data = JSON.parse(report) as { rounds?: unknown; stopped?: unknown };
+      if (!Array.isArray(data.rounds)) return undefined;
+      const rounds = data.rounds.filter((r): r is { passes?: unknown[]; failures?: unknown[]; pending?: unknown[]; ms?: unknown } => typeof r === 'object' && r !== null).map((r) => {
+        const lists = { passes: r.passes ?? [], failures: r.failures ?? [], pending: r.pending ?? [] };
+        return { report: JSON.stringify(lists), failed: lists.failures.length > 0, ...(typeof r.ms === 'number' ? { ms: r.ms } : {}) };
+      });
+      return typeof data.stopped === 'string' ? { rounds, stopped: data.stopped } : { rounds };
+    } catch {
+      return undefined;
+    }
+  },
+};
+
+/**
+ * The pytest plugin's report: its JSON lines, with a mark line closing each finished round (`{"<mark>": round, "ms": n}`)
+ * and one saying why the run stopped early; the lines after the last mark are a round that did not finish.
+ */
+export const PYTEST_ROUNDS: RoundsDialect = {
+  runner: 'pytest',
+  variable: PYTEST_BATCH_VARIABLE,
+  parse(report) {
+    if (!report) return undefined;
+    const rounds: Round[] = [];
+    let lines: string[] = [];
+    let failed = false;
+    let stopped: string | undefined;
+    let marked = false;
+    for (const line of report.split('\n')) {
+      if (!line.trim()) continue;
+      let row: Record<string, unknown>;
+      try {
+        row = JSON.parse(line) as Record<string, unknown>;
+      } catch {
+        continue; // a line cut short by a kill
+      }
+      if (typeof row[PYTEST_STOPPED_MARK] === 'string') stopped = row[PYTEST_STOPPED_MARK] as string;
+      else if (typeof row[PYTEST_ROUND_MARK] === 'number') {
+        marked = true;
+        rounds.push({ report: lines.join('\n'), failed, ms: typeof row.ms === 'number' ? row.ms : 0 });
+        lines = [];
+        failed = false;
+      } else {
+        lines.push(line);
+        failed ||= row.outcome === 'failed';
+      }
+    }
+    if (!marked) return undefined;
+    if (lines.length) rounds.push({ report: lines.join('\n'), failed });
+    return stopped !== undefined ? { rounds, stopped } : { rounds };
+  },
+};

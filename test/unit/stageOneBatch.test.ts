@@ -1,0 +1,134 @@
+// How shared stage-1 processes are planned and read back (stageOneBatch.ts), with a fake process that plays the
+// rounds the hooks would: which candidates share, what runs again and where, and what a round's verdict is.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import type { ExecutedRun, RunOptions } from '../../src/core/execution/executor';
+import { silentLogger } from '../../src/core/base/logger';
+import { StageOneBatch } from '../../src/core/verification/stageOneBatch';
+import type { SharedRound } from '../../src/core/verification/stageOneBatch';
+import { MOCHA_ROUNDS, PYTEST_ROUNDS } from '../../src/core/verification/roundDialects';
+import { ROUND_STOPS, ROUNDS_OVERRUN_FILE, ROUNDS_PLAN_FILE } from '../../src/core/testResults/sharedRounds';
+import { PYTEST_ROUND_MARK, PYTEST_STOPPED_MARK } from '../../src/core/testResults/pytestRounds';
+
+const folders: string[] = [];
+after(() => folders.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
+/**
+ * A process as the mocha hook runs one: each candidate's text says what its round does. 'pass' and 'fail' finish;
+ * 'global' finishes and ends the process (a new global); 'loop' runs past its limit (the watchdog's file); 'crash'
+ * ends the process mid-round; 'broken' cannot load; with 'silent' anywhere, the process leaves no report (the hook
+ * never ran its rounds). Records each process's candidates.
+ */
+function fakeProcess(processes: string[][]) {
+  return async (fileText: string, _label: string, options: RunOptions): Promise<ExecutedRun> => {
+    const files = options.outputFiles ?? {};
+    const plan = JSON.parse(files[ROUNDS_PLAN_FILE] ?? 'null') as { first: string; texts: string[] } | null;
+    const texts = plan ? [files[plan.first], ...plan.texts.map((name) => files[name])] : [fileText];
+    processes.push(texts);
+    const outputDir = mkdtempSync(join(tmpdir(), 'vf-batch-'));
+    folders.push(outputDir);
+    const rounds: object[] = [];
+    let stopped: string | undefined;
+    for (const [i, text] of texts.entries()) {
+      if (text === 'loop') {
+        writeFileSync(join(outputDir, ROUNDS_OVERRUN_FILE), `${i} 5200`);
+        break;
+      }
+      if (text === 'crash') {
+        rounds.push({ passes: [], failures: [], pending: [] });
+        break;
+      }
+      if (text === 'broken') {
+        stopped = `${ROUND_STOPS.unloadable} (Unexpected token)`;
+        break;
+      }
+      const failed = text !== 'pass';
+      rounds.push({ passes: failed ? [] : [{ title: 't' }], failures: failed ? [{ title: 't' }] : [], pending: [], ms: 10 });
+      if (text === 'global') {
+        stopped = ROUND_STOPS.global;
+        break;
+      }
+    }
+    const verdict = { status: 'fail' as const, exitCode: 1, durationMs: 500, output: '', stdout: '', stderr: '' };
+    if (texts.includes('silent')) return { verdict, outputDir };
+    return { verdict, report: JSON.stringify(stopped ? { rounds, stopped } : { rounds }), outputDir };
+  };
+}
+
+/** Every candidate's stage 1 through one batch at once; what each got (undefined: run on its own). */
+async function stageOne(texts: readonly string[], parallel = 2): Promise<{ results: Array<SharedRound | undefined>; processes: string[][]; log: string[] }> {
+  const processes: string[][] = [];
+  const log: string[] = [];
+  const batch = new StageOneBatch(
+    { relativePath: 'src/calc.js', parallel, run: fakeProcess(processes), logger: { ...silentLogger, info: (line) => log.push(line) } },
+    MOCHA_ROUNDS, { command: () => 'mocha test/' }, 5000, "5× the baseline's 1 s",
+  );
+  const results = await Promise.all(texts.map((text, i) => batch.run(text, `c${i}f`, `#${i + 1}`)));
+  return { results, processes, log };
+}
+
+const statusOf = (round: SharedRound | undefined) => (round ? `${round.run.verdict.status}${round.afterOthers ? ' after others' : ''}` : 'alone');
+
+describe('shared stage 1', () => {
+  it('deals the candidates round-robin to one process per slot, best-ranked first; only a first round counts as run alone', async () => {
+    const { results, processes } = await stageOne(['fail', 'pass', 'fail', 'fail', 'pass']);
+    assert.deepEqual(processes, [['fail', 'fail', 'pass'], ['pass', 'fail']]);
+    assert.deepEqual(results.map(statusOf), ['fail', 'pass', 'fail after others', 'fail after others', 'pass after others']);
+  });
+
+  it('runs the candidates after a stop in another shared process, and the one a round could not load on its own', async () => {
+    const { results, processes, log } = await stageOne(['global', 'fail', 'pass', 'broken', 'fail', 'fail'], 1);
+    assert.deepEqual(processes[0], ['global', 'fail', 'pass', 'broken', 'fail', 'fail']);
+    assert.deepEqual(processes[1], ['fail', 'pass', 'broken', 'fail', 'fail'], 'the rest share again');
+    assert.deepEqual(processes[2], ['fail', 'fail'], 'the unloadable one is left out');
+    assert.deepEqual(results.map(statusOf), ['fail', 'fail', 'pass after others', 'alone', 'fail', 'fail after others']);
+    assert.match(log.join('\n'), /stage 1 of candidates #1, #2, #3, #4, #5, #6 shared one mocha process \(0\.5 s\), one round each; it ended after 1: a candidate left a new global/);
+  });
+
+  it('makes a first round that ran past its limit the candidate\'s timeout, and runs a later one again on its own', async () => {
+    const first = await stageOne(['loop', 'fail', 'pass'], 1);
+    assert.equal(first.results[0]?.run.verdict.status, 'timeout');
+    assert.equal(first.results[0]?.run.verdict.reason, "timed out after 5 s (5× the baseline's 1 s)");
+    assert.deepEqual(first.results.slice(1).map(statusOf), ['fail', 'pass after others']);
+    const later = await stageOne(['fail', 'loop', 'pass'], 1);
+    assert.deepEqual(later.results.map(statusOf), ['fail', 'alone', 'alone'], 'the looping one, and the pass after it, left alone, on their own');
+    assert.match(later.log.join('\n'), /#2's round ran past its limit \(5\.2 s of CPU time\)/);
+  });
+
+  it('runs the round a process died in on its own, and shares no more after two processes left no report', async () => {
+    const crashed = await stageOne(['crash', 'fail', 'fail'], 1);
+    assert.deepEqual(crashed.results.map(statusOf), ['alone', 'fail', 'fail after others']);
+    const { results, log } = await stageOne(['silent', 'fail', 'silent', 'fail', 'fail'], 1);
+    assert.deepEqual(results.map(statusOf), ['alone', 'alone', 'alone', 'alone', 'alone']);
+    assert.match(log.join('\n'), /stage 1 runs one process per candidate from here on: two shared processes left no report/);
+  });
+
+  it('leaves a lone candidate to run on its own', async () => {
+    const { results, processes } = await stageOne(['fail']);
+    assert.deepEqual(results.map(statusOf), ['alone']);
+    assert.equal(processes.length, 0);
+  });
+});
+
+describe('reading the rounds back', () => {
+  it("splits pytest's report lines at each round's mark; lines after the last mark are a round that did not finish", () => {
+    const row = (id: string, outcome: string) => JSON.stringify({ id, when: 'call', outcome });
+    const report = [row('t::a', 'failed'), JSON.stringify({ [PYTEST_ROUND_MARK]: 0, ms: 40 }), row('t::a', 'passed'), JSON.stringify({ [PYTEST_ROUND_MARK]: 1, ms: 30 }),
+      row('t::a', 'passed'), '{"id": "t::b", "wh', JSON.stringify({ [PYTEST_STOPPED_MARK]: ROUND_STOPS.thread })].join('\n');
+    const parsed = PYTEST_ROUNDS.parse(report);
+    assert.deepEqual(parsed?.rounds.map((r) => [r.failed, r.ms]), [[true, 40], [false, 30], [false, undefined]]);
+    assert.equal(parsed?.rounds[0].report, row('t::a', 'failed'));
+    assert.equal(parsed?.stopped, ROUND_STOPS.thread);
+    assert.equal(PYTEST_ROUNDS.parse(row('t::a', 'failed')), undefined, 'a report without marks holds no rounds');
+  });
+
+  it("reads mocha's rounds as the json reporter's lists", () => {
+    const parsed = MOCHA_ROUNDS.parse(JSON.stringify({ rounds: [{ passes: [], failures: [{ title: 'x' }], pending: [], ms: 12 }, { passes: [{ title: 'x' }] }], stopped: ROUND_STOPS.handle }));
+    assert.deepEqual(parsed?.rounds.map((r) => [r.failed, r.ms]), [[true, 12], [false, undefined]]);
+    assert.deepEqual(JSON.parse(parsed?.rounds[1].report ?? ''), { passes: [{ title: 'x' }], failures: [], pending: [] });
+    assert.equal(MOCHA_ROUNDS.parse('{"passes": []}'), undefined);
+  });
+});
