@@ -106,6 +106,12 @@ describe('shared stage 1', () => {
     assert.match(log.join('\n'), /stage 1 runs one process per candidate from here on: two shared processes left no report/);
   });
 
+  it('shares no more after two processes lost their second round, the first one loaded anew', async () => {
+    const { results, log } = await stageOne(['fail', 'broken', 'fail', 'broken', 'fail'], 1);
+    assert.deepEqual(results.map(statusOf), ['fail', 'alone', 'fail', 'alone', 'alone']);
+    assert.match(log.join('\n'), /from here on: two shared processes lost their second round \(the last: a candidate could not be loaded \(Unexpected token\)\)/);
+  });
+
   it('leaves a lone candidate to run on its own', async () => {
     const { results, processes } = await stageOne(['fail']);
     assert.deepEqual(results.map(statusOf), ['alone']);

@@ -55,6 +55,8 @@ export class StageOneBatch {
   private unsharedBecause?: string;
   /** Shared processes that left no report at all. */
   private noReports = 0;
+  /** Shared processes whose second round, the first one loaded anew, did not finish or could not load. */
+  private secondRoundsLost = 0;
 
   /**
    * `perRunMs`: what one candidate's run may take (a round's limit, in CPU time), and `basis`, where it came from as a
@@ -116,16 +118,19 @@ export class StageOneBatch {
     this.say(group, count, stopped ?? (parsed ? undefined : 'it left no shared report'), run.verdict);
     // No report: the first candidate could not load before the rounds began (mocha 8 and later load the test files
     // before running them), or the hook cannot run rounds here; a second such process says it is the latter.
+    // A second round lost twice: loading the project anew may not work here (a framework set up once per process).
     if (!parsed) this.noReports++;
-    if (this.noReports >= 2 || (count <= 1 && stopped !== undefined && STRUCTURAL_STOPS.some((why) => stopped === why))) {
-      this.unsharedBecause = stopped ?? 'two shared processes left no report';
+    const implicated = unfinished >= 0 || stopped === undefined || stopped.startsWith(ROUND_STOPS.unloadable);
+    if (count === 1 && (implicated || stopped === ROUND_STOPS.notSame)) this.secondRoundsLost++;
+    const structural = count <= 1 && stopped !== undefined && STRUCTURAL_STOPS.some((why) => stopped === why);
+    if (this.noReports >= 2 || this.secondRoundsLost >= 2 || structural) {
+      this.unsharedBecause = structural ? stopped : this.noReports >= 2 ? 'two shared processes left no report' : `two shared processes lost their second round (the last: ${stopped ?? 'it did not finish'})`;
       this.options.logger?.info(`stage 1 runs one process per candidate from here on: ${this.unsharedBecause}`);
     }
     const rest = group.slice(count);
     if (rest.length === 0) return;
     // Where the next round is what ended the process (it could not load, did not run the tests, or ran past the
     // limit or crashed), that candidate runs on its own; the others wait for a shared process again.
-    const implicated = unfinished >= 0 || stopped === undefined || stopped.startsWith(ROUND_STOPS.unloadable);
     const again = implicated ? rest.slice(1) : rest;
     if (implicated) rest[0].done(undefined);
     for (const w of again) void this.run(w.fileText, w.label, w.name).then(w.done);
