@@ -57,6 +57,8 @@ export const MOCHA_HOOK_SOURCE = `'use strict';
   var same = Object.is; // as it was before any project code ran
   function fresh() { return { passes: [], failures: [], pending: [] }; }
   var report = fresh();
+  var planned; // the tests the runner's 'start' said it would run (runner.total)
+  var current; // the runner that started last
   var batch;
   function write() {
     try { fs.writeFileSync(reportPath, JSON.stringify(batch || report)); } catch (e) { /* the run may not write there */ }
@@ -113,7 +115,9 @@ export const MOCHA_HOOK_SOURCE = `'use strict';
     }
     Runner.prototype.emit = function (name, a, b) {
       try {
-        if (name === 'start' && !started) { started = true; process.on('exit', write); }
+        if (name === 'start') { planned = typeof this.total === 'number' ? this.total : undefined; current = this; }
+        if (batch && this !== current) { /* an earlier round's runner, still unwinding: not this round's */ }
+        else if (name === 'start' && !started) { started = true; process.on('exit', write); }
         else if (name === 'pass') report.passes.push(entry(a));
         else if (name === 'fail') report.failures.push(entry(a, b));
         else if (name === 'pending') report.pending.push(entry(a));
@@ -149,7 +153,7 @@ export const MOCHA_HOOK_SOURCE = `'use strict';
       var tests;
       var started = 0;
       batch = { rounds: [] };
-      function begin() { report = fresh(); batch.rounds.push(report); started = Date.now(); if (clock) clock.round(batch.rounds.length); }
+      function begin() { planned = undefined; report = fresh(); batch.rounds.push(report); started = Date.now(); if (clock) clock.round(batch.rounds.length); }
       function count() { return report.passes.length + report.failures.length + report.pending.length; }
       function stopAfter() {
         if (batch.rounds.length > texts.length) return '';
@@ -166,11 +170,19 @@ export const MOCHA_HOOK_SOURCE = `'use strict';
         if (packageKeepsProjectModule()) return ${JSON.stringify(ROUND_STOPS.packageKeeps)};
         return undefined;
       }
+      // Each round's runner calls back once: mocha <= 5 under --bail emits 'end' at the first failure and again when
+      // it has unwound, and the second must not end the round after it.
+      function once(fn) {
+        var called = false;
+        return function () { if (called) return undefined; called = true; return fn.apply(this, arguments); };
+      }
       function done(failures) {
         if (clock) clock.round(0);
-        var valid = batch.rounds.length === 1 || (count() === tests && Boolean(require.cache[target]));
+        // The tests the round set out to run: with --bail, a round that fails stops early and runs fewer.
+        var size = planned !== undefined ? planned : count();
+        var valid = batch.rounds.length === 1 || (size === tests && Boolean(require.cache[target]));
         if (valid) report.ms = Date.now() - started;
-        if (tests === undefined) tests = count();
+        if (tests === undefined) tests = size;
         var why = valid ? stopAfter() : ${JSON.stringify(ROUND_STOPS.notSame)};
         if (why === undefined) {
           try { fs.writeFileSync(target, fs.readFileSync(texts[batch.rounds.length - 1])); } catch (e) { why = ${JSON.stringify(ROUND_STOPS.unwritable)}; }
@@ -183,7 +195,7 @@ export const MOCHA_HOOK_SOURCE = `'use strict';
             mocha.suite = new Mocha.Suite('', new Mocha.Context(), true);
             mocha.ui(mocha.options && mocha.options.ui);
             if (mocha._lazyLoadFiles && typeof mocha.lazyLoadFiles === 'function') mocha.lazyLoadFiles(false);
-            return run.call(mocha, done);
+            return run.call(mocha, once(done));
           } catch (e) {
             batch.rounds.pop();
             why = ${JSON.stringify(ROUND_STOPS.unloadable)} + ' (' + text(e && e.message) + ')';
@@ -195,7 +207,7 @@ export const MOCHA_HOOK_SOURCE = `'use strict';
       }
       if (typeof mocha.cleanReferencesAfterRun === 'function') mocha.cleanReferencesAfterRun(false);
       begin();
-      return run.call(mocha, done);
+      return run.call(mocha, once(done));
     };
   }
   // A round that loops without yielding holds the thread, so its limit is kept by a worker thread: it compares the
