@@ -192,7 +192,9 @@ export const MOCHA_HOOK_SOURCE = `'use strict';
           write();
           begin();
           try {
-            mocha.suite = new Mocha.Suite('', new Mocha.Context(), true);
+            mocha.suite = rootLike(mocha.suite, new Mocha.Suite('', new Mocha.Context(), true));
+            // Root hook plugins (mocha 8 and later: --require of a file exporting mochaHooks) live on the root suite.
+            if (mocha.options && mocha.options.rootHooks && typeof mocha.rootHooks === 'function') mocha.rootHooks(mocha.options.rootHooks);
             mocha.ui(mocha.options && mocha.options.ui);
             if (mocha._lazyLoadFiles && typeof mocha.lazyLoadFiles === 'function') mocha.lazyLoadFiles(false);
             return run.call(mocha, once(done));
@@ -225,6 +227,13 @@ export const MOCHA_HOOK_SOURCE = `'use strict';
       worker.unref();
     } catch (e) { return undefined; }
     return { round: function (n) { Atomics.store(state, 0, n); } };
+  }
+  // A new root suite with the old one's settings: --timeout, --slow, --retries and --bail are set on the root suite.
+  function rootLike(old, fresh) {
+    ['timeout', 'slow', 'retries', 'bail'].forEach(function (name) {
+      try { if (typeof old[name] === 'function' && typeof fresh[name] === 'function') fresh[name](old[name]()); } catch (e) { /* not in this mocha */ }
+    });
+    return fresh;
   }
   // The file under repair: its path from the run's folder or the nearest folder above (a command that starts in a
   // subfolder), holding the first candidate's text; none, and the run is an ordinary one.

@@ -35,19 +35,39 @@ const FILES: Record<string, string> = {
 };
 
 /**
+ * For mocha 8 and later: the settings and hooks mocha keeps on its root suite must hold in every round. 'caps at hi'
+ * fails its first try (--retries 1 lets it pass), 'caps far above' reads what a root hook plugin's beforeEach sets.
+ */
+const ROOT_SUITE_FILES: Record<string, string> = {
+  ...FILES,
+  'test/clamp.test.js': [
+    "var assert = require('assert');",
+    "var calc = require('../src/calc');",
+    'var tries = 0;',
+    "describe('clamp', function () {",
+    "  it('keeps a value inside', function () { assert.equal(calc.clamp(5, 0, 10), 5); });",
+    "  it('caps at hi', function () { tries++; if (tries === 1) throw new Error('the first try fails'); assert.equal(calc.clamp(15, 0, 10), 10); });",
+    "  it('caps far above', function () { assert.equal(String(calc.clamp(99, 0, 10)).trim(), String(global.vfTen)); });",
+    '});',
+    '',
+  ].join('\n'),
+  'test/setup.js': 'exports.mochaHooks = { beforeEach: function () { global.vfTen = 10; } };\n',
+};
+
+/**
  * Lines 2-3 replaced. Wrong ones fail the failing tests in different ways: a loop that never yields (first in its
  * process: its round runs past the limit and it times out as it would alone), a wrong value, a syntax error (its
  * round cannot load), a global, a patched built-in and a timer left behind (the process ends there). Two right ones,
- * the last after wrong ones: a round that kept an earlier candidate's code, or ran where one patched
- * String.prototype.trim, would fail it.
+ * each after wrong ones (the first processes take every other candidate: #2, #4, #6…): a round that kept an earlier
+ * candidate's code, lost the root suite's settings, or ran where one patched String.prototype.trim, would fail it.
  */
 const CANDIDATES: Array<{ text: string; passes: boolean; status?: string }> = [
   { text: '  for (;;) {}\n  if (x > hi) return lo;', passes: false, status: 'timeout' },
   { text: '  if (x < lo) return lo;\n  if (x > hi) return x;', passes: false },
   { text: '  if (x < lo) return hi;\n  if (x > hi) return lo;', passes: false },
-  { text: '  if (x < lo) return lo;\n  if (x > hi) return (;', passes: false },
-  { text: '  if (x < lo) return lo;\n  globalThis.vfLeft = 1; if (x > hi) return lo;', passes: false },
   { text: '  if (x < lo) return lo;\n  if (x > hi) return hi;', passes: true },
+  { text: '  if (x < lo) return lo;\n  globalThis.vfLeft = 1; if (x > hi) return lo;', passes: false },
+  { text: '  if (x < lo) return lo;\n  if (x > hi) return (;', passes: false },
   { text: '  if (x < lo) return lo;\n  if (x > hi) return hi - 1;', passes: false },
   { text: "  String.prototype.trim = function () { return ''; }; if (x < lo) return lo;\n  if (x > hi) return lo;", passes: false },
   { text: '  setTimeout(function () {}, 1500); if (x < lo) return lo;\n  if (x > hi) return lo;', passes: false },
@@ -101,14 +121,21 @@ async function expectOwnVerdicts(c: Case): Promise<void> {
 }
 
 // With --bail (mocha 5 and 11) a round that fails stops at its first failing test, so rounds run different numbers
-// of tests: they are compared by what each set out to run.
-for (const [folder, script] of [['mocha-1', 'mocha --reporter dot test/'], ['mocha-5', 'mocha --reporter dot --bail test/'], ['mocha-8', 'mocha --reporter dot test/'], ['mocha-11', 'mocha --bail --reporter dot test/']] as const) {
+// of tests: they are compared by what each set out to run. --retries and a root hook plugin (mocha 8 and 11) live
+// on the root suite, which each round makes anew.
+const MOCHA_CASES = [
+  ['mocha-1', 'mocha --reporter dot test/', FILES],
+  ['mocha-5', 'mocha --reporter dot --bail test/', FILES],
+  ['mocha-8', 'mocha --reporter dot --retries 1 --require test/setup.js test/', ROOT_SUITE_FILES],
+  ['mocha-11', 'mocha --bail --reporter dot --retries 1 --require test/setup.js test/', ROOT_SUITE_FILES],
+] as const;
+for (const [folder, script, files] of MOCHA_CASES) {
   const modules = cachedRunner(folder, 'mocha');
   describe(`stage 1 shared among candidates on ${folder} (${script})`, { skip: modules ? false : missingRunner(folder) }, () => {
     it('gives every candidate the verdict it earns alone, and says the process was shared and why it ended', async () => {
-      const ws = makeWorkspace({ ...FILES, 'package.json': JSON.stringify({ name: 'shared-demo', private: true, scripts: { test: script } }) });
+      const ws = makeWorkspace({ ...files, 'package.json': JSON.stringify({ name: 'shared-demo', private: true, scripts: { test: script } }) });
       symlinkSync(modules as string, join(ws, 'node_modules'));
-      await expectOwnVerdicts({ runner: 'mocha', ws, file: 'src/calc.js', candidates: CANDIDATES, unparsable: 4, failingTest: /caps (?:at hi|far above)/ });
+      await expectOwnVerdicts({ runner: 'mocha', ws, file: 'src/calc.js', candidates: CANDIDATES, unparsable: 6, failingTest: /caps (?:at hi|far above)/ });
     });
   });
 }
