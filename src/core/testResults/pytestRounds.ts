@@ -18,7 +18,8 @@ export const PYTEST_STOPPED_MARK = 'verified_fix_stopped';
  * under the working folder outside site-packages) from `sys.modules`, and calls `pytest.main` again with the same
  * arguments, as pytest's own in-process runs do. It stops, and the engine runs the rest elsewhere, where a round
  * could reach the next: a changed built-in or module of the standard library that tests use most (compared by
- * identity with their values from before any test loaded), a thread left running, a round that could not collect
+ * identity with their values from before any test loaded), a replaced unittest assertion or pytest report class
+ * or an object that equals anything (the plugin's guards, which fail every test after them), a thread left running, a round that could not collect
  * (the candidate's own run then happens on its own), collected another number of tests, or never imported the file
  * under repair. A round that keeps the thread busy past `roundMs` of CPU time is ended by a watchdog thread.
  * Needs pytest 5.1 (`config.invocation_params`); before it, the run is an ordinary one.
@@ -164,9 +165,13 @@ def _r_end_round():
     _write({"${PYTEST_ROUND_MARK}": at, "ms": int((_r_time.monotonic() - _r["started"]) * 1000)})
     if at >= len(_r["texts"]):
         return False
-    changed = _r_changed(_r["before"])
+    # The plugin's own guards stay tripped once tripped: a round after it would fail whatever it ran.
+    changed = _r_changed(_r["before"]) or ", ".join(_replaced()[:3])
     if changed:
         _r_stop("${ROUND_STOPS.builtins} (" + changed + ")")
+        return False
+    if _eq_flagged:
+        _r_stop("${ROUND_STOPS.equalsAnything}")
         return False
     if _r_threading.active_count() > _r["threads"]:
         _r_stop("${ROUND_STOPS.thread}")

@@ -17,6 +17,7 @@ export const ROUND_STOPS = {
   global: 'a candidate left a new global',
   builtins: 'a candidate changed a built-in object or a core module',
   handle: 'a candidate left a timer or a handle open',
+  equalsAnything: 'a candidate made objects that equal anything',
   thread: 'a candidate left a thread running',
   notRequired: 'the tests did not load the file under repair through require (ES modules cannot be loaded anew)',
   notImported: 'the tests did not import the file under repair as a module of the project',
