@@ -229,11 +229,11 @@ export const MOCHA_HOOK_SOURCE = `'use strict';
     return { round: function (n) { Atomics.store(state, 0, n); } };
   }
   // A new root suite with the old one's settings: --timeout, --slow, --retries and --bail are set on the root suite.
-  function rootLike(old, fresh) {
+  function rootLike(old, made) {
     ['timeout', 'slow', 'retries', 'bail'].forEach(function (name) {
-      try { if (typeof old[name] === 'function' && typeof fresh[name] === 'function') fresh[name](old[name]()); } catch (e) { /* not in this mocha */ }
+      try { if (typeof old[name] === 'function' && typeof made[name] === 'function') made[name](old[name]()); } catch (e) { /* not in this mocha */ }
     });
-    return fresh;
+    return made;
   }
   // The file under repair: its path from the run's folder or the nearest folder above (a command that starts in a
   // subfolder), holding the first candidate's text; none, and the run is an ordinary one.

@@ -158,7 +158,7 @@ export class Verifier {
     if (first && !executor.runsCanInterfere && requiredRuns > 1) {
       // Stage 1 ran the fixed tests alone, in a run of its own: exactly what a cheap confirmation runs, so it counts
       // as the first one and one run fewer starts. Not when it ran after other candidates in a shared process.
-      const stageOne = this.cheapConfirmation && !first.shared ? 1 : 0;
+      const stageOne = this.cheapConfirmation && !first.afterOthers ? 1 : 0;
       const all = await Promise.all(Array.from({ length: requiredRuns - stageOne }, (_, i) => (i === 0 ? this.runFull(fileText, `c${index}`, false, undefined, RunPriority.full, scope) : this.confirm(fileText, `c${index}r${i + 1}`, false, first, RunPriority.full, scope))));
       if (all[0].verdict.cancelled) return undefined;
       // A cheap confirmation ran only the fixed tests: beside a full run that failed it proves nothing about the tests
@@ -347,8 +347,9 @@ export class Verifier {
 
   /**
    * Stage 1 of a candidate or variant: where the failing tests span several files, first those of one (a run that
-   * did not pass ends the stage there), then all of them, ahead of other candidates' first runs. With `share` (the candidate's
-   * name for the log), its first run may be a round of a process shared with others (never a variant's: there a failure is what counts, and an earlier round could cause one).
+   * did not pass ends the stage there), then all of them, ahead of other candidates' first runs. With `share` (the
+   * candidate's name for the log), its first run may be a round of a process shared with others; never a variant's:
+   * there a failure is what counts, and an earlier round could cause one.
    */
   private async runStageOne(fileText: string, label: string, timeoutMs?: number, share?: string): Promise<StageOneRun | undefined> {
     const { plan } = await this.options.reference;
@@ -366,13 +367,13 @@ export class Verifier {
 
   /**
    * A run of `selected.failing` alone, judged against `selected`; undefined when the runner cannot select them. With
-   * `share`, it may be a round of a process shared with other candidates (`shared` in the result when it came after theirs).
+   * `share`, it may be a round of a process shared with other candidates (`afterOthers` when it came after theirs).
    */
   private async runSelected(selected: PerTestPlan, fileText: string, label: string, timeoutMs?: number, how: SelectedHow = { alone: false, priority: RunPriority.first }): Promise<StageOneRun | undefined> {
     const command = selectionCommand(selected.adapter, selected.base, selected.failing);
     if (!command) return undefined;
     const shared = how.share !== undefined && !how.alone && timeoutMs === undefined ? await this.batchOf(selected, command)?.run(fileText, label, how.share) : undefined;
-    if (shared) return shared.run.verdict.cancelled ? { verdict: shared.run.verdict, tests: emptyEvidence } : { ...judgeRun(shared.run, selected, 'failing-tests'), ...(shared.afterOthers ? { shared: true } : {}) };
+    if (shared) return shared.run.verdict.cancelled ? { verdict: shared.run.verdict, tests: emptyEvidence } : { ...judgeRun(shared.run, selected, 'failing-tests'), ...(shared.afterOthers ? { afterOthers: true } : {}) };
     const run = await this.limitedRun(fileText, label, { ...command, alone: how.alone }, timeoutMs || undefined, how.priority);
     return run.verdict.cancelled ? { verdict: run.verdict, tests: emptyEvidence } : judgeRun(run, selected, 'failing-tests');
   }
@@ -397,9 +398,9 @@ interface SelectedHow {
   readonly share?: string;
 }
 
-/** A stage-1 run's verdict and evidence; `shared` when it ran after other candidates' rounds in one process. */
+/** A stage-1 run's verdict and evidence; `afterOthers` when it ran after other candidates' rounds in one process. */
 interface StageOneRun {
   readonly verdict: Verdict;
   readonly tests: TestEvidence;
-  readonly shared?: boolean;
+  readonly afterOthers?: boolean;
 }
