@@ -22,12 +22,13 @@ after(() => folders.forEach((dir) => rmSync(dir, { recursive: true, force: true 
  * ends the process mid-round; 'broken' cannot load; with 'silent' anywhere, the process leaves no report (the hook
  * never ran its rounds). Records each process's candidates.
  */
-function fakeProcess(processes: string[][]) {
+function fakeProcess(processes: string[][], stopsAfterPass: boolean[] = []) {
   return async (fileText: string, _label: string, options: RunOptions): Promise<ExecutedRun> => {
     const files = options.outputFiles ?? {};
-    const plan = JSON.parse(files[ROUNDS_PLAN_FILE] ?? 'null') as { first: string; texts: string[] } | null;
+    const plan = JSON.parse(files[ROUNDS_PLAN_FILE] ?? 'null') as { first: string; texts: string[]; stopAfterPass?: boolean } | null;
     const texts = plan ? [files[plan.first], ...plan.texts.map((name) => files[name])] : [fileText];
     processes.push(texts);
+    stopsAfterPass.push(plan?.stopAfterPass === true);
     const outputDir = mkdtempSync(join(tmpdir(), 'vf-batch-'));
     folders.push(outputDir);
     const rounds: object[] = [];
@@ -51,6 +52,10 @@ function fakeProcess(processes: string[][]) {
         stopped = ROUND_STOPS.global;
         break;
       }
+      if (!failed && plan?.stopAfterPass && i < texts.length - 1) {
+        stopped = ROUND_STOPS.firstPass;
+        break;
+      }
     }
     const verdict = { status: 'fail' as const, exitCode: 1, durationMs: 500, output: '', stdout: '', stderr: '' };
     if (texts.includes('silent')) return { verdict, outputDir };
@@ -59,32 +64,41 @@ function fakeProcess(processes: string[][]) {
 }
 
 /** Every candidate's stage 1 through one batch at once; what each got (undefined: run on its own). */
-async function stageOne(texts: readonly string[], parallel = 2): Promise<{ results: Array<SharedRound | undefined>; processes: string[][]; log: string[] }> {
+async function stageOne(texts: readonly string[], parallel = 2): Promise<{ results: Array<SharedRound | undefined>; processes: string[][]; stopsAfterPass: boolean[]; log: string[] }> {
   const processes: string[][] = [];
+  const stopsAfterPass: boolean[] = [];
   const log: string[] = [];
   const batch = new StageOneBatch(
-    { relativePath: 'src/calc.js', parallel, run: fakeProcess(processes), logger: { ...silentLogger, info: (line) => log.push(line) } },
+    { relativePath: 'src/calc.js', parallel, run: fakeProcess(processes, stopsAfterPass), logger: { ...silentLogger, info: (line) => log.push(line) } },
     MOCHA_ROUNDS, { command: () => 'mocha test/' }, 5000, "5× the baseline's 1 s",
   );
   const results = await Promise.all(texts.map((text, i) => batch.run(text, `c${i}f`, `#${i + 1}`)));
-  return { results, processes, log };
+  return { results, processes, stopsAfterPass, log };
 }
 
 const statusOf = (round: SharedRound | undefined) => (round ? `${round.run.verdict.status}${round.afterOthers ? ' after others' : ''}` : 'alone');
 
 describe('shared stage 1', () => {
   it('deals the candidates round-robin to one process per slot, best-ranked first; only a first round counts as run alone', async () => {
-    const { results, processes } = await stageOne(['fail', 'pass', 'fail', 'fail', 'pass']);
-    assert.deepEqual(processes, [['fail', 'fail', 'pass'], ['pass', 'fail']]);
-    assert.deepEqual(results.map(statusOf), ['fail', 'pass', 'fail after others', 'fail after others', 'pass after others']);
+    const { results, processes } = await stageOne(['fail', 'fail', 'fail', 'fail', 'pass']);
+    assert.deepEqual(processes, [['fail', 'fail', 'pass'], ['fail', 'fail']]);
+    assert.deepEqual(results.map(statusOf), ['fail', 'fail', 'fail after others', 'fail after others', 'pass after others']);
+  });
+
+  it('ends a process after the request\'s first pass, so that it need not wait for the other rounds; later passes go on', async () => {
+    const { results, processes, stopsAfterPass, log } = await stageOne(['pass', 'fail', 'fail', 'pass', 'fail'], 1);
+    assert.deepEqual(processes, [['pass', 'fail', 'fail', 'pass', 'fail'], ['fail', 'fail', 'pass', 'fail']]);
+    assert.deepEqual(stopsAfterPass, [true, false]);
+    assert.deepEqual(results.map(statusOf), ['pass', 'fail', 'fail after others', 'pass after others', 'fail after others']);
+    assert.match(log.join('\n'), /it ended after 1: a candidate passed, the first of the request to/);
   });
 
   it('runs the candidates after a stop in another shared process, and the one a round could not load on its own', async () => {
-    const { results, processes, log } = await stageOne(['global', 'fail', 'pass', 'broken', 'fail', 'fail'], 1);
-    assert.deepEqual(processes[0], ['global', 'fail', 'pass', 'broken', 'fail', 'fail']);
-    assert.deepEqual(processes[1], ['fail', 'pass', 'broken', 'fail', 'fail'], 'the rest share again');
+    const { results, processes, log } = await stageOne(['global', 'fail', 'fail', 'broken', 'fail', 'fail'], 1);
+    assert.deepEqual(processes[0], ['global', 'fail', 'fail', 'broken', 'fail', 'fail']);
+    assert.deepEqual(processes[1], ['fail', 'fail', 'broken', 'fail', 'fail'], 'the rest share again');
     assert.deepEqual(processes[2], ['fail', 'fail'], 'the unloadable one is left out');
-    assert.deepEqual(results.map(statusOf), ['fail', 'fail', 'pass after others', 'alone', 'fail', 'fail after others']);
+    assert.deepEqual(results.map(statusOf), ['fail', 'fail', 'fail after others', 'alone', 'fail', 'fail after others']);
     assert.match(log.join('\n'), /stage 1 of candidates #1, #2, #3, #4, #5, #6 shared one mocha process \(0\.5 s\), one round each; it ended after 1: a candidate left a new global/);
   });
 

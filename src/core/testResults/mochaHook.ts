@@ -130,9 +130,10 @@ export const MOCHA_HOOK_SOURCE = `'use strict';
   // the next candidate's text and every module outside node_modules loaded anew. It ends early, and the engine runs
   // the rest in a process of their own, where a round could reach the next: a changed built-in or core module, a test
   // that timed out or threw outside a test, a new global, a timer or handle left open, a file under repair that
-  // something other than the tests loaded or a package kept. A pass goes on: the candidate's own full run follows in
-  // any case, and a few more short rounds cost less than the start of another process. A round that did not load the
-  // new text, or ran another number of tests than the first, is left without its time: the engine runs that one again.
+  // something other than the tests loaded or a package kept. A pass goes on (a few more short rounds cost less than
+  // the start of another process) unless the plan says stopAfterPass: until the request has a candidate past its
+  // failing tests, the first one to pass should not wait for the others. A round that did not load the new text, or
+  // ran another number of tests than the first, is left without its time: the engine runs that one again.
   function rounds(Mocha) {
     var plan = JSON.parse(fs.readFileSync(batchPath, 'utf8'));
     var dir = path.dirname(batchPath);
@@ -160,6 +161,7 @@ export const MOCHA_HOOK_SOURCE = `'use strict';
         // First, with functions held from before: a patched built-in could fool every check after it.
         var patched = changed(builtins(), kept);
         if (patched) return ${JSON.stringify(ROUND_STOPS.builtins)} + ' (' + patched + ')';
+        if (plan.stopAfterPass && report.failures.length === 0) return ${JSON.stringify(ROUND_STOPS.firstPass)};
         if (report.failures.some(function (f) { return f.err && f.err.leftRunning; })) return ${JSON.stringify(ROUND_STOPS.leftRunning)};
         var names = Object.keys(global);
         if (globals === undefined) globals = names;

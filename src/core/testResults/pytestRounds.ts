@@ -33,7 +33,7 @@ import threading as _r_threading
 import time as _r_time
 
 _R_PLAN = os.environ.pop("${PYTEST_BATCH_VARIABLE}", None)
-_r = {"running": False, "round": 0, "started": _r_time.monotonic(), "collected": 0, "collect_error": None, "tick": [0]}
+_r = {"running": False, "round": 0, "started": _r_time.monotonic(), "collected": 0, "failed": True, "collect_error": None, "tick": [0]}
 
 
 def _r_values():
@@ -139,6 +139,7 @@ def pytest_sessionstart(session):
 
 def pytest_sessionfinish(session):
     _r["collected"] = getattr(session, "testscollected", 0)
+    _r["failed"] = bool(getattr(session, "testsfailed", 0))
 
 
 def _r_collected(report):
@@ -164,6 +165,9 @@ def _r_end_round():
         return False
     _write({"${PYTEST_ROUND_MARK}": at, "ms": int((_r_time.monotonic() - _r["started"]) * 1000)})
     if at >= len(_r["texts"]):
+        return False
+    if _r_plan.get("stopAfterPass") and not _r["failed"]:
+        _r_stop("${ROUND_STOPS.firstPass}")
         return False
     # The plugin's own guards stay tripped once tripped: a round after it would fail whatever it ran.
     changed = _r_changed(_r["before"]) or ", ".join(_replaced()[:3])

@@ -4,7 +4,8 @@
 /**
  * The plan's file, beside the candidates' texts in the run's output folder: `{target, first, texts, roundMs}` (the
  * file under repair, relative to the working folder; `first`, the text the run starts with, and `texts`, those of the
- * candidates after it, as file names beside the plan; `roundMs`, the CPU time one round may take).
+ * candidates after it, as file names beside the plan; `roundMs`, the CPU time one round may take; `stopAfterPass`: end
+ * the process after a round that passed, so that the request's first fix need not wait for the other rounds).
  */
 export const ROUNDS_PLAN_FILE = 'verified-fix-batch.json';
 
@@ -13,6 +14,7 @@ export const ROUNDS_OVERRUN_FILE = 'verified-fix-batch-overrun.txt';
 
 /** Why a shared run ended before its last round (the report's `stopped`), each as the log says it. */
 export const ROUND_STOPS = {
+  firstPass: 'a candidate passed, the first of the request to: it goes on to its own runs at once',
   leftRunning: 'a test timed out or threw outside a test, and what it left running could reach the next candidate',
   global: 'a candidate left a new global',
   builtins: 'a candidate changed a built-in object or a core module',

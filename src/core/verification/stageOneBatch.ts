@@ -53,6 +53,8 @@ export class StageOneBatch {
   private waiting: Waiting[] = [];
   /** Set when a shared process finished one round only, for a reason the next would meet as well. */
   private unsharedBecause?: string;
+  /** Whether a round of this request has passed. */
+  private passed = false;
   /** Shared processes that left no report at all. */
   private noReports = 0;
   /** Shared processes whose second round, the first one loaded anew, did not finish or could not load. */
@@ -88,7 +90,9 @@ export class StageOneBatch {
 
   private async shared(group: readonly Waiting[]): Promise<void> {
     if (group.length < 2) return group.forEach((w) => w.done(undefined));
-    const plan = { target: this.options.relativePath, first: textFile(0), texts: group.slice(1).map((_, i) => textFile(i + 1)), roundMs: this.perRunMs };
+    // Until a candidate of the request has passed its failing tests, the first to pass ends its process: the request's
+    // first fix is then shown as early as when every candidate had a process of its own.
+    const plan = { target: this.options.relativePath, first: textFile(0), texts: group.slice(1).map((_, i) => textFile(i + 1)), roundMs: this.perRunMs, stopAfterPass: !this.passed };
     const texts = Object.fromEntries(group.map((w, i) => [textFile(i), w.fileText]));
     const { command, outputFiles } = this.command;
     const run = await this.options.run(group[0].fileText, `${group[0].label}s${group.length}`, {
@@ -103,6 +107,7 @@ export class StageOneBatch {
     const count = unfinished < 0 ? rounds.length : unfinished;
     const startupMs = Math.max(0, run.verdict.durationMs - rounds.slice(0, count).reduce((sum, r) => sum + (r.ms ?? 0), 0));
     for (let i = 0; i < count; i++) group[i].done({ run: roundRun(run, rounds[i], startupMs), afterOthers: i > 0 });
+    if (rounds.slice(0, count).some((round) => !round.failed)) this.passed = true;
     const overrun = run.outputDir ? await readOverrun(join(run.outputDir, ROUNDS_OVERRUN_FILE)) : undefined;
     if (overrun && overrun.round === count && count < group.length) {
       // The round ran past its limit in CPU time. First in its process, it timed out as it would alone; after other
