@@ -10,7 +10,8 @@ import { silentLogger } from '../../src/core/base/logger';
 import { StageOneBatch } from '../../src/core/verification/stageOneBatch';
 import type { SharedRound } from '../../src/core/verification/stageOneBatch';
 import { MOCHA_ROUNDS, PYTEST_ROUNDS } from '../../src/core/verification/roundDialects';
-import { ROUND_STOPS, ROUNDS_OVERRUN_FILE, ROUNDS_PLAN_FILE } from '../../src/core/testResults/sharedRounds';
+import { ROUNDS_OVERRUN_FILE, ROUNDS_PLAN_FILE } from '../../src/core/testResults/sharedRounds';
+import type { RoundStop } from '../../src/core/testResults/sharedRounds';
 import { PYTEST_ROUND_MARK, PYTEST_STOPPED_MARK } from '../../src/core/testResults/pytestRounds';
 
 const folders: string[] = [];
@@ -32,7 +33,8 @@ function fakeProcess(processes: string[][], stopsAfterPass: boolean[] = []) {
     const outputDir = mkdtempSync(join(tmpdir(), 'vf-batch-'));
     folders.push(outputDir);
     const rounds: object[] = [];
-    let stopped: string | undefined;
+    let stopped: RoundStop | undefined;
+    let detail: string | undefined;
     for (const [i, text] of texts.entries()) {
       if (text === 'loop') {
         writeFileSync(join(outputDir, ROUNDS_OVERRUN_FILE), `${i} 5200`);
@@ -43,23 +45,24 @@ function fakeProcess(processes: string[][], stopsAfterPass: boolean[] = []) {
         break;
       }
       if (text === 'broken') {
-        stopped = `${ROUND_STOPS.unloadable} (Unexpected token)`;
+        stopped = 'unloadable';
+        detail = 'Unexpected token';
         break;
       }
       const failed = text !== 'pass';
       rounds.push({ passes: failed ? [] : [{ title: 't' }], failures: failed ? [{ title: 't' }] : [], pending: [], ms: 10 });
       if (text === 'global') {
-        stopped = ROUND_STOPS.global;
+        stopped = 'global';
         break;
       }
       if (!failed && plan?.stopAfterPass && i < texts.length - 1) {
-        stopped = ROUND_STOPS.firstPass;
+        stopped = 'firstPass';
         break;
       }
     }
     const verdict = { status: 'fail' as const, exitCode: 1, durationMs: 500, output: '', stdout: '', stderr: '' };
     if (texts.includes('silent')) return { verdict, outputDir };
-    return { verdict, report: JSON.stringify(stopped ? { rounds, stopped } : { rounds }), outputDir };
+    return { verdict, report: JSON.stringify(stopped ? { rounds, stopped, detail } : { rounds }), outputDir };
   };
 }
 
@@ -137,18 +140,20 @@ describe('reading the rounds back', () => {
   it("splits pytest's report lines at each round's mark; lines after the last mark are a round that did not finish", () => {
     const row = (id: string, outcome: string) => JSON.stringify({ id, when: 'call', outcome });
     const report = [row('t::a', 'failed'), JSON.stringify({ [PYTEST_ROUND_MARK]: 0, ms: 40 }), row('t::a', 'passed'), JSON.stringify({ [PYTEST_ROUND_MARK]: 1, ms: 30 }),
-      row('t::a', 'passed'), '{"id": "t::b", "wh', JSON.stringify({ [PYTEST_STOPPED_MARK]: ROUND_STOPS.thread })].join('\n');
+      row('t::a', 'passed'), '{"id": "t::b", "wh', JSON.stringify({ [PYTEST_STOPPED_MARK]: 'thread', detail: null })].join('\n');
     const parsed = PYTEST_ROUNDS.parse(report);
     assert.deepEqual(parsed?.rounds.map((r) => [r.failed, r.ms]), [[true, 40], [false, 30], [false, undefined]]);
     assert.equal(parsed?.rounds[0].report, row('t::a', 'failed'));
-    assert.equal(parsed?.stopped, ROUND_STOPS.thread);
+    assert.deepEqual(parsed?.stopped, { stop: 'thread' });
     assert.equal(PYTEST_ROUNDS.parse(row('t::a', 'failed')), undefined, 'a report without marks holds no rounds');
   });
 
   it("reads mocha's rounds as the json reporter's lists", () => {
-    const parsed = MOCHA_ROUNDS.parse(JSON.stringify({ rounds: [{ passes: [], failures: [{ title: 'x' }], pending: [], ms: 12 }, { passes: [{ title: 'x' }] }], stopped: ROUND_STOPS.handle }));
+    const parsed = MOCHA_ROUNDS.parse(JSON.stringify({ rounds: [{ passes: [], failures: [{ title: 'x' }], pending: [], ms: 12 }, { passes: [{ title: 'x' }] }], stopped: 'handle' }));
     assert.deepEqual(parsed?.rounds.map((r) => [r.failed, r.ms]), [[true, 12], [false, undefined]]);
     assert.deepEqual(JSON.parse(parsed?.rounds[1].report ?? ''), { passes: [{ title: 'x' }], failures: [], pending: [] });
+    assert.deepEqual(parsed?.stopped, { stop: 'handle' });
+    assert.equal(MOCHA_ROUNDS.parse(JSON.stringify({ rounds: [], stopped: 'a reason no hook gives' }))?.stopped, undefined, 'only the hooks\' own keys decide');
     assert.equal(MOCHA_ROUNDS.parse('{"passes": []}'), undefined);
   });
 });

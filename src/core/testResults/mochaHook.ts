@@ -1,5 +1,6 @@
 // Mocha's side channel: a `--require` hook (through NODE_OPTIONS) that records the runner's events in whatever reporter the user chose.
-import { ROUND_STOPS, ROUNDS_OVERRUN_FILE } from './sharedRounds';
+import { ROUNDS_OVERRUN_FILE } from './sharedRounds';
+import type { RoundStop } from './sharedRounds';
 
 /** The hook's file name in the run's output folder. */
 export const MOCHA_HOOK_FILE = 'verified-fix-mocha-hook.cjs';
@@ -18,8 +19,9 @@ export const MOCHA_LOADS_VARIABLE = 'VERIFIED_FIX_MOCHA_LOADS';
 export const MOCHA_LOADS_FILE = 'verified-fix-mocha-loads.txt';
 
 /**
- * The variable naming a shared run's plan (sharedRounds.ts). Set, the report holds `{rounds: [report, …], stopped?}`,
- * one round per candidate in order, a finished round with its `ms`; the claiming process removes it too.
+ * The variable naming a shared run's plan (sharedRounds.ts). Set, the report holds `{rounds: [report, …], stopped?,
+ * detail?}`, one round per candidate in order, a finished round with its `ms`, and the key of ROUND_STOPS that ended
+ * the run early; the claiming process removes it too.
  */
 export const MOCHA_BATCH_VARIABLE = 'VERIFIED_FIX_MOCHA_BATCH';
 
@@ -160,16 +162,16 @@ export const MOCHA_HOOK_SOURCE = `'use strict';
         if (batch.rounds.length > texts.length) return '';
         // First, with functions held from before: a patched built-in could fool every check after it.
         var patched = changed(builtins(), kept);
-        if (patched) return ${JSON.stringify(ROUND_STOPS.builtins)} + ' (' + patched + ')';
-        if (plan.stopAfterPass && report.failures.length === 0) return ${JSON.stringify(ROUND_STOPS.firstPass)};
-        if (report.failures.some(function (f) { return f.err && f.err.leftRunning; })) return ${JSON.stringify(ROUND_STOPS.leftRunning)};
+        if (patched) { batch.detail = patched; return ${JSON.stringify('builtins' satisfies RoundStop)}; }
+        if (plan.stopAfterPass && report.failures.length === 0) return ${JSON.stringify('firstPass' satisfies RoundStop)};
+        if (report.failures.some(function (f) { return f.err && f.err.leftRunning; })) return ${JSON.stringify('leftRunning' satisfies RoundStop)};
         var names = Object.keys(global);
         if (globals === undefined) globals = names;
-        else if (names.some(function (name) { return globals.indexOf(name) < 0; })) return ${JSON.stringify(ROUND_STOPS.global)};
-        if (openHandles() > handles) return ${JSON.stringify(ROUND_STOPS.handle)};
-        if (!require.cache[target]) return ${JSON.stringify(ROUND_STOPS.notRequired)};
-        if (loadedOutsideTests(target, files)) return ${JSON.stringify(ROUND_STOPS.loadedElsewhere)};
-        if (packageKeepsProjectModule()) return ${JSON.stringify(ROUND_STOPS.packageKeeps)};
+        else if (names.some(function (name) { return globals.indexOf(name) < 0; })) return ${JSON.stringify('global' satisfies RoundStop)};
+        if (openHandles() > handles) return ${JSON.stringify('handle' satisfies RoundStop)};
+        if (!require.cache[target]) return ${JSON.stringify('notRequired' satisfies RoundStop)};
+        if (loadedOutsideTests(target, files)) return ${JSON.stringify('loadedElsewhere' satisfies RoundStop)};
+        if (packageKeepsProjectModule()) return ${JSON.stringify('packageKeeps' satisfies RoundStop)};
         return undefined;
       }
       // Each round's runner calls back once: mocha <= 5 under --bail emits 'end' at the first failure and again when
@@ -185,9 +187,9 @@ export const MOCHA_HOOK_SOURCE = `'use strict';
         var valid = batch.rounds.length === 1 || (size === tests && Boolean(require.cache[target]));
         if (valid) report.ms = Date.now() - started;
         if (tests === undefined) tests = size;
-        var why = valid ? stopAfter() : ${JSON.stringify(ROUND_STOPS.notSame)};
+        var why = valid ? stopAfter() : ${JSON.stringify('notSame' satisfies RoundStop)};
         if (why === undefined) {
-          try { fs.writeFileSync(target, fs.readFileSync(texts[batch.rounds.length - 1])); } catch (e) { why = ${JSON.stringify(ROUND_STOPS.unwritable)}; }
+          try { fs.writeFileSync(target, fs.readFileSync(texts[batch.rounds.length - 1])); } catch (e) { why = ${JSON.stringify('unwritable' satisfies RoundStop)}; }
         }
         if (why === undefined) {
           Object.keys(require.cache).forEach(function (key) { if (!/[\\/]node_modules[\\/]/.test(key)) delete require.cache[key]; });
@@ -202,7 +204,8 @@ export const MOCHA_HOOK_SOURCE = `'use strict';
             return run.call(mocha, once(done));
           } catch (e) {
             batch.rounds.pop();
-            why = ${JSON.stringify(ROUND_STOPS.unloadable)} + ' (' + text(e && e.message) + ')';
+            why = ${JSON.stringify('unloadable' satisfies RoundStop)};
+            batch.detail = text(e && e.message);
           }
         }
         if (why) batch.stopped = why;

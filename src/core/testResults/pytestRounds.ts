@@ -1,6 +1,7 @@
 // pytest's shared stage 1: part of the report plugin, inert unless a shared run's plan is named. One started Python
 // and pytest run one round per candidate (sharedRounds.ts; verification/stageOneBatch.ts plans and reads them).
-import { ROUND_STOPS, ROUNDS_OVERRUN_FILE } from './sharedRounds';
+import { ROUNDS_OVERRUN_FILE } from './sharedRounds';
+import type { RoundStop } from './sharedRounds';
 
 /** The variable naming the plan; the plugin removes it on import, so nested pytests and workers run one round. */
 export const PYTEST_BATCH_VARIABLE = 'VERIFIED_FIX_PYTEST_BATCH';
@@ -8,7 +9,7 @@ export const PYTEST_BATCH_VARIABLE = 'VERIFIED_FIX_PYTEST_BATCH';
 /** The key of the report line that closes a finished round: `{"<mark>": round, "ms": n}`. */
 export const PYTEST_ROUND_MARK = 'verified_fix_round';
 
-/** The key of the report line that says why the run stopped before its last round. */
+/** The key of the report line that says why the run stopped before its last round: a key of ROUND_STOPS, and `detail`. */
 export const PYTEST_STOPPED_MARK = 'verified_fix_stopped';
 
 /**
@@ -147,8 +148,8 @@ def _r_collected(report):
         _r["collect_error"] = (_text(report).strip().splitlines() or [""])[-1][:200]
 
 
-def _r_stop(why):
-    _write({"${PYTEST_STOPPED_MARK}": why})
+def _r_stop(why, detail=None):
+    _write({"${PYTEST_STOPPED_MARK}": why, "detail": detail})
 
 
 def _r_end_round():
@@ -156,32 +157,32 @@ def _r_end_round():
     at = _r["round"]
     _r["tick"][0] = 0
     if _r["collect_error"] is not None:
-        _r_stop("${ROUND_STOPS.unloadable} (" + _r["collect_error"] + ")")
+        _r_stop("${'unloadable' satisfies RoundStop}", _r["collect_error"])
         return False
     if at == 0:
         _r["first_collected"] = _r["collected"]
     elif _r["collected"] != _r["first_collected"]:
-        _r_stop("${ROUND_STOPS.notSame}")
+        _r_stop("${'notSame' satisfies RoundStop}")
         return False
     _write({"${PYTEST_ROUND_MARK}": at, "ms": int((_r_time.monotonic() - _r["started"]) * 1000)})
     if at >= len(_r["texts"]):
         return False
     if _r_plan.get("stopAfterPass") and not _r["failed"]:
-        _r_stop("${ROUND_STOPS.firstPass}")
+        _r_stop("${'firstPass' satisfies RoundStop}")
         return False
     # The plugin's own guards stay tripped once tripped: a round after it would fail whatever it ran.
     changed = _r_changed(_r["before"]) or ", ".join(_replaced()[:3])
     if changed:
-        _r_stop("${ROUND_STOPS.builtins} (" + changed + ")")
+        _r_stop("${'builtins' satisfies RoundStop}", changed)
         return False
     if _eq_flagged:
-        _r_stop("${ROUND_STOPS.equalsAnything}")
+        _r_stop("${'equalsAnything' satisfies RoundStop}")
         return False
     if _r_threading.active_count() > _r["threads"]:
-        _r_stop("${ROUND_STOPS.thread}")
+        _r_stop("${'thread' satisfies RoundStop}")
         return False
     if not any(real == _r["target"] for _, real in _r_project_modules()):
-        _r_stop("${ROUND_STOPS.notImported}")
+        _r_stop("${'notImported' satisfies RoundStop}")
         return False
     return True
 
@@ -206,7 +207,7 @@ def _r_rounds(config):
             except Exception:
                 pass
         except Exception:
-            _r_stop("${ROUND_STOPS.unwritable}")
+            _r_stop("${'unwritable' satisfies RoundStop}")
             return
         for name, _ in _r_project_modules():
             _r_sys.modules.pop(name, None)

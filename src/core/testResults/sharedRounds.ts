@@ -12,7 +12,10 @@ export const ROUNDS_PLAN_FILE = 'verified-fix-batch.json';
 /** Written beside the plan when a round ran past its limit: `<round, 0-based> <cpu ms>`; the process then ends. */
 export const ROUNDS_OVERRUN_FILE = 'verified-fix-batch-overrun.txt';
 
-/** Why a shared run ended before its last round (the report's `stopped`), each as the log says it. */
+/**
+ * Why a shared run ended before its last round, each as the log says it. The hooks report the key (the report's
+ * `stopped`) and, for some, a detail (`detail`: the changed property, the load error); the engine decides by the key.
+ */
 export const ROUND_STOPS = {
   firstPass: 'a candidate passed, the first of the request to: it goes on to its own runs at once',
   leftRunning: 'a test timed out or threw outside a test, and what it left running could reach the next candidate',
@@ -30,8 +33,28 @@ export const ROUND_STOPS = {
   unloadable: 'a candidate could not be loaded',
 } as const;
 
+/** A key of ROUND_STOPS. */
+export type RoundStop = keyof typeof ROUND_STOPS;
+
+/** Why a shared run stopped, as the hook reported it. */
+export interface Stopped {
+  readonly stop: RoundStop;
+  readonly detail?: string;
+}
+
+/** The stop's words for the log: "a candidate changed a built-in object or a core module (String.prototype.trim)". */
+export function describeStop({ stop, detail }: Stopped): string {
+  return detail ? `${ROUND_STOPS[stop]} (${detail})` : ROUND_STOPS[stop];
+}
+
+/** The report's `stopped` and `detail` as a Stopped; undefined for a key no hook writes. */
+export function stoppedOf(stop: unknown, detail: unknown): Stopped | undefined {
+  if (typeof stop !== 'string' || !Object.hasOwn(ROUND_STOPS, stop)) return undefined;
+  return typeof detail === 'string' && detail ? { stop: stop as RoundStop, detail } : { stop: stop as RoundStop };
+}
+
 /**
  * Stops the next shared process would meet as well: after one of them ends a process at its first round, stage 1
  * is not shared for the rest of the request.
  */
-export const STRUCTURAL_STOPS: readonly string[] = [ROUND_STOPS.notRequired, ROUND_STOPS.notImported, ROUND_STOPS.loadedElsewhere, ROUND_STOPS.packageKeeps, ROUND_STOPS.notSame, ROUND_STOPS.unwritable];
+export const STRUCTURAL_STOPS: readonly RoundStop[] = ['notRequired', 'notImported', 'loadedElsewhere', 'packageKeeps', 'notSame', 'unwritable'];

@@ -2,6 +2,8 @@
 // split into one round per candidate (sharedRounds.ts has what both sides agree on).
 import { MOCHA_BATCH_VARIABLE } from '../testResults/mochaHook';
 import { PYTEST_BATCH_VARIABLE, PYTEST_ROUND_MARK, PYTEST_STOPPED_MARK } from '../testResults/pytestRounds';
+import { stoppedOf } from '../testResults/sharedRounds';
+import type { Stopped } from '../testResults/sharedRounds';
 
 /** One candidate's round: its report as the runner's adapter reads a run's, whether a test failed, and `ms` once finished. */
 export interface Round {
@@ -13,7 +15,7 @@ export interface Round {
 /** The rounds of a shared run, and why it ended before the last, if it did. */
 export interface Rounds {
   readonly rounds: readonly Round[];
-  readonly stopped?: string;
+  readonly stopped?: Stopped;
 }
 
 export interface RoundsDialect {
@@ -25,20 +27,21 @@ export interface RoundsDialect {
   parse(report: string | undefined): Rounds | undefined;
 }
 
-/** The mocha hook's report: `{rounds: [{passes, failures, pending, ms?}], stopped?}`. */
+/** The mocha hook's report: `{rounds: [{passes, failures, pending, ms?}], stopped?, detail?}`. */
 export const MOCHA_ROUNDS: RoundsDialect = {
   runner: 'mocha',
   variable: MOCHA_BATCH_VARIABLE,
   parse(report) {
     if (!report) return undefined;
     try {
-      const data = JSON.parse(report) as { rounds?: unknown; stopped?: unknown };
+      const data = JSON.parse(report) as { rounds?: unknown; stopped?: unknown; detail?: unknown };
       if (!Array.isArray(data.rounds)) return undefined;
       const rounds = data.rounds.filter((r): r is { passes?: unknown[]; failures?: unknown[]; pending?: unknown[]; ms?: unknown } => typeof r === 'object' && r !== null).map((r) => {
         const lists = { passes: r.passes ?? [], failures: r.failures ?? [], pending: r.pending ?? [] };
         return { report: JSON.stringify(lists), failed: lists.failures.length > 0, ...(typeof r.ms === 'number' ? { ms: r.ms } : {}) };
       });
-      return typeof data.stopped === 'string' ? { rounds, stopped: data.stopped } : { rounds };
+      const stopped = stoppedOf(data.stopped, data.detail);
+      return stopped ? { rounds, stopped } : { rounds };
     } catch {
       return undefined;
     }
@@ -57,7 +60,7 @@ export const PYTEST_ROUNDS: RoundsDialect = {
     const rounds: Round[] = [];
     let lines: string[] = [];
     let failed = false;
-    let stopped: string | undefined;
+    let stopped: Stopped | undefined;
     let marked = false;
     for (const line of report.split('\n')) {
       if (!line.trim()) continue;
@@ -67,7 +70,7 @@ export const PYTEST_ROUNDS: RoundsDialect = {
       } catch {
         continue; // a line cut short by a kill
       }
-      if (typeof row[PYTEST_STOPPED_MARK] === 'string') stopped = row[PYTEST_STOPPED_MARK] as string;
+      if (PYTEST_STOPPED_MARK in row) stopped = stoppedOf(row[PYTEST_STOPPED_MARK], row.detail);
       else if (typeof row[PYTEST_ROUND_MARK] === 'number') {
         marked = true;
         rounds.push({ report: lines.join('\n'), failed, ms: typeof row.ms === 'number' ? row.ms : 0 });
@@ -80,6 +83,6 @@ export const PYTEST_ROUNDS: RoundsDialect = {
     }
     if (!marked) return undefined;
     if (lines.length) rounds.push({ report: lines.join('\n'), failed });
-    return stopped !== undefined ? { rounds, stopped } : { rounds };
+    return stopped ? { rounds, stopped } : { rounds };
   },
 };

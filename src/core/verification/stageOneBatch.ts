@@ -6,7 +6,7 @@ import type { Verdict } from '../contract/fixRequest';
 import type { Logger } from '../base/logger';
 import type { ExecutedRun, RunOptions } from '../execution/executor';
 import type { ReporterRun } from '../testResults/reporterCommand';
-import { ROUND_STOPS, ROUNDS_OVERRUN_FILE, ROUNDS_PLAN_FILE, STRUCTURAL_STOPS } from '../testResults/sharedRounds';
+import { ROUNDS_OVERRUN_FILE, ROUNDS_PLAN_FILE, STRUCTURAL_STOPS, describeStop } from '../testResults/sharedRounds';
 import type { Round, RoundsDialect } from './roundDialects';
 import { shellQuote } from '../testResults/shell';
 import { seconds } from '../base/duration';
@@ -120,16 +120,17 @@ export class StageOneBatch {
       return;
     }
     const stopped = parsed?.stopped;
-    this.say(group, count, stopped ?? (parsed ? undefined : 'it left no shared report'), run.verdict);
+    this.say(group, count, stopped ? describeStop(stopped) : parsed ? undefined : 'it left no shared report', run.verdict);
     // No report: the first candidate could not load before the rounds began (mocha 8 and later load the test files
     // before running them), or the hook cannot run rounds here; a second such process says it is the latter.
     // A second round lost twice: loading the project anew may not work here (a framework set up once per process).
     if (!parsed) this.noReports++;
-    const implicated = unfinished >= 0 || stopped === undefined || stopped.startsWith(ROUND_STOPS.unloadable);
-    if (count === 1 && (implicated || stopped === ROUND_STOPS.notSame)) this.secondRoundsLost++;
-    const structural = count <= 1 && stopped !== undefined && STRUCTURAL_STOPS.some((why) => stopped === why);
+    const implicated = unfinished >= 0 || stopped === undefined || stopped.stop === 'unloadable';
+    if (count === 1 && (implicated || stopped.stop === 'notSame')) this.secondRoundsLost++;
+    const structural = count <= 1 && stopped !== undefined && STRUCTURAL_STOPS.includes(stopped.stop);
     if (this.noReports >= 2 || this.secondRoundsLost >= 2 || structural) {
-      this.unsharedBecause = structural ? stopped : this.noReports >= 2 ? 'two shared processes left no report' : `two shared processes lost their second round (the last: ${stopped ?? 'it did not finish'})`;
+      const last = stopped ? describeStop(stopped) : 'it did not finish';
+      this.unsharedBecause = structural ? last : this.noReports >= 2 ? 'two shared processes left no report' : `two shared processes lost their second round (the last: ${last})`;
       this.options.logger?.info(`stage 1 runs one process per candidate from here on: ${this.unsharedBecause}`);
     }
     const rest = group.slice(count);
