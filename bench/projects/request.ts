@@ -1,7 +1,8 @@
 // One bench request: a bare run of the project's suite, then the real CLI (`fix`, offline mutation generator, 10
 // candidates) on the seeded line, its stderr time-stamped line by line; what engaged, read from its log and --json.
 import { spawn } from 'node:child_process';
-import { join } from 'node:path';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 
 export interface RequestMeasure {
   readonly suiteMs: number;
@@ -103,6 +104,18 @@ function noteOf(json: { baseline?: { status?: string }; stoppedEarly?: unknown }
   return notes.length ? { note: notes.join('; ') } : {};
 }
 
+/**
+ * With VERIFIED_FIX_BENCH_LOGS set to a folder, each request's log goes there with every line's time since the
+ * request started: where a request's time went is otherwise lost with the process.
+ */
+function keepLog(dir: string, file: string, line: number, modeArgs: readonly string[], lines: readonly Timed[]): void {
+  const folder = process.env.VERIFIED_FIX_BENCH_LOGS;
+  if (!folder) return;
+  mkdirSync(folder, { recursive: true });
+  const name = [basename(dir), file.replace(/[^\w.-]/g, '_'), line, ...modeArgs].join('-').replace(/^-+/, '');
+  writeFileSync(join(folder, `${name}.log`), lines.map((l) => `${(l.at / 1000).toFixed(2).padStart(7)} ${l.text}`).join('\n') + '\n');
+}
+
 /** The middle value (the mean of the middle two for an even count); NaN for none. */
 export function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -124,6 +137,7 @@ export async function measureRequest(dir: string, command: string, file: string,
   const args = [cli, 'fix', '--workspace', dir, '--file', file, '--lines', `${line}-${line}`, '--test', command, '--samples', '10', '--behaviour', 'off', '--json', '--verbose',
     ...(timeout > 60 ? ['--timeout', String(timeout)] : []), ...modeArgs];
   const { exit, stdout, lines, ms } = await spawnTimed(process.execPath, args, dir, 900_000);
+  keepLog(dir, file, line, modeArgs, lines);
   const log = lines.map((l) => l.text.replace(/^verified-fix: /, ''));
   const perTest = log.find((l) => l.startsWith('per-test results')) ?? 'no per-test line in the log';
   const firstPass = lines.find((l) => /^candidate #\d+ pass/.test(l.text));

@@ -125,7 +125,7 @@ export function humanReport(result: FixResult, k: number): string {
       out.push(`candidate ${candidateLine(c)}${c.label ? ` — ${c.label}` : ''}`);
       if (c.reviewRequired) out.push(`  REVIEW REQUIRED (not ranked by strength): ${c.reviewRequired}`);
       if (c.strength) out.push(`  ${describeStrength(c.strength)}`);
-      else if (result.strengthCutShort?.unchecked.includes(index)) out.push(`  strength: cut short (${result.strengthCutShort.message})`);
+      else if (result.strengthCutShort?.unchecked.includes(index)) out.push(`  strength: not checked (${result.strengthCutShort.message})`);
       out.push(c.diff);
       // The first surviving variants, so a reviewer sees what else the tests would accept.
       for (const survivor of c.strength?.survivors.slice(0, MAX_SURVIVORS_SHOWN) ?? []) out.push(`  also passes: ${survivor.label}`, survivor.diff);

@@ -26,7 +26,7 @@ function result(extra: Partial<FixResult>): FixResult {
 const cutShort = { message: "the strength check's budget ran out: 9.9 s, 33% of the request", unchecked: [2], kind: 'budget' as const };
 
 describe('the candidate list', () => {
-  it('labels a fix the strength check did not reach as cut short, and a shared strength with whose it is', () => {
+  it('labels a fix the strength check did not reach as not checked, and a shared strength with whose it is', () => {
     const [first, second, third] = verifiedCandidates(result({ strengthCutShort: cutShort }));
     assert.equal(verifiedLabel(first), 'passed 1/1 run, 1.2 s · tests pin it: 10 of 10 variants caught');
     assert.equal(verifiedLabel(second), 'passed 1/1 run, 1.2 s · tests pin it: 10 of 10 variants caught (shared with candidate 1)');
@@ -54,7 +54,7 @@ describe('the Details report', () => {
     }), 'sum.js:1');
     assert.match(report, /Strength check: 12 runs, 8\.1 s, 27% of the request \(budget 9\.9 s\); 1 fix shared an equivalent fix's variants\./);
     assert.match(report, /The strength check was cut short: the strength check's budget ran out/);
-    assert.match(report, /## Candidate 3: verified, 1\.2 s\n\nStrength: cut short \(the strength check's budget ran out: 9\.9 s, 33% of the request\)\./);
+    assert.match(report, /## Candidate 3: verified, 1\.2 s\n\nStrength: not checked \(the strength check's budget ran out: 9\.9 s, 33% of the request\)\./);
     assert.match(report, /## Candidate 2: verified, 1\.2 s\n\nStrength: tests pin this change: all 10 variants of it are caught \(the variants of #1, an equivalent fix: the same outcome on every input the behaviour check tried\)\./);
     assert.ok(report.includes(`## Candidate 4 — n + 1: ${FULL_RUN_NOT_REACHED} (not verified)`), report);
   });

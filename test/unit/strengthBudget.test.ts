@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { StrengthMeter, describeStrengthCost, equivalenceKey, strengthBudgetMs } from '../../src/core/verification/strengthBudget';
-import { checkStrength } from '../../src/core/verification/strengthRuns';
+import { checkStrength, leastDecidingMs } from '../../src/core/verification/strengthRuns';
 import { describeStrength } from '../../src/core/verification/strengthCheck';
 import type { VariantLimit } from '../../src/core/verification/strengthRuns';
 import type { TestStrength } from '../../src/core/contract/strength';
@@ -103,23 +103,34 @@ const verdict = (durationMs: number) => ({ status: 'pass' as const, durationMs, 
 const candidate = (index: number, replacement: string) => ({ index, replacement, verdict: verdict(2000), duplicateOf: null, runs: [verdict(2000)], verified: true, flaky: false, diff: '', changeSize: 1, changedCharacters: 1 });
 const fixes = [candidate(0, '  return q >= t;'), candidate(1, '  return q  >=  t;'), candidate(2, '  return t <= q;'), candidate(3, '  return q >= t && true;')];
 
-async function runCheck(options: { sharing?: boolean; groups?: number[][]; stageOneMs?: number; cutFrom?: number; budgetSpent?: boolean }) {
+async function runCheck(options: { sharing?: boolean; groups?: number[][]; stageOneMs?: number; cutFrom?: number; budgetSpent?: boolean; leftMs?: () => number }) {
   const labels: string[] = [];
   const limits: VariantLimit[] = [];
   // Variants from number `cutFrom` on are cancelled, as the meter cancels the runs past the budget's deadline.
   const cut = (label: string) => options.cutFrom !== undefined && Number(/v(\d+)$/.exec(label)?.[1] ?? -1) >= options.cutFrom;
+  // Started runs as their labels, and `done:` and the label as each ends (a control run ends a moment after it starts).
+  const events: string[] = [];
   const verifier = {
-    tryVariant: async (label: string, _text: string, limit: VariantLimit) => (labels.push(label), limits.push(limit), cut(label) ? undefined : label.endsWith('c') ? ('survived' as const) : ('caught' as const)),
+    tryVariant: async (label: string, _text: string, limit: VariantLimit) => {
+      labels.push(label);
+      limits.push(limit);
+      events.push(label);
+      if (label.endsWith('c')) await new Promise((resolve) => setTimeout(resolve, 5));
+      events.push(`done:${label}`);
+      return cut(label) ? undefined : label.endsWith('c') ? ('survived' as const) : ('caught' as const);
+    },
     failingTestsRunMs: () => options.stageOneMs,
   };
   const strengths = new Map<number, TestStrength>();
+  const skipped = new Map<number, string>();
   await checkStrength({
     level: 'quick', verifier, languageId: 'javascript', relativePath: 'a.js', originalText: original, start, end, candidates: fixes, ranking: [0, 1, 2, 3],
     ...(options.sharing === false ? { sharing: false } : {}), ...(options.groups ? { groups: Promise.resolve(options.groups) } : {}),
     ...(options.budgetSpent !== undefined ? { budgetSpent: () => options.budgetSpent === true } : {}),
+    ...(options.leftMs ? { budget: { leftMs: options.leftMs, slots: 2, skipped: (i: number, why: string) => skipped.set(i, why) } } : {}),
   }, (i, s) => strengths.set(i, s));
   const ranFor = new Set(labels.map((l) => Number(/^s(\d+)/.exec(l)?.[1])));
-  return { labels, limits, strengths, ranFor };
+  return { labels, limits, strengths, ranFor, skipped, events };
 }
 
 describe('equivalent fixes share their variants', () => {
@@ -158,6 +169,39 @@ describe('a check the budget ends', () => {
   it('a cancel (not the budget), or a cut before any variant decided, leaves the fix without a strength', async () => {
     assert.equal((await runCheck({ sharing: false, cutFrom: 3, budgetSpent: false })).strengths.size, 0);
     assert.equal((await runCheck({ sharing: false, cutFrom: 0, budgetSpent: true })).strengths.size, 0);
+  });
+});
+
+describe('a check the budget cannot decide', () => {
+  it('the least time to decide a fix: its control run and all but a tenth of its variants caught at the first stage, slots at a time', () => {
+    assert.equal(leastDecidingMs(500, 2000, 10, true, 2), (2500 + 9 * 500) / 2);
+    assert.equal(leastDecidingMs(500, 2000, 10, false, 1), 9 * 500);
+    // The control run's two stages run one after the other whatever the slots.
+    assert.equal(leastDecidingMs(100, 5000, 10, true, 8), 5100);
+    assert.equal(leastDecidingMs(500, 2000, 40, true, 2), (2500 + 36 * 500) / 2);
+  });
+  it('is not started, with no run spent, and says what deciding it would take', async () => {
+    // #0's runs: 2 s, its failing tests 0.5 s: at least max(2.5, (2.5 + 9 × 0.5) / 2) = 3.5 s on 2 slots.
+    const { labels, strengths, skipped } = await runCheck({ sharing: false, stageOneMs: 500, leftMs: () => 3400 });
+    assert.deepEqual(labels, []);
+    assert.equal(strengths.size, 0);
+    assert.deepEqual([...skipped.keys()], [0, 1, 2, 3]);
+    assert.equal(skipped.get(0), 'deciding #1 takes at least 3.5 s (its control run and 9 of its 10 variants at 0.5 s each, 2 at a time), more than the 3.4 s left of the check\'s budget');
+  });
+  it('checks one fix at a time, best first, and starts the next only when the budget then left can decide it', async () => {
+    let left = 3600;
+    const { labels, strengths, skipped } = await runCheck({ sharing: false, stageOneMs: 500, leftMs: () => (left -= 1000) + 1000 });
+    assert.ok(labels.length > 0 && labels.every((l) => l.startsWith('s0')), labels.join());
+    assert.deepEqual([...strengths.keys()], [0]);
+    assert.equal(strengths.get(0)?.notRun, undefined);
+    assert.deepEqual([...skipped.keys()], [1, 2, 3]);
+  });
+  it('with budget enough, fixes run in rank order and the control run goes with the variants, not before them', async () => {
+    const { labels, strengths, events } = await runCheck({ sharing: false, stageOneMs: 500, leftMs: () => 60_000 });
+    assert.deepEqual([...strengths.keys()], [0, 1, 2, 3]);
+    const fixOf = labels.map((l) => Number(/^s(\d+)/.exec(l)![1]));
+    assert.deepEqual(fixOf, [...fixOf].sort((a, b) => a - b), 'no fix\'s run starts before the fix ranked above it is decided');
+    assert.ok(events.indexOf('s0v9') >= 0 && events.indexOf('s0v9') < events.indexOf('done:s0c'), events.join());
   });
 });
 

@@ -52,11 +52,15 @@ export async function runStrengthPhase(phase: StrengthPhase): Promise<StrengthOu
     onEvent({ type: 'warning', message });
   };
   let sharedFixes = 0;
+  const skipped = new Map<number, string>();
+  const budget = budgetMs === undefined ? undefined : {
+    leftMs: () => started + budgetMs - performance.now(), slots: Math.max(1, request.parallel), skipped: (index: number, reason: string) => skipped.set(index, reason),
+  };
   const { languageId, relativePath, text: originalText, start, end } = prepared;
   await checkStrength({
     level: request.strengthCheck === 'thorough' ? 'thorough' : 'quick', verifier: verifierFor(0), verifierFor, languageId, relativePath, originalText, start, end,
     candidates: phase.candidates, ranking: phase.ranking, sharing: request.strengthSharing !== false, ...(phase.groups ? { groups: phase.groups } : {}), logger,
-    budgetSpent: () => meter.budgetSpent,
+    budgetSpent: () => meter.budgetSpent, ...(budget ? { budget } : {}),
   }, (index, strength) => {
     if (strength.sharedFrom) sharedFixes++;
     strengths.set(index, strength);
@@ -65,8 +69,11 @@ export async function runStrengthPhase(phase: StrengthPhase): Promise<StrengthOu
   const cost: StrengthCost = { runs: meter.runs, durationMs: Math.round(performance.now() - started), ...(budgetMs !== undefined ? { budgetMs } : {}), sharedFixes };
   logger.info(describeStrengthCost(cost, performance.now() - phase.requestStarted));
   const unchecked = phase.ranking.filter((index) => !strengths.has(index) && !phase.reviewRequired.has(index));
-  if (!meter.budgetSpent || budgetMs === undefined) return { cost };
-  const message = `${BUDGET_SPENT}: ${seconds(budgetMs)}, ${percent}% of the request (--strength-budget / verifiedFix.strengthBudget)`;
+  if ((!meter.budgetSpent && skipped.size === 0) || budgetMs === undefined) return { cost };
+  const setting = `${seconds(budgetMs)}, ${percent}% of the request (--strength-budget / verifiedFix.strengthBudget)`;
+  const [first] = skipped.values();
+  // A fix the budget could not have decided gets no run at all, and the message says so rather than "ran out".
+  const message = meter.budgetSpent ? `${BUDGET_SPENT}: ${setting}` : `the strength check's budget (${setting}) could not decide a fix: ${first}`;
   const fixes = (indexes: readonly number[]) => indexes.map((i) => `#${i + 1}`).join(', ');
   const partial = phase.ranking.filter((index) => strengths.get(index)?.notRun);
   logger.info(`${message}${partial.length ? `; ${fixes(partial)} kept the variants decided before it` : ''}${unchecked.length ? `; ${fixes(unchecked)} left without a strength` : ''}`);

@@ -112,6 +112,11 @@ export function strengthKnown(s: TestStrength): boolean {
   return s.weak || (s.survivors.length + openVariants(s)) * 10 <= s.variants;
 }
 
+/** How many of `variants` must be decided (all caught) before strengthKnown can say "pinned": all but a tenth. */
+export function variantsToPin(variants: number): number {
+  return variants - Math.floor(variants / 10);
+}
+
 /** Variants without an outcome: timed out twice, or left unrun by the check's budget. */
 export function openVariants(s: TestStrength): number {
   return (s.undecided ?? 0) + (s.notRun ?? 0);

@@ -7,7 +7,7 @@ import { applyReplacement } from '../base/textRange';
 import { seconds } from '../base/duration';
 import { LIMIT_MULTIPLE, VARIANT_LIMIT_FLOOR_MS, limitFromBaseline } from './timeLimits';
 import type { Logger } from '../base/logger';
-import { CONTROL_FAILED, RETRY_SLOWDOWN, controlOf, staticReviewReason, strengthVariants, testStrength } from './strengthCheck';
+import { CONTROL_FAILED, RETRY_SLOWDOWN, controlOf, staticReviewReason, strengthVariants, testStrength, variantsToPin } from './strengthCheck';
 import type { Variant, VariantOutcome } from './strengthCheck';
 import { equivalenceKey } from './strengthBudget';
 
@@ -58,12 +58,42 @@ export interface StrengthCheck {
    * others count as not run); one cut by a cancel, or before any variant decided, gets no strength.
    */
   readonly budgetSpent?: () => boolean;
+  /**
+   * The check's budget, when it has one: the time it has left, and how many runs go at once. A fix whose strength
+   * cannot be decided in that time even if every variant were caught at its first stage is not started (a check the
+   * budget ends half way says only "strength unknown"), and `skipped` is told why.
+   */
+  readonly budget?: { readonly leftMs: () => number; readonly slots: number; readonly skipped: (index: number, reason: string) => void };
   /** Told each fix's variant limits, and which fixes share. */
   readonly logger?: Logger;
 }
 
-/** What one fix's own check found; undefined when a cancel cut it short, or the budget before any variant decided. */
+/**
+ * What one fix's own check found; undefined when a cancel cut it short, the budget before any variant decided, or it
+ * was not started because the budget could not decide it.
+ */
 type OwnResult = { readonly strength: TestStrength } | { readonly review: string } | undefined;
+
+/**
+ * The least wall time deciding a fix's strength takes, `slots` runs at a time: its control run (the failing tests,
+ * then the rest) and all but the tenth of `variants` that strengthKnown may leave open, each caught at its first stage.
+ */
+export function leastDecidingMs(stageOneMs: number, fullMs: number, variants: number, control: boolean, slots: number): number {
+  const controlMs = control ? stageOneMs + fullMs : 0;
+  return Math.max(controlMs, (controlMs + variantsToPin(variants) * stageOneMs) / Math.max(1, slots));
+}
+
+/** Why a fix's check was not started, or undefined when the budget left can decide it (or there is no budget). */
+function unaffordable(check: StrengthCheck, verifier: VariantVerifier, candidate: CandidateResult, variants: number, control: boolean): string | undefined {
+  if (!check.budget || variants === 0) return undefined;
+  const fullMs = Math.max(...candidate.runs.map((run) => run.durationMs));
+  const stageOneMs = verifier.failingTestsRunMs?.(candidate.index) ?? fullMs;
+  const needMs = leastDecidingMs(stageOneMs, fullMs, variants, control, check.budget.slots);
+  const leftMs = check.budget.leftMs();
+  if (needMs <= leftMs) return undefined;
+  const runs = `${control ? 'its control run and ' : ''}${variantsToPin(variants)} of its ${variants} variants at ${seconds(stageOneMs)} each`;
+  return `deciding #${candidate.index + 1} takes at least ${seconds(needMs)} (${runs}, ${check.budget.slots} at a time), more than the ${seconds(Math.max(0, leftMs))} left of the check's budget`;
+}
 
 /** The limits for `candidate`'s variants: a multiple of its own runs of each stage, as the baseline sets candidates'. */
 function variantLimit(verifier: VariantVerifier, candidate: CandidateResult): VariantLimit {
@@ -94,12 +124,14 @@ async function checkOwn(check: StrengthCheck, candidate: CandidateResult, verifi
   check.logger?.info(`strength check of #${index + 1}: ${describeLimit(limit)}`);
   if (reach) check.logger?.info(`strength check of #${index + 1}: past the failing tests, its variants run only the ${reach.ran} tests that reach the change, as the fix did (the other ${reach.cannotReach} cannot reach it)`);
   const control = await controlOf({ ...check, replacement: candidate.replacement });
-  if (control !== undefined) {
-    const outcome = await verifier.tryVariant(`s${index}c`, control, times(limit, RETRY_SLOWDOWN), { fix: index, replacement: candidate.replacement });
-    if (outcome === undefined) return undefined;
-    if (outcome === 'caught') return { review: CONTROL_FAILED };
-  }
   const variants = await strengthVariants({ ...check, replacement: candidate.replacement });
+  const fresh = variants.filter((variant) => !cache.has(variant.fileText)).length;
+  const tooDear = unaffordable(check, verifier, candidate, fresh, control !== undefined);
+  if (tooDear !== undefined) {
+    check.logger?.info(`strength check of #${index + 1}: not started: ${tooDear}`);
+    check.budget?.skipped(index, tooDear);
+    return undefined;
+  }
   // A variant that loops (`i >= n` in a for loop) would hold its slot for the whole test time limit, so its limit
   // follows the fix's own runs. A timeout is no verdict though (a loaded machine slows every run): the variant
   // runs once more with a longer limit, and one that still does not finish is undecided.
@@ -116,7 +148,12 @@ async function checkOwn(check: StrengthCheck, candidate: CandidateResult, verifi
     cache.set(variant.fileText, outcome);
     return outcome;
   };
-  const outcomes = await Promise.all(variants.map(tryOne));
+  // The control run goes with the variants, not before them, so that one fix's runs fill every slot; its variants'
+  // outcomes count only if it passes.
+  const controlled = control === undefined ? Promise.resolve('survived' as const) : verifier.tryVariant(`s${index}c`, control, times(limit, RETRY_SLOWDOWN), { fix: index, replacement: candidate.replacement });
+  const [controlOutcome, outcomes] = await Promise.all([controlled, Promise.all(variants.map(tryOne))]);
+  if (controlOutcome === undefined) return undefined;
+  if (controlOutcome === 'caught') return { review: CONTROL_FAILED };
   const decided = outcomes.some((outcome) => outcome === 'caught' || outcome === 'survived');
   if (outcomes.includes(undefined) && !(decided && check.budgetSpent?.())) return undefined;
   return { strength: { ...testStrength(variants, outcomes), ...(reach ? { reachingTests: reach } : {}) } };
@@ -148,9 +185,13 @@ export async function checkStrength(
   const cache = new Map<string, Promise<VariantOutcome | undefined>>();
   const byText = new Map<string, number>();
   const pending: Promise<void>[] = [];
+  // One fix at a time, best first: its control run and variants fill the slots, and the next fix starts only once it
+  // is decided, with the budget then left (fixes checked side by side all ran out of it undecided).
+  let previous: Promise<unknown> = Promise.resolve();
   const own = (candidate: CandidateResult): Promise<OwnResult> => {
     const verifier = check.verifierFor?.(owners.size) ?? check.verifier;
-    const result = checkOwn(check, candidate, verifier, cache);
+    const result = previous.then(() => checkOwn(check, candidate, verifier, cache));
+    previous = result.catch(() => undefined);
     owners.set(candidate.index, result);
     return result;
   };

@@ -2,12 +2,12 @@
 import { provenByTests, verifiedOn } from '../../core/verification/evidence';
 import type { StoredCandidate } from './sessionSchema';
 
-/** The CLI's words for a fix the strength check did not reach ("strength: cut short (…)"), shortened for a list row. */
-export const STRENGTH_CUT_SHORT = 'strength check cut short';
+/** The CLI's words for a fix the strength check did not reach ("strength: not checked (…)"), shortened for a list row. */
+export const STRENGTH_CUT_SHORT = 'strength not checked';
 
 /**
  * "weak tests: 4 of 10 variants also pass" / "tests pin it: 10 of 10 variants caught" (with "shared with candidate 2"
- * when an equivalent fix's variants stood in); "strength check cut short" when the check ended first; empty before it.
+ * when an equivalent fix's variants stood in); "strength not checked" when the check ended or was not started first; empty before it.
  */
 function strengthLabel(c: StoredCandidate): string {
   if (c.strengthCutShort && !c.strength) return STRENGTH_CUT_SHORT;

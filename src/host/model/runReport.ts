@@ -19,7 +19,7 @@ function runsText(c: CandidateResult): string {
 function strengthLines(c: CandidateResult, cutShort: FixResult['strengthCutShort']): string[] {
   if (!c.verified) return [];
   if (c.strength) return [`Strength: ${describeStrength(c.strength)}.`, ''];
-  if (cutShort?.unchecked.includes(c.index)) return [`Strength: cut short (${cutShort.message}).`, ''];
+  if (cutShort?.unchecked.includes(c.index)) return [`Strength: not checked (${cutShort.message}).`, ''];
   return [];
 }
 
