@@ -1,4 +1,4 @@
-// reachFromCoverage and reachScope on V8 coverage files written by hand: which tests reach the selection, and when none can be told.
+// reachFromCoverage and reachScope on V8 coverage files written by hand: which tests reach the selection, and when none can be told; worthSelecting: when selecting them is not worth it.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { nodeAdapter } from '../../src/core/testResults/node';
@@ -6,6 +6,7 @@ import type { TestResult } from '../../src/core/testResults/types';
 import type { PerTestPlan } from '../../src/core/verification/stagedVerification';
 import { reachFromCoverage } from '../../src/core/localisation/reachingTests';
 import { reachScope } from '../../src/core/verification/reachScope';
+import { worthSelecting } from '../../src/core/engine/baselineCoverage';
 
 const lib = 'function clamp(x, lo, hi) {\n  if (x > hi) return lo;\n  return x;\n}\nfunction other() { return 1; }\nmodule.exports = { clamp, other };\n';
 const fnStart = 0;
@@ -86,5 +87,20 @@ describe('reachScope', () => {
   it('runs the whole command for an edit that leaves the body', () => {
     const scoped = reachScope(reach, plan, edit('  return hi;\n}\nfunction clamp2() {\n'));
     assert.match('problem' in scoped ? scoped.problem : '', /outside the selected function's body/);
+  });
+});
+
+describe('worthSelecting', () => {
+  const of = (reaching: number, total: number) => ({ ids: Array.from({ length: reaching }, (_, i) => `t${i}`), total, functionStart: 0, functionEnd: 10 });
+  it('keeps a reach below three quarters of the suite', () => {
+    assert.deepEqual(worthSelecting(of(8, 140)), of(8, 140));
+    assert.deepEqual(worthSelecting(of(74, 100)), of(74, 100));
+  });
+  it('gives most of the suite up, in words: the survivors would run about a full suite and the top fix a second one', () => {
+    assert.deepEqual(worthSelecting(of(132, 140)), { problem: '132 of 140 tests reach the change, most of the suite: running only those would save little and cost the top-ranked fix a second, full run' });
+    assert.ok('problem' in worthSelecting(of(75, 100)));
+  });
+  it('passes a problem on as it is', () => {
+    assert.deepEqual(worthSelecting({ problem: 'x' }), { problem: 'x' });
   });
 });

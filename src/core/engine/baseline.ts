@@ -12,7 +12,7 @@ import type { PreparedRequest } from '../request/checkRequest';
 import type { TestPlan } from '../testCommand/testPlan';
 import { referenceFrom } from '../verification/reference';
 import type { Reference } from '../verification/reference';
-import { describeReach, reachOfBaseline, whyNoBaselineCoverage, withCoverage } from './baselineCoverage';
+import { describeReach, reachOfBaseline, whyNoBaselineCoverage, withCoverage, worthSelecting } from './baselineCoverage';
 
 /** Tail of the baseline output given to providers: enough for a stack trace, small enough for a prompt. */
 const BASELINE_REPORT_CHARS = 4000;
@@ -66,7 +66,7 @@ export function startBaseline({ run, executor, plan, prepared, slot, logger, onE
         onEvent({ type: 'baseline', verdict });
         if (verdict.status === 'pass') logger.warn('the tests pass on the unmodified code: they do not catch the bug, so a passing candidate proves little');
         const judged = verdict.cancelled ? {} : referenceFrom(executed, plan.runner, plan.testCommand, logger, wide?.width);
-        const reach = noCoverage || verdict.cancelled ? { problem: noCoverage ?? 'cancelled' } : await reachOfBaseline(executed, judged.plan, prepared, logger);
+        const reach = noCoverage || verdict.cancelled ? { problem: noCoverage ?? 'cancelled' } : worthSelecting(await reachOfBaseline(executed, judged.plan, prepared, logger));
         if (!verdict.cancelled && plan.fullCommand && plan.staged) logger.info(describeReach(reach));
         reference.resolve({ ...judged, reach });
         report.resolve({ status: verdict.status, output: verdict.output.slice(-BASELINE_REPORT_CHARS) });

@@ -75,6 +75,19 @@ export async function reachOfBaseline(run: ExecutedRun, plan: PerTestPlan | unde
   }
 }
 
+/**
+ * From this share of the suite's tests on, the reaching tests are not selected: a survivor's run of them costs about
+ * a full run, and the top-ranked fix would then pay for a second one (found on a node suite where 132 of 140 tests
+ * reached the change and the top fix ran 132 tests, then all 140).
+ */
+const MOST_OF_THE_SUITE = 0.75;
+
+/** `reach`, or, when most of the suite reaches the change, why survivors run the whole command instead. */
+export function worthSelecting(reach: Reach): Reach {
+  if ('problem' in reach || reach.ids.length < MOST_OF_THE_SUITE * reach.total) return reach;
+  return { problem: `${reach.ids.length} of ${reach.total} tests reach the change, most of the suite: running only those would save little and cost the top-ranked fix a second, full run` };
+}
+
 /** One log line: which tests survivors run, or why they run the whole command. */
 export function describeReach(reach: Reach): string {
   if ('problem' in reach) return `reaching tests: none selected (${reach.problem}); survivors run the full command`;

@@ -60,8 +60,8 @@ export interface StrengthCheck {
   readonly budgetSpent?: () => boolean;
   /**
    * The check's budget, when it has one: the time it has left, and how many runs go at once. A fix whose strength
-   * cannot be decided in that time even if every variant were caught at its first stage is not started (a check the
-   * budget ends half way says only "strength unknown"), and `skipped` is told why.
+   * takes longer to decide than that (decidingMs) is not started (a check the budget ends half way says only
+   * "strength unknown"), and `skipped` is told why.
    */
   readonly budget?: { readonly leftMs: () => number; readonly slots: number; readonly skipped: (index: number, reason: string) => void };
   /** Told each fix's variant limits, and which fixes share. */
@@ -75,24 +75,36 @@ export interface StrengthCheck {
 type OwnResult = { readonly strength: TestStrength } | { readonly review: string } | undefined;
 
 /**
- * The least wall time deciding a fix's strength takes, `slots` runs at a time: its control run (the failing tests,
- * then the rest) and all but the tenth of `variants` that strengthKnown may leave open, each caught at its first stage.
+ * About the wall time deciding a fix's strength takes, `slots` runs at a time: its control run (the failing tests, then
+ * the rest: `restMs`) and all but the tenth of `variants` that strengthKnown may leave open, every one caught at its
+ * first stage but one, which passes it and runs the rest too. Never less than the control run's two stages.
  */
-export function leastDecidingMs(stageOneMs: number, fullMs: number, variants: number, control: boolean, slots: number): number {
-  const controlMs = control ? stageOneMs + fullMs : 0;
-  return Math.max(controlMs, (controlMs + variantsToPin(variants) * stageOneMs) / Math.max(1, slots));
+export function decidingMs(stageOneMs: number, restMs: number, variants: number, control: boolean, slots: number): number {
+  const controlMs = control ? stageOneMs + restMs : 0;
+  const needed = variantsToPin(variants);
+  const variantsMs = needed * stageOneMs + (needed > 0 ? restMs : 0);
+  return Math.max(controlMs, (controlMs + variantsMs) / Math.max(1, slots));
+}
+
+/**
+ * What a run past the failing tests took the fix: its first run, of the reaching tests, where its variants run only
+ * those (not the full run the top-ranked fix had after it), else its slowest run.
+ */
+function restOfRunsMs(candidate: CandidateResult, reaching: boolean): number {
+  const durations = candidate.runs.map((run) => run.durationMs);
+  return reaching ? durations[0] : Math.max(...durations);
 }
 
 /** Why a fix's check was not started, or undefined when the budget left can decide it (or there is no budget). */
 function unaffordable(check: StrengthCheck, verifier: VariantVerifier, candidate: CandidateResult, variants: number, control: boolean): string | undefined {
   if (!check.budget || variants === 0) return undefined;
-  const fullMs = Math.max(...candidate.runs.map((run) => run.durationMs));
-  const stageOneMs = verifier.failingTestsRunMs?.(candidate.index) ?? fullMs;
-  const needMs = leastDecidingMs(stageOneMs, fullMs, variants, control, check.budget.slots);
+  const restMs = restOfRunsMs(candidate, verifier.reachingTestsOf?.(candidate.index) !== undefined);
+  const stageOneMs = verifier.failingTestsRunMs?.(candidate.index) ?? restMs;
+  const needMs = decidingMs(stageOneMs, restMs, variants, control, check.budget.slots);
   const leftMs = check.budget.leftMs();
   if (needMs <= leftMs) return undefined;
-  const runs = `${control ? 'its control run and ' : ''}${variantsToPin(variants)} of its ${variants} variants at ${seconds(stageOneMs)} each`;
-  return `deciding #${candidate.index + 1} takes at least ${seconds(needMs)} (${runs}, ${check.budget.slots} at a time), more than the ${seconds(Math.max(0, leftMs))} left of the check's budget`;
+  const runs = `${control ? 'its control run, ' : ''}${variantsToPin(variants)} of its ${variants} variants at ${seconds(stageOneMs)} each, one of them running the rest too`;
+  return `deciding #${candidate.index + 1} takes about ${seconds(needMs)} (${runs}, ${check.budget.slots} at a time), more than the ${seconds(Math.max(0, leftMs))} left of the check's budget`;
 }
 
 /** The limits for `candidate`'s variants: a multiple of its own runs of each stage, as the baseline sets candidates'. */

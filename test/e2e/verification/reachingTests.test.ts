@@ -129,19 +129,30 @@ test('meets ${i}', async () => {
 
 describe('tests that reach the change (mocha)', () => {
   it('mocha runs its files in one process: survivors run the test files that load the target module (the hook records every require)', async () => {
-    const { r, json } = await fix('mocha', CANDIDATES, '2-3');
+    // Two more files that never load the target, so that the reaching tests are not most of the suite.
+    const more = { 'test/strings.test.js': `${header('mocha')}test('joins', () => assert.equal('a' + 'b', 'ab'));\ntest('repeats', () => assert.equal('a'.repeat(2), 'aa'));\n` };
+    const { r, json } = await fix('mocha', CANDIDATES, '2-3', [], more);
     assert.equal(r.exitCode, 0, r.stderr);
     // double.test.js loads calc.js without running clamp: in one process, loading is what counts.
-    assert.match(r.stderr, /reaching tests: 4 of 5 tests are in test files that load the target module/);
+    assert.match(r.stderr, /reaching tests: 4 of 7 tests are in test files that load the target module/);
     const [top, breaks, larger] = json.candidates;
     assert.equal(breaks.verified, false);
     assert.match(breaks.reason, /raises to lo/);
     assert.equal(larger.verified, true, r.stderr);
-    assert.deepEqual(larger.reachingTests, { ran: 4, cannotReach: 1, note: 'verified on the 4 tests that reach this change (the other 1 cannot)' });
-    assert.equal(larger.tests.passed, 4, 'plain.test.js did not run');
+    assert.deepEqual(larger.reachingTests, { ran: 4, cannotReach: 3, note: 'verified on the 4 tests that reach this change (the other 3 cannot)' });
+    assert.equal(larger.tests.passed, 4, 'plain.test.js and strings.test.js did not run');
     assert.equal(top.verified, true);
     assert.equal(top.reachingTests, undefined, 'the top-ranked fix is verified on everything');
-    assert.equal(top.tests.passed, 5);
+    assert.equal(top.tests.passed, 7);
+  });
+
+  it('where most of the suite loads the target, survivors run the whole command: selecting would save little and cost the top fix a second run', async () => {
+    const { r, json } = await fix('mocha', CANDIDATES, '2-3');
+    assert.equal(r.exitCode, 0, r.stderr);
+    assert.match(r.stderr, /reaching tests: none selected \(4 of 5 tests reach the change, most of the suite: running only those would save little and cost the top-ranked fix a second, full run\)/);
+    for (const c of json.candidates) assert.equal(c.reachingTests, undefined);
+    assert.deepEqual(json.candidates[0].runs, ['pass'], 'the top fix ran the whole command once, not its reaching tests and then the whole command');
+    assert.equal(json.candidates[2].tests.passed, 5);
   });
 
   it('a test file that shares a project module with one that loads the target runs with everything, and the log says why', async () => {
