@@ -168,7 +168,8 @@ export const MOCHA_HOOK_SOURCE = `'use strict';
         var names = Object.keys(global);
         if (globals === undefined) globals = names;
         else if (names.some(function (name) { return globals.indexOf(name) < 0; })) return ${JSON.stringify('global' satisfies RoundStop)};
-        if (openHandles() > handles) return ${JSON.stringify('handle' satisfies RoundStop)};
+        var left = added(openHandles(), handles);
+        if (left) { batch.detail = left; return ${JSON.stringify('handle' satisfies RoundStop)}; }
         if (!require.cache[target]) return ${JSON.stringify('notRequired' satisfies RoundStop)};
         if (loadedOutsideTests(target, files)) return ${JSON.stringify('loadedElsewhere' satisfies RoundStop)};
         if (packageKeepsProjectModule()) return ${JSON.stringify('packageKeeps' satisfies RoundStop)};
@@ -296,9 +297,19 @@ export const MOCHA_HOOK_SOURCE = `'use strict';
     }
     return '';
   }
+  // The kinds of the process's open timers and handles (undefined where node cannot tell: every round then stops).
+  // Not the output's own: stdout's pipe or terminal, and writes to it still in flight (a reporter's lines, which a
+  // round of many failures leaves queued on a pipe: SimpleWriteWrap ended 4 of 17 shared processes on flat).
+  var OUTPUT = ['Immediate', 'TTYWrap', 'PipeWrap', 'SimpleWriteWrap', 'WriteWrap'];
   function openHandles() {
-    if (typeof process.getActiveResourcesInfo !== 'function') return Infinity;
-    return process.getActiveResourcesInfo().filter(function (kind) { return kind !== 'Immediate' && kind !== 'TTYWrap' && kind !== 'PipeWrap'; }).length;
+    if (typeof process.getActiveResourcesInfo !== 'function') return undefined;
+    return process.getActiveResourcesInfo().filter(function (kind) { return OUTPUT.indexOf(kind) < 0; });
+  }
+  // What \`now\` holds beyond \`before\`, kind by kind ("Timeout, FSReqCallback"); '' for nothing.
+  function added(now, before) {
+    if (!now || !before) return 'node cannot list them';
+    var rest = before.slice();
+    return now.filter(function (kind) { var at = rest.indexOf(kind); if (at < 0) return true; rest.splice(at, 1); return false; }).join(', ');
   }
   // Whether the first module that loaded the file under repair, followed up, came from something other than a test file.
   function loadedOutsideTests(target, files) {

@@ -178,3 +178,35 @@ describe('stage 1 shared among candidates on pytest', { skip: pytest ? false : '
     await expectOwnVerdicts({ runner: 'pytest', ws, file: 'src/calc.py', candidates: PY_CANDIDATES, unparsable: 4, failingTest: /caps_(?:at_hi|far_above)/, test });
   });
 });
+
+/**
+ * A suite that prints a lot after the failing tests' suite: 4 MiB on stdout, a socket here, so the writes are still in
+ * flight when the round ends. They are the output's own, not a candidate's handle: before, every shared process ended
+ * after its first round ("left a timer or a handle open (SimpleWriteWrap)"), as 4 of 17 did on a real project.
+ */
+const LOUD_FILES: Record<string, string> = {
+  ...FILES,
+  'test/clamp.test.js': FILES['test/clamp.test.js'].replace("describe('clamp', function () {", "describe('clamp', function () {\n  after(function () { process.stdout.write('.'.repeat(4 << 20) + '\\n'); });"),
+};
+const WRONG = ['  if (x < lo) return lo;\n  if (x > hi) return x;', '  if (x < lo) return hi;\n  if (x > hi) return lo;', '  if (x < lo) return lo;\n  if (x > hi) return hi - 1;', '  if (x < lo) return lo;\n  if (x > hi) return lo + 1;'];
+
+const mocha11 = cachedRunner('mocha-11', 'mocha');
+describe('stage 1 shared on mocha 11 with output still being written when a round ends', { skip: mocha11 ? false : missingRunner('mocha-11') }, () => {
+  it('keeps sharing: output in flight is not a handle a candidate left', async () => {
+    const ws = makeWorkspace({ ...LOUD_FILES, 'package.json': JSON.stringify({ name: 'loud-demo', private: true, scripts: { test: 'mocha --reporter spec test/' } }) });
+    symlinkSync(mocha11 as string, join(ws, 'node_modules'));
+    const list = makeWorkspace({ 'c.json': JSON.stringify([...WRONG, CANDIDATES[3].text]) });
+    const tempRoot = makeTempRoot();
+    made.push(ws, list, tempRoot);
+    const env: NodeJS.ProcessEnv = { ...process.env, VERIFIED_FIX_TMPDIR: tempRoot };
+    delete env.NODE_TEST_CONTEXT;
+    const r = await runCli(['fix', '--workspace', ws, '--file', 'src/calc.js', '--lines', '2-3', '--provider', 'file', '--candidates', join(list, 'c.json'),
+      '--parallel', '2', '--confirm-runs', '1', '--k', '1', '--strength', 'off', '--behaviour', 'off', '--verbose', '--json'], { env, timeoutMs: 300_000 });
+    assert.equal(r.exitCode, 0, r.stderr);
+    assert.doesNotMatch(r.stderr, /ended after/, r.stderr);
+    assert.match(r.stderr, /stage 1 of candidates #1, #3, #5 shared one mocha process \([\d.]+ s\), one round each\n/);
+    assert.match(r.stderr, /stage 1 of candidates #2, #4 shared one mocha process \([\d.]+ s\), one round each\n/);
+    const json = JSON.parse(r.stdout.slice(r.stdout.indexOf('{'))) as Json;
+    assert.deepEqual(json.candidates.map((c) => c.status), ['fail', 'fail', 'fail', 'fail', 'pass']);
+  });
+});
