@@ -8,7 +8,7 @@ import { after, describe, it } from 'node:test';
 import type { ExecutedRun, RunOptions } from '../../src/core/execution/executor';
 import { silentLogger } from '../../src/core/base/logger';
 import { StageOneBatch } from '../../src/core/verification/stageOneBatch';
-import type { SharedRound } from '../../src/core/verification/stageOneBatch';
+import type { SharedRound, SharedStart } from '../../src/core/verification/stageOneBatch';
 import { MOCHA_ROUNDS, PYTEST_ROUNDS } from '../../src/core/verification/roundDialects';
 import { ROUNDS_OVERRUN_FILE, ROUNDS_PLAN_FILE } from '../../src/core/testResults/sharedRounds';
 import type { RoundStop } from '../../src/core/testResults/sharedRounds';
@@ -66,13 +66,33 @@ function fakeProcess(processes: string[][], stopsAfterPass: boolean[] = []) {
   };
 }
 
+type Process = (fileText: string, label: string, options: RunOptions) => Promise<ExecutedRun>;
+
+/** The request's slots as the batch sees them: `parallel` processes at a time, each told what to run when it starts. */
+function slots(parallel: number, run: Process) {
+  let free = parallel;
+  const queue: Array<() => void> = [];
+  const release = () => { const next = queue.shift(); if (next) next(); else free++; };
+  return async (start: () => SharedStart | undefined): Promise<ExecutedRun | undefined> => {
+    // A free slot starts the run at once, in the same turn, as the request's run queue does.
+    if (free > 0) free--;
+    else await new Promise<void>((resolve) => queue.push(resolve));
+    try {
+      const what = start();
+      return what ? await run(what.fileText, what.label, what.options) : undefined;
+    } finally {
+      release();
+    }
+  };
+}
+
 /** Every candidate's stage 1 through one batch at once; what each got (undefined: run on its own). */
 async function stageOne(texts: readonly string[], parallel = 2): Promise<{ results: Array<SharedRound | undefined>; processes: string[][]; stopsAfterPass: boolean[]; log: string[] }> {
   const processes: string[][] = [];
   const stopsAfterPass: boolean[] = [];
   const log: string[] = [];
   const batch = new StageOneBatch(
-    { relativePath: 'src/calc.js', parallel, run: fakeProcess(processes, stopsAfterPass), logger: { ...silentLogger, info: (line) => log.push(line) } },
+    { relativePath: 'src/calc.js', parallel, run: slots(parallel, fakeProcess(processes, stopsAfterPass)), logger: { ...silentLogger, info: (line) => log.push(line) } },
     MOCHA_ROUNDS, { command: () => 'mocha test/' }, 5000, "5× the baseline's 1 s",
   );
   const results = await Promise.all(texts.map((text, i) => batch.run(text, `c${i}f`, `#${i + 1}`)));
@@ -86,6 +106,27 @@ describe('shared stage 1', () => {
     const { results, processes } = await stageOne(['fail', 'fail', 'fail', 'fail', 'pass']);
     assert.deepEqual(processes, [['fail', 'fail', 'pass'], ['fail', 'fail']]);
     assert.deepEqual(results.map(statusOf), ['fail', 'fail', 'fail after others', 'fail after others', 'pass after others']);
+  });
+
+  it('lets candidates that come while the processes wait for their slots join them: as few processes as the slots allow', async () => {
+    const processes: string[][] = [];
+    const held: Array<() => void> = [];
+    const run = fakeProcess(processes);
+    // Slots that stay busy (with other candidates' full runs, say) until the test frees them.
+    const busy = (start: () => SharedStart | undefined) => new Promise<ExecutedRun | undefined>((resolve) => held.push(() => {
+      const what = start();
+      resolve(what ? run(what.fileText, what.label, what.options) : undefined);
+    }));
+    const batch = new StageOneBatch({ relativePath: 'src/calc.js', parallel: 2, run: busy }, MOCHA_ROUNDS, { command: () => 'mocha test/' }, 5000);
+    const early = ['fail', 'fail', 'fail'].map((text, i) => batch.run(text, `a${i}f`, `#${i + 1}`));
+    await new Promise((resolve) => setImmediate(resolve));
+    const late = ['fail', 'fail', 'fail', 'pass'].map((text, i) => batch.run(text, `b${i}f`, `#${i + 4}`));
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(held.length, 2, 'one process for the first three, a second once four more wait');
+    held.forEach((grant) => grant());
+    const results = await Promise.all([...early, ...late]);
+    assert.deepEqual(processes.map((p) => p.length), [4, 3], 'seven candidates in two processes (dealt as they came: three)');
+    assert.ok(results.every((r) => r !== undefined));
   });
 
   it('ends a process after the request\'s first pass, so that it need not wait for the other rounds; later passes go on', async () => {

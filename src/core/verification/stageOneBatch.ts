@@ -32,25 +32,41 @@ export interface SharedRound {
   readonly afterOthers: boolean;
 }
 
+/** What a shared process runs, decided when its slot is free: the first candidate's text, a label and the options. */
+export interface SharedStart {
+  readonly fileText: string;
+  readonly label: string;
+  readonly options: RunOptions;
+}
+
 export interface StageOneBatchOptions {
   /** The file under repair, relative to the workspace. */
   readonly relativePath: string;
   /** The request's parallel slots: the waiting runs are shared among this many processes. */
   readonly parallel: number;
-  /** Starts one process (in a slot of the request) with `fileText` as the file under repair. */
-  readonly run: (fileText: string, label: string, options: RunOptions) => Promise<ExecutedRun>;
+  /**
+   * Waits for a slot of the request, then calls `start` and runs what it returns as one process (with its text as
+   * the file under repair); `start` returning undefined (nothing left to run) frees the slot at once.
+   */
+  readonly run: (start: () => SharedStart | undefined) => Promise<ExecutedRun | undefined>;
   readonly logger?: Logger;
 }
 
 /**
- * Collects the stage-1 runs of one selection that start in the same turn and runs them `parallel` processes at a
- * time, each process one round per candidate. A candidate's round is its verdict; what a shared process did not
- * finish (a crash, its limit, a round that did not load anew) runs again, shared with the others left or on its own.
+ * Collects the stage-1 runs of one selection and runs them in up to `parallel` processes, each process one round per
+ * candidate. Which candidates a process takes is decided when its slot is free, from all that wait by then (those a
+ * process that ended early left over, too), so they fill as few processes as the slots allow. A candidate's round is
+ * its verdict; what a shared process did not finish (a crash, its limit, a round that did not load anew) runs again,
+ * shared with the others left or on its own.
  * A candidate can make a later one in the same process fail (the hook ends the process where it sees how), never
  * pass: a pass here is followed by runs of its own, and it is never counted as a confirmation.
  */
 export class StageOneBatch {
   private waiting: Waiting[] = [];
+  /** Processes waiting for a slot: each takes its share of `waiting` when it gets one. */
+  private queued = 0;
+  /** Whether a request for processes is due this turn. */
+  private requesting = false;
   /** Set when a shared process finished one round only, for a reason the next would meet as well. */
   private unsharedBecause?: string;
   /** Whether a round of this request has passed. */
@@ -74,32 +90,64 @@ export class StageOneBatch {
     if (this.unsharedBecause !== undefined) return Promise.resolve(undefined);
     return new Promise((done) => {
       this.waiting.push({ fileText, label, name, done });
-      if (this.waiting.length === 1) setImmediate(() => this.flush());
+      if (this.requesting) return;
+      // Once the runs that start in this turn have joined: a process for every two, up to the slots.
+      this.requesting = true;
+      setImmediate(() => {
+        this.requesting = false;
+        this.request();
+      });
     });
   }
 
-  private flush(): void {
-    const all = this.waiting;
-    this.waiting = [];
-    if (all.length < 2) return all.forEach((w) => w.done(undefined));
-    const processes = Math.max(1, Math.min(this.options.parallel, Math.floor(all.length / 2)));
-    // Round-robin: the best-ranked candidates start first, one in each process.
-    const groups = Array.from({ length: processes }, (_, p) => all.filter((_, i) => i % processes === p));
-    for (const group of groups) void this.shared(group);
+  /** Queues processes for the waiting candidates: one per two of them, up to the slots (none already queued cover). */
+  private request(): void {
+    const wanted = Math.min(this.options.parallel, Math.floor(this.waiting.length / 2));
+    if (wanted === 0 && this.queued === 0) return this.waiting.splice(0).forEach((w) => w.done(undefined));
+    // All counted before any starts: a free slot starts its process at once, and it takes its share by that count.
+    const adding = Math.max(0, wanted - this.queued);
+    this.queued += adding;
+    for (let i = 0; i < adding; i++) void this.process();
   }
 
-  private async shared(group: readonly Waiting[]): Promise<void> {
-    if (group.length < 2) return group.forEach((w) => w.done(undefined));
+  /** One shared process: when its slot is free it takes its share of the waiting candidates, round-robin by rank. */
+  private async process(): Promise<void> {
+    let group: Waiting[] = [];
+    const run = await this.options.run(() => {
+      // Never fewer than two each: the processes queued after this one may then find nothing left, and free their slots.
+      const share = Math.max(1, Math.min(this.queued, Math.floor(this.waiting.length / 2)));
+      this.queued--;
+      // Round-robin: the best-ranked candidates start first, one in each of the processes still to start.
+      group = this.waiting.filter((_, i) => i % share === 0);
+      this.waiting = this.waiting.filter((_, i) => i % share !== 0);
+      if (group.length < 2) return undefined;
+      return this.start(group);
+    });
+    // Left with one candidate (or none): it runs on its own, as do the last ones no queued process will take.
+    if (!run) return [...group, ...(this.queued === 0 ? this.waiting.splice(0) : [])].forEach((w) => w.done(undefined));
+    await this.read(group, run);
+  }
+
+  /** What the process of `group` runs: the first candidate as a plain run, the others as rounds after it. */
+  private start(group: readonly Waiting[]): SharedStart {
     // Until a candidate of the request has passed its failing tests, the first to pass ends its process: the request's
     // first fix is then shown as early as when every candidate had a process of its own.
     const plan = { target: this.options.relativePath, first: textFile(0), texts: group.slice(1).map((_, i) => textFile(i + 1)), roundMs: this.perRunMs, stopAfterPass: !this.passed };
     const texts = Object.fromEntries(group.map((w, i) => [textFile(i), w.fileText]));
     const { command, outputFiles } = this.command;
-    const run = await this.options.run(group[0].fileText, `${group[0].label}s${group.length}`, {
-      command: (reportPath, outputDir = '') => `${this.dialect.variable}=${shellQuote(join(outputDir, ROUNDS_PLAN_FILE))} ${command(reportPath, outputDir)}`,
-      outputFiles: { ...outputFiles, ...texts, [ROUNDS_PLAN_FILE]: JSON.stringify(plan) },
-      timeoutMs: this.perRunMs * group.length,
-    });
+    return {
+      fileText: group[0].fileText,
+      label: `${group[0].label}s${group.length}`,
+      options: {
+        command: (reportPath, outputDir = '') => `${this.dialect.variable}=${shellQuote(join(outputDir, ROUNDS_PLAN_FILE))} ${command(reportPath, outputDir)}`,
+        outputFiles: { ...outputFiles, ...texts, [ROUNDS_PLAN_FILE]: JSON.stringify(plan) },
+        timeoutMs: this.perRunMs * group.length,
+      },
+    };
+  }
+
+  /** Gives each candidate of `group` its round, and sends what the process did not finish to run again. */
+  private async read(group: readonly Waiting[], run: ExecutedRun): Promise<void> {
     if (run.verdict.cancelled) return group.forEach((w) => w.done({ run, afterOthers: false }));
     const parsed = run.verdict.status === 'error' ? undefined : this.dialect.parse(run.report);
     const rounds = parsed?.rounds ?? [];

@@ -23,6 +23,7 @@ import type { Reference } from './reference';
 import type { SuiteCensus } from './suiteCensus';
 import type { WideRun } from '../testCommand/wideRuns';
 import { StageOneBatch } from './stageOneBatch';
+import type { SharedStart } from './stageOneBatch';
 import { MOCHA_ROUNDS, PYTEST_ROUNDS } from './roundDialects';
 import type { RoundsDialect } from './roundDialects';
 
@@ -384,7 +385,10 @@ export class Verifier {
       const { sharing, testTimeoutMs, slot, executor, logger } = this.options;
       const { ms: perRunMs = testTimeoutMs, basis } = runLimit(this.settled?.limit, testTimeoutMs);
       const dialect = ROUNDS_BY_RUNNER[selected.adapter.name];
-      const run = (fileText: string, label: string, options: RunOptions) => slot(() => executor.run(fileText, label, options), RunPriority.first);
+      const run = (start: () => SharedStart | undefined) => slot(async () => {
+        const what = start();
+        return what ? executor.run(what.fileText, what.label, what.options) : undefined;
+      }, RunPriority.first);
       this.batches.set(selected, sharing && dialect && perRunMs !== undefined ? new StageOneBatch({ ...sharing, run, ...(logger ? { logger } : {}) }, dialect, command, perRunMs, basis) : null);
     }
     return this.batches.get(selected) ?? undefined;
