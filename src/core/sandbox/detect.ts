@@ -77,10 +77,11 @@ export function weakerSandboxAdvice(): string {
 }
 
 let probed: Promise<SandboxBackend[]> | undefined;
+let local: Promise<{ tools: LocalTools; candidates: SandboxBackend[] }> | undefined;
 
-/** The working local backends, strongest first; `process-group` always works. Probed once per process. */
-function workingBackends(): Promise<SandboxBackend[]> {
-  probed ??= (async () => {
+/** The tools runs can use, and the local backends to probe, strongest first. Found once per process. */
+function localCandidates(): Promise<{ tools: LocalTools; candidates: SandboxBackend[] }> {
+  local ??= (async () => {
     const linux = process.platform === 'linux';
     const [prlimit, cgroup] = linux ? await Promise.all([succeeds(toolPath('prlimit'), ['--data=1073741824', '--', 'true']), detectCgroup()]) : [false, undefined];
     const tools: LocalTools = { prlimit, bash: existsSync('/bin/bash'), ...(cgroup ? { cgroup } : {}) };
@@ -93,7 +94,46 @@ function workingBackends(): Promise<SandboxBackend[]> {
           ...(process.getuid?.() === 0 ? [] : [unshareBackend(tools, false)]),
         ]
       : [];
-    const outcomes = await Promise.all(candidates.map(works));
+    return { tools, candidates };
+  })();
+  return local;
+}
+
+/** Each backend's trial, run once per process whoever asks first. */
+const trials = new Map<SandboxBackend, Promise<ProbeOutcome>>();
+function trial(backend: SandboxBackend): Promise<ProbeOutcome> {
+  let outcome = trials.get(backend);
+  if (!outcome) trials.set(backend, (outcome = works(backend)));
+  return outcome;
+}
+
+let strongest: Promise<SandboxBackend | undefined> | undefined;
+
+/**
+ * The strongest local backend when its trial alone succeeds within its first limit, as it does wherever bubblewrap
+ * works: the weaker ones then need no trial (unshare's takes about 170 ms, and every request waited for it).
+ * Undefined: the others are tried too (a slow first trial goes on beside them, so a loaded machine waits no longer).
+ */
+function strongestAlone(): Promise<SandboxBackend | undefined> {
+  strongest ??= (async () => {
+    const [first] = (await localCandidates()).candidates;
+    if (!first) return undefined;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), PROBE_TIMEOUTS_MS[0])));
+    const outcome = await Promise.race([trial(first), late]);
+    clearTimeout(timer);
+    if (outcome !== 'ok') return undefined;
+    rememberBackend(nameOf(first));
+    return first;
+  })();
+  return strongest;
+}
+
+/** The working local backends, strongest first; `process-group` always works. Probed once per process. */
+function workingBackends(): Promise<SandboxBackend[]> {
+  probed ??= (async () => {
+    const { tools, candidates } = await localCandidates();
+    const outcomes = await Promise.all(candidates.map(trial));
     // The backend that last worked on this machine is not demoted by a probe that only ran out of time; one that
     // failed outright is, and the memory follows.
     const remembered = rememberedBackend();
@@ -113,7 +153,7 @@ function workingBackends(): Promise<SandboxBackend[]> {
 
 /** The strongest local backend that works here. */
 export async function detectSandbox(logger?: Logger): Promise<SandboxBackend> {
-  const backend = (await workingBackends())[0];
+  const backend = (await strongestAlone()) ?? (await workingBackends())[0];
   const { name, memory } = backend.protections({ allowNetwork: false, memoryMB: 1 });
   if (keptSlow) logger?.warn(`sandbox: ${keptSlow}`);
   logger?.info(`sandbox: ${backend.kind} (${name}); memory cap: ${{ run: 'a cgroup per run', process: 'prlimit --data per process', none: 'none' }[memory.scope]}`);
