@@ -297,7 +297,8 @@ export const MOCHA_HOOK_SOURCE = `'use strict';
     }
     return '';
   }
-  // The kinds of the process's open timers and handles (undefined where node cannot tell: every round then stops).
+  // The kinds of the process's open timers and handles (undefined before node 17.3, which cannot list them: there the
+  // check is not made, as before).
   // Not the output's own: stdout's pipe or terminal, and writes to it still in flight (a reporter's lines, which a
   // round of many failures leaves queued on a pipe: SimpleWriteWrap ended 4 of 17 shared processes on flat).
   var OUTPUT = ['Immediate', 'TTYWrap', 'PipeWrap', 'SimpleWriteWrap', 'WriteWrap'];
@@ -307,7 +308,7 @@ export const MOCHA_HOOK_SOURCE = `'use strict';
   }
   // What \`now\` holds beyond \`before\`, kind by kind ("Timeout, FSReqCallback"); '' for nothing.
   function added(now, before) {
-    if (!now || !before) return 'node cannot list them';
+    if (!now || !before) return '';
     var rest = before.slice();
     return now.filter(function (kind) { var at = rest.indexOf(kind); if (at < 0) return true; rest.splice(at, 1); return false; }).join(', ');
   }
