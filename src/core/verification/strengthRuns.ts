@@ -140,8 +140,6 @@ async function checkOwn(check: StrengthCheck, candidate: CandidateResult, verifi
   const { index } = candidate;
   const limit = variantLimit(verifier, candidate);
   const reach = verifier.reachingTestsOf?.(index);
-  check.logger?.info(`strength check of #${index + 1}: ${describeLimit(limit)}`);
-  if (reach) check.logger?.info(`strength check of #${index + 1}: past the failing tests, its variants run only the ${reach.ran} tests that reach the change, as the fix did (the other ${reach.cannotReach} cannot reach it)`);
   const control = await controlOf({ ...check, replacement: candidate.replacement });
   const variants = await strengthVariants({ ...check, replacement: candidate.replacement });
   const fresh = variants.filter((variant) => !cache.has(variant.fileText)).length;
@@ -151,6 +149,8 @@ async function checkOwn(check: StrengthCheck, candidate: CandidateResult, verifi
     check.budget?.skipped(index, tooDear);
     return undefined;
   }
+  check.logger?.info(`strength check of #${index + 1}: ${describeLimit(limit)}`);
+  if (reach) check.logger?.info(`strength check of #${index + 1}: past the failing tests, its variants run only the ${reach.ran} tests that reach the change, as the fix did (the other ${reach.cannotReach} cannot reach it)`);
   // A variant that loops (`i >= n` in a for loop) would hold its slot for the whole test time limit, so its limit
   // follows the fix's own runs. A timeout is no verdict though (a loaded machine slows every run): the variant
   // runs once more with a longer limit, and one that still does not finish is undecided.
