@@ -297,10 +297,10 @@ export const MOCHA_HOOK_SOURCE = `'use strict';
     }
     return '';
   }
-  // The kinds of the process's open timers and handles (undefined before node 17.3, which cannot list them: there the
-  // check is not made, as before).
-  // Not the output's own: stdout's pipe or terminal, and writes to it still in flight (a reporter's lines, which a
-  // round of many failures leaves queued on a pipe: SimpleWriteWrap ended 4 of 17 shared processes on flat).
+  // The kinds of the process's open timers and handles, less the output's own: stdout's pipe or terminal, and writes
+  // to it still in flight (a reporter's lines, which a round of many failures leaves queued on a pipe:
+  // SimpleWriteWrap ended 4 of 17 shared processes on flat). Undefined before node 17.3, which cannot list them:
+  // there the check is not made, as before.
   var OUTPUT = ['Immediate', 'TTYWrap', 'PipeWrap', 'SimpleWriteWrap', 'WriteWrap'];
   function openHandles() {
     if (typeof process.getActiveResourcesInfo !== 'function') return undefined;

@@ -107,11 +107,11 @@ export class StageOneBatch {
     // All counted before any starts: a free slot starts its process at once, and it takes its share by that count.
     const adding = Math.max(0, wanted - this.queued);
     this.queued += adding;
-    for (let i = 0; i < adding; i++) void this.process();
+    for (let i = 0; i < adding; i++) void this.sharedProcess();
   }
 
   /** One shared process: when its slot is free it takes its share of the waiting candidates, round-robin by rank. */
-  private async process(): Promise<void> {
+  private async sharedProcess(): Promise<void> {
     let group: Waiting[] = [];
     const run = await this.options.run(() => {
       // Never fewer than two each: the processes queued after this one may then find nothing left, and free their slots.

@@ -86,13 +86,11 @@ export function decidingMs(stageOneMs: number, restMs: number, variants: number,
   return Math.max(controlMs, (controlMs + variantsMs) / Math.max(1, slots));
 }
 
-/**
- * What a run past the failing tests took the fix: its first run, of the reaching tests, where its variants run only
- * those (not the full run the top-ranked fix had after it), else its slowest run.
- */
-function restOfRunsMs(candidate: CandidateResult, reaching: boolean): number {
-  const durations = candidate.runs.map((run) => run.durationMs);
-  return reaching ? durations[0] : Math.max(...durations);
+/** The fix's own run times its variants are measured by: its slowest run, and its run of the failing tests when it had one. */
+function ownRunsMs(verifier: VariantVerifier, candidate: CandidateResult): { slowestMs: number; stageOneMs?: number } {
+  const slowestMs = Math.max(...candidate.runs.map((run) => run.durationMs));
+  const stageOneMs = verifier.failingTestsRunMs?.(candidate.index);
+  return stageOneMs === undefined ? { slowestMs } : { slowestMs, stageOneMs };
 }
 
 /**
@@ -105,8 +103,11 @@ const ESTIMATE_MARGIN = 1.5;
 /** Why a fix's check was not started, or undefined when the budget left can decide it (or there is no budget). */
 function unaffordable(check: StrengthCheck, verifier: VariantVerifier, candidate: CandidateResult, variants: number, control: boolean): string | undefined {
   if (!check.budget || variants === 0) return undefined;
-  const restMs = restOfRunsMs(candidate, verifier.reachingTestsOf?.(candidate.index) !== undefined);
-  const stageOneMs = verifier.failingTestsRunMs?.(candidate.index) ?? restMs;
+  const own = ownRunsMs(verifier, candidate);
+  // Past the failing tests a variant runs what the fix did: its reaching tests, its first run, where it ran only
+  // those (not the full run the top-ranked fix had after them); else the whole suite.
+  const restMs = verifier.reachingTestsOf?.(candidate.index) !== undefined ? candidate.runs[0].durationMs : own.slowestMs;
+  const stageOneMs = own.stageOneMs ?? restMs;
   const needMs = ESTIMATE_MARGIN * decidingMs(stageOneMs, restMs, variants, control, check.budget.slots);
   const leftMs = check.budget.leftMs();
   if (needMs <= leftMs) return undefined;
@@ -116,11 +117,10 @@ function unaffordable(check: StrengthCheck, verifier: VariantVerifier, candidate
 
 /** The limits for `candidate`'s variants: a multiple of its own runs of each stage, as the baseline sets candidates'. */
 function variantLimit(verifier: VariantVerifier, candidate: CandidateResult): VariantLimit {
-  const slowest = Math.max(...candidate.runs.map((run) => run.durationMs));
+  const { slowestMs, stageOneMs } = ownRunsMs(verifier, candidate);
   const limit = (ms: number) => limitFromBaseline(ms, true, 1, VARIANT_LIMIT_FLOOR_MS)?.ms;
-  const fullMs = limit(slowest) ?? VARIANT_LIMIT_FLOOR_MS;
-  const stageOne = verifier.failingTestsRunMs?.(candidate.index);
-  const failingTestsMs = stageOne !== undefined ? limit(stageOne) : undefined;
+  const fullMs = limit(slowestMs) ?? VARIANT_LIMIT_FLOOR_MS;
+  const failingTestsMs = stageOneMs !== undefined ? limit(stageOneMs) : undefined;
   return failingTestsMs === undefined || failingTestsMs === fullMs ? fullMs : { failingTestsMs, fullMs };
 }
 
