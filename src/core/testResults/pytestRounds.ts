@@ -133,8 +133,20 @@ if _R_PLAN is not None:
         _R_PLAN = None
 
 
+def _r_age_ms():
+    # How long this process has run: what a new process for the rounds left would pay again before its first round.
+    try:
+        with open("/proc/self/stat") as stat, open("/proc/uptime") as uptime:
+            started = int(stat.read().rsplit(")", 1)[1].split()[19]) / os.sysconf("SC_CLK_TCK")
+            return max(0.0, (float(uptime.read().split()[0]) - started) * 1000)
+    except Exception:
+        return _r_time.process_time() * 1000
+
+
 def pytest_sessionstart(session):
     _r["started"] = _r_time.monotonic()
+    if "startup_ms" not in _r:
+        _r["startup_ms"] = _r_age_ms()
     _r["collect_error"] = None
 
 
@@ -164,12 +176,18 @@ def _r_end_round():
     elif _r["collected"] != _r["first_collected"]:
         _r_stop("${'notSame' satisfies RoundStop}")
         return False
-    _write({"${PYTEST_ROUND_MARK}": at, "ms": int((_r_time.monotonic() - _r["started"]) * 1000)})
+    ms = int((_r_time.monotonic() - _r["started"]) * 1000)
+    _r["slowest_ms"] = max(ms, _r.get("slowest_ms", 0))
+    _write({"${PYTEST_ROUND_MARK}": at, "ms": ms})
     if at >= len(_r["texts"]):
         return False
+    # The first pass of the request goes on to its own runs, unless the rounds left take less than starting anew.
     if _r_plan.get("stopAfterPass") and not _r["failed"]:
-        _r_stop("${'firstPass' satisfies RoundStop}")
-        return False
+        rest = len(_r["texts"]) - at
+        startup = _r.get("startup_ms", 0)
+        if rest * _r["slowest_ms"] >= startup:
+            _r_stop("${'firstPass' satisfies RoundStop}", "rounds left: %d, about %.1f s; this process started in %.1f s" % (rest, rest * _r["slowest_ms"] / 1000, startup / 1000))
+            return False
     # The plugin's own guards stay tripped once tripped: a round after it would fail whatever it ran.
     changed = _r_changed(_r["before"]) or ", ".join(_replaced()[:3])
     if changed:

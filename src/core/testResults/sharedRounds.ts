@@ -5,7 +5,9 @@
  * The plan's file, beside the candidates' texts in the run's output folder: `{target, first, texts, roundMs}` (the
  * file under repair, relative to the working folder; `first`, the text the run starts with, and `texts`, those of the
  * candidates after it, as file names beside the plan; `roundMs`, the CPU time one round may take; `stopAfterPass`: end
- * the process after a round that passed, so that the request's first fix need not wait for the other rounds).
+ * the process after a round that passed, so that the request's first fix need not wait for the other rounds, unless
+ * they take less time than the process took to start: a process of their own would cost them more, and the fix waits
+ * less than that start).
  */
 export const ROUNDS_PLAN_FILE = 'verified-fix-batch.json';
 

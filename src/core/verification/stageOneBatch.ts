@@ -130,8 +130,9 @@ export class StageOneBatch {
 
   /** What the process of `group` runs: the first candidate as a plain run, the others as rounds after it. */
   private start(group: readonly Waiting[]): SharedStart {
-    // Until a candidate of the request has passed its failing tests, the first to pass ends its process: the request's
-    // first fix is then shown as early as when every candidate had a process of its own.
+    // Until a candidate of the request has passed its failing tests, the first to pass ends its process (unless the
+    // rounds left take less than the process took to start): the request's first fix is then shown about as early as
+    // when every candidate had a process of its own.
     const plan = { target: this.options.relativePath, first: textFile(0), texts: group.slice(1).map((_, i) => textFile(i + 1)), roundMs: this.perRunMs, stopAfterPass: !this.passed };
     const texts = Object.fromEntries(group.map((w, i) => [textFile(i), w.fileText]));
     const { command, outputFiles } = this.command;

@@ -210,3 +210,71 @@ describe('stage 1 shared on mocha 11 with output still being written when a roun
     assert.deepEqual(json.candidates.map((c) => c.status), ['fail', 'fail', 'fail', 'fail', 'pass']);
   });
 });
+
+/**
+ * The request's first pass, in the first round of a process with two rounds left. Where they are short, the process
+ * goes on with them: a process of their own would cost them another start, and the fix waits less than that start.
+ * Where each round waits 1.5 s in a failing test, the rounds left take longer than the process took to start: it ends
+ * there, so the fix goes on to its own runs at once, and the log says what the rounds left would have taken.
+ */
+const SLOW_TEST_FILES: Record<string, string> = {
+  ...FILES,
+  'test/clamp.test.js': FILES['test/clamp.test.js'].replace("it('caps at hi', function () {", "it('caps at hi', async function () { this.timeout(20000); await new Promise(function (r) { setTimeout(r, 1500); });"),
+};
+/**
+ * pytest's rounds each call pytest.main again (about 0.9 s here for these 5 tests, against a 1.5 s start): they are
+ * short against a start that imports a slow package once, as a project's own .venv may hold (site-packages modules
+ * stay loaded from one round to the next), and the conftest that loads it.
+ */
+const SLOW_START_PY_FILES: Record<string, string> = {
+  ...PY_FILES,
+  '.venv/lib/site-packages/vf_slow_start.py': 'import time\ntime.sleep(4)\n',
+  'conftest.py': "import os, sys\nsys.path.insert(0, os.path.join(os.path.dirname(__file__), '.venv', 'lib', 'site-packages'))\nimport vf_slow_start\n",
+};
+const SLOW_PY_FILES: Record<string, string> = {
+  ...PY_FILES,
+  'tests/test_clamp.py': PY_FILES['tests/test_clamp.py'].replace('def test_caps_at_hi(): assert', 'def test_caps_at_hi(): __import__("time").sleep(1.5); assert'),
+};
+const FIRST_PASSES = [CANDIDATES[3].text, ...WRONG, '  if (x < lo) return lo;\n  if (x > hi) return hi + 1;'];
+const PY_WRONG = [1, 2, 6, 8].map((i) => PY_CANDIDATES[i].text);
+const PY_FIRST_PASSES = [PY_CANDIDATES[5].text, ...PY_WRONG, '    if x < lo: return lo\n    if x > hi: return hi + 1'];
+
+async function firstPassRequest(ws: string, file: string, candidates: readonly string[], test?: string): Promise<{ stderr: string; statuses: string[] }> {
+  const list = makeWorkspace({ 'c.json': JSON.stringify(candidates) });
+  const tempRoot = makeTempRoot();
+  made.push(ws, list, tempRoot);
+  const env: NodeJS.ProcessEnv = { ...process.env, VERIFIED_FIX_TMPDIR: tempRoot };
+  delete env.NODE_TEST_CONTEXT;
+  const r = await runCli(['fix', '--workspace', ws, '--file', file, '--lines', '2-3', '--provider', 'file', '--candidates', join(list, 'c.json'), ...(test ? ['--test', test] : []),
+    '--parallel', '2', '--confirm-runs', '1', '--k', '1', '--timeout', '120', '--strength', 'off', '--behaviour', 'off', '--verbose', '--json'], { env, timeoutMs: 300_000 });
+  assert.equal(r.exitCode, 0, r.stderr);
+  const json = JSON.parse(r.stdout.slice(r.stdout.indexOf('{'))) as Json;
+  return { stderr: r.stderr, statuses: json.candidates.map((c) => c.status) };
+}
+
+const FIRST_PASS_CASES = [
+  { runner: 'mocha', skip: mocha11 ? false : missingRunner('mocha-11'), files: FILES, slowFiles: SLOW_TEST_FILES, file: 'src/calc.js', candidates: FIRST_PASSES },
+  { runner: 'pytest', skip: pytest ? false : 'SKIPPED: python3 -m pytest is not installed', files: SLOW_START_PY_FILES, slowFiles: SLOW_PY_FILES, file: 'src/calc.py', candidates: PY_FIRST_PASSES, test: 'python3 -m pytest -q' },
+] as const;
+for (const c of FIRST_PASS_CASES) {
+  const workspace = (files: Record<string, string>): string => {
+    if (c.runner === 'pytest') return makeWorkspace(files);
+    const ws = makeWorkspace({ ...files, 'package.json': JSON.stringify({ name: 'first-pass-demo', private: true, scripts: { test: 'mocha --reporter dot test/' } }) });
+    symlinkSync(mocha11 as string, join(ws, 'node_modules'));
+    return ws;
+  };
+  const want = ['pass', 'fail', 'fail', 'fail', 'fail', 'fail'];
+  describe(`the request's first pass in a shared ${c.runner} process`, { skip: c.skip }, () => {
+    it('lets the process go on when the rounds left take less than its start', async () => {
+      const r = await firstPassRequest(workspace(c.files), c.file, c.candidates, 'test' in c ? c.test : undefined);
+      assert.deepEqual(r.statuses, want, r.stderr);
+      assert.match(r.stderr, new RegExp(`stage 1 of candidates #1, #3, #5 shared one ${c.runner} process \\([\\d.]+ s\\), one round each\\n`), r.stderr);
+      assert.doesNotMatch(r.stderr, /ended after/, r.stderr);
+    });
+    it('ends the process there when the rounds left take longer than its start, and says so', async () => {
+      const r = await firstPassRequest(workspace(c.slowFiles), c.file, c.candidates, 'test' in c ? c.test : undefined);
+      assert.deepEqual(r.statuses, want, r.stderr);
+      assert.match(r.stderr, new RegExp(`stage 1 of candidates #1, #3, #5 shared one ${c.runner} process \\([\\d.]+ s\\), one round each; it ended after 1: a candidate passed, the first of the request to: it goes on to its own runs at once \\(rounds left: 2, about [\\d.]+ s; this process started in [\\d.]+ s\\)`), r.stderr);
+    });
+  });
+}
