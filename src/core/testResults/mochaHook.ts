@@ -135,11 +135,12 @@ export const MOCHA_HOOK_SOURCE = `'use strict';
   // something other than the tests loaded or a package kept. A pass goes on (a few more short rounds cost less than
   // the start of another process) unless the plan says stopAfterPass: until the request has a candidate past its
   // failing tests, the first one to pass should not wait for the others, unless the rounds left take less time than
-  // this process took to start (the others would pay that start again in a process of their own, later). A round
-  // that did not load the new text, or ran another number of tests than the first, is left without its time: the
-  // engine runs that one again.
+  // this process took to start (the others would pay that start again in a process of their own, later). What a
+  // round costs is known from a round loaded anew (the first loads once what every round shares, and mocha 8 and
+  // later load its test files before run): a pass in the first round goes on for one more to learn it. A round that
+  // did not load the new text, or ran another number of tests than the first, is left without its time: the engine
+  // runs that one again.
   function rounds(Mocha) {
-    var installed = Date.now();
     var plan = JSON.parse(fs.readFileSync(batchPath, 'utf8'));
     var dir = path.dirname(batchPath);
     var first = fs.readFileSync(path.join(dir, plan.first), 'utf8');
@@ -158,10 +159,7 @@ export const MOCHA_HOOK_SOURCE = `'use strict';
       var handles = openHandles();
       var tests;
       var started = 0;
-      // What starting this process took (node, mocha, the test files), and how much of it was loading what every
-      // round after the first loads anew (mocha 8 and later load the test files before run).
-      var startupMs = process.uptime() * 1000;
-      var loadingMs = Date.now() - installed;
+      var startupMs = process.uptime() * 1000; // what a new process would take before its first round: node, mocha, the test files
       batch = { rounds: [] };
       function begin() { planned = undefined; report = fresh(); batch.rounds.push(report); started = Date.now(); if (clock) clock.round(batch.rounds.length); }
       function count() { return report.passes.length + report.failures.length + report.pending.length; }
@@ -170,12 +168,13 @@ export const MOCHA_HOOK_SOURCE = `'use strict';
         // First, with functions held from before: a patched built-in could fool every check after it.
         var patched = changed(builtins(), kept);
         if (patched) { batch.detail = patched; return ${JSON.stringify('builtins' satisfies RoundStop)}; }
-        if (plan.stopAfterPass && report.failures.length === 0) {
+        if (plan.stopAfterPass && batch.rounds.some(function (r) { return r.failures.length === 0; })) {
           var rest = texts.length + 1 - batch.rounds.length;
-          var each = batch.rounds.reduce(function (most, r, i) { return Math.max(most, (r.ms || 0) + (i === 0 ? loadingMs : 0)); }, 0);
-          batch.detail = 'rounds left: ' + rest + ', about ' + (rest * each / 1000).toFixed(1) + ' s; this process started in ' + (startupMs / 1000).toFixed(1) + ' s';
-          if (rest * each >= startupMs) return ${JSON.stringify('firstPass' satisfies RoundStop)};
-          delete batch.detail;
+          var each = batch.rounds.slice(1).reduce(function (most, r) { return Math.max(most, r.ms || 0); }, 0);
+          if (batch.rounds.length > 1 && rest * each >= startupMs) {
+            batch.detail = 'rounds left: ' + rest + ', about ' + (rest * each / 1000).toFixed(1) + ' s; this process started in ' + (startupMs / 1000).toFixed(1) + ' s';
+            return ${JSON.stringify('firstPass' satisfies RoundStop)};
+          }
         }
         if (report.failures.some(function (f) { return f.err && f.err.leftRunning; })) return ${JSON.stringify('leftRunning' satisfies RoundStop)};
         var names = Object.keys(global);

@@ -177,12 +177,16 @@ def _r_end_round():
         _r_stop("${'notSame' satisfies RoundStop}")
         return False
     ms = int((_r_time.monotonic() - _r["started"]) * 1000)
-    _r["slowest_ms"] = max(ms, _r.get("slowest_ms", 0))
+    if at > 0:
+        _r["slowest_ms"] = max(ms, _r.get("slowest_ms", 0))
     _write({"${PYTEST_ROUND_MARK}": at, "ms": ms})
     if at >= len(_r["texts"]):
         return False
-    # The first pass of the request goes on to its own runs, unless the rounds left take less than starting anew.
-    if _r_plan.get("stopAfterPass") and not _r["failed"]:
+    # The first pass of the request goes on to its own runs, unless the rounds left take less than starting anew. A
+    # round's cost is known from one after the first (which imports once what every round shares): a pass in the
+    # first round goes on for one more to learn it.
+    _r["passed"] = _r.get("passed", False) or not _r["failed"]
+    if _r_plan.get("stopAfterPass") and _r["passed"] and at > 0:
         rest = len(_r["texts"]) - at
         startup = _r.get("startup_ms", 0)
         if rest * _r["slowest_ms"] >= startup:

@@ -7,7 +7,7 @@
  * candidates after it, as file names beside the plan; `roundMs`, the CPU time one round may take; `stopAfterPass`: end
  * the process after a round that passed, so that the request's first fix need not wait for the other rounds, unless
  * they take less time than the process took to start: a process of their own would cost them more, and the fix waits
- * less than that start).
+ * less than that start. A round's cost is learnt from one loaded anew, so a pass in the first round goes on for one).
  */
 export const ROUNDS_PLAN_FILE = 'verified-fix-batch.json';
 
