@@ -170,9 +170,12 @@ export const MOCHA_HOOK_SOURCE = `'use strict';
         if (patched) { batch.detail = patched; return ${JSON.stringify('builtins' satisfies RoundStop)}; }
         if (plan.stopAfterPass && batch.rounds.some(function (r) { return r.failures.length === 0; })) {
           var rest = texts.length + 1 - batch.rounds.length;
-          var each = batch.rounds.slice(1).reduce(function (most, r) { return Math.max(most, r.ms || 0); }, 0);
-          if (batch.rounds.length > 1 && rest * each >= startupMs) {
-            batch.detail = 'rounds left: ' + rest + ', about ' + (rest * each / 1000).toFixed(1) + ' s; this process started in ' + (startupMs / 1000).toFixed(1) + ' s';
+          var anew = batch.rounds.slice(1);
+          var each = anew.reduce(function (sum, r) { return sum + (r.ms || 0); }, 0) / Math.max(1, anew.length);
+          // A process of their own starts and runs a first round that loads once what all share.
+          var starting = startupMs + Math.max(0, (batch.rounds[0].ms || 0) - each);
+          if (anew.length > 0 && rest * each >= starting) {
+            batch.detail = 'rounds left: ' + rest + ', about ' + (rest * each / 1000).toFixed(1) + ' s; a process of their own: about ' + (starting / 1000).toFixed(1) + ' s to start';
             return ${JSON.stringify('firstPass' satisfies RoundStop)};
           }
         }

@@ -212,10 +212,10 @@ describe('stage 1 shared on mocha 11 with output still being written when a roun
 });
 
 /**
- * The request's first pass, in the first round of a process with two rounds left. It goes on for one more round,
+ * The request's first pass, in the first round of a process with three rounds left. It goes on for one more round,
  * loaded anew, to learn what a round costs. Where rounds are short against the process's start, it goes on with the
- * last one too: a process of its own would cost it another start, and the fix waits less than that start. Where each
- * round waits in a failing test, the round left takes longer than the process took to start: the process ends there
+ * rest too: a process of their own would cost them another start, and the fix waits less than that start. Where each
+ * round waits in a failing test, the rounds left take longer than a new process's start: the process ends there
  * (after 2), the fix goes on to its own runs, and the log says what the rounds left would have taken.
  */
 const SLOW_TEST_FILES: Record<string, string> = {
@@ -234,11 +234,11 @@ const SLOW_START_PY_FILES: Record<string, string> = {
 };
 const SLOW_PY_FILES: Record<string, string> = {
   ...PY_FILES,
-  'tests/test_clamp.py': PY_FILES['tests/test_clamp.py'].replace('def test_caps_at_hi(): assert', 'def test_caps_at_hi(): __import__("time").sleep(4); assert'),
+  'tests/test_clamp.py': PY_FILES['tests/test_clamp.py'].replace('def test_caps_at_hi(): assert', 'def test_caps_at_hi(): __import__("time").sleep(3); assert'),
 };
-const FIRST_PASSES = [CANDIDATES[3].text, ...WRONG];
+const FIRST_PASSES = [CANDIDATES[3].text, ...WRONG, '  if (x < lo) return lo;\n  if (x > hi) return hi + 1;', '  if (x < lo) return lo - 1;\n  if (x > hi) return lo;'];
 const PY_WRONG = [1, 2, 6, 8].map((i) => PY_CANDIDATES[i].text);
-const PY_FIRST_PASSES = [PY_CANDIDATES[5].text, ...PY_WRONG];
+const PY_FIRST_PASSES = [PY_CANDIDATES[5].text, ...PY_WRONG, '    if x < lo: return lo\n    if x > hi: return hi + 1', '    if x < lo: return lo - 1\n    if x > hi: return lo'];
 
 async function firstPassRequest(ws: string, file: string, candidates: readonly string[], test?: string): Promise<{ stderr: string; statuses: string[] }> {
   const list = makeWorkspace({ 'c.json': JSON.stringify(candidates) });
@@ -248,6 +248,7 @@ async function firstPassRequest(ws: string, file: string, candidates: readonly s
   delete env.NODE_TEST_CONTEXT;
   const r = await runCli(['fix', '--workspace', ws, '--file', file, '--lines', '2-3', '--provider', 'file', '--candidates', join(list, 'c.json'), ...(test ? ['--test', test] : []),
     '--parallel', '2', '--confirm-runs', '1', '--k', '1', '--timeout', '120', '--strength', 'off', '--behaviour', 'off', '--verbose', '--json'], { env, timeoutMs: 300_000 });
+  if (process.env.VF_DEBUG) console.error(r.stderr.split('\n').filter((l) => /stage 1 of/.test(l)).join('\n'));
   assert.equal(r.exitCode, 0, r.stderr);
   const json = JSON.parse(r.stdout.slice(r.stdout.indexOf('{'))) as Json;
   return { stderr: r.stderr, statuses: json.candidates.map((c) => c.status) };
@@ -264,18 +265,18 @@ for (const c of FIRST_PASS_CASES) {
     symlinkSync(mocha11 as string, join(ws, 'node_modules'));
     return ws;
   };
-  const want = ['pass', 'fail', 'fail', 'fail', 'fail'];
+  const want = ['pass', 'fail', 'fail', 'fail', 'fail', 'fail', 'fail'];
   describe(`the request's first pass in a shared ${c.runner} process`, { skip: c.skip }, () => {
     it('lets the process go on when the rounds left take less than its start', async () => {
       const r = await firstPassRequest(workspace(c.files), c.file, c.candidates, 'test' in c ? c.test : undefined);
       assert.deepEqual(r.statuses, want, r.stderr);
-      assert.match(r.stderr, new RegExp(`stage 1 of candidates #1, #3, #5 shared one ${c.runner} process \\([\\d.]+ s\\), one round each\\n`), r.stderr);
+      assert.match(r.stderr, new RegExp(`stage 1 of candidates #1, #3, #5, #7 shared one ${c.runner} process \\([\\d.]+ s\\), one round each\\n`), r.stderr);
       assert.doesNotMatch(r.stderr, /ended after/, r.stderr);
     });
     it('ends the process there when the rounds left take longer than its start, and says so', async () => {
       const r = await firstPassRequest(workspace(c.slowFiles), c.file, c.candidates, 'test' in c ? c.test : undefined);
       assert.deepEqual(r.statuses, want, r.stderr);
-      assert.match(r.stderr, new RegExp(`stage 1 of candidates #1, #3, #5 shared one ${c.runner} process \\([\\d.]+ s\\), one round each; it ended after 2: a candidate passed, the first of the request to: it goes on to its own runs at once \\(rounds left: 1, about [\\d.]+ s; this process started in [\\d.]+ s\\)`), r.stderr);
+      assert.match(r.stderr, new RegExp(`stage 1 of candidates #1, #3, #5, #7 shared one ${c.runner} process \\([\\d.]+ s\\), one round each; it ended after 2: a candidate passed, the first of the request to: it goes on to its own runs at once \\(rounds left: 2, about [\\d.]+ s; a process of their own: about [\\d.]+ s to start\\)`), r.stderr);
     });
   });
 }
