@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the test runners the e2e tests run for real but the project does not depend on (several mocha majors,
-# tape, node-tap, vitest 1 and 2, ava, the c8 coverage tool; jest 29 and vitest 3 are the project's own devDependencies) into a cache folder, one folder per
+# tape, node-tap, vitest 1 and 2, ava, the c8 coverage tool, jest 26 and 30; jest 29 and vitest 3 are the project's own devDependencies) into a cache folder, one folder per
 # release; a release already there costs nothing. Never fails the build: the tests that need a missing runner skip
 # and say so.
 set -uo pipefail
@@ -22,6 +22,8 @@ runners=(
   "vitest-2 vitest@2"
   "ava-6 ava@6"
   "c8-10 c8@10"
+  "jest-26 jest@26"
+  "jest-30 jest@30"
 )
 # tap 18+ (the @tapjs rewrite, 140 MB, minutes to install on a busy machine, a minute per run): only on request, so
 # CI skips its e2e tests loudly; VF_EXTRA_RUNNERS=1 bash scripts/install-test-runners.sh adds it.

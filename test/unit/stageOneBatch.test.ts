@@ -9,7 +9,8 @@ import type { ExecutedRun, RunOptions } from '../../src/core/execution/executor'
 import { silentLogger } from '../../src/core/base/logger';
 import { StageOneBatch } from '../../src/core/verification/stageOneBatch';
 import type { SharedRound, SharedStart } from '../../src/core/verification/stageOneBatch';
-import { MOCHA_ROUNDS, PYTEST_ROUNDS } from '../../src/core/verification/roundDialects';
+import { JEST_ROUNDS, MOCHA_ROUNDS, PYTEST_ROUNDS, roundsDialectOf } from '../../src/core/verification/roundDialects';
+import { jestAdapter, jestJsonAdapter, withJestGuard } from '../../src/core/testResults/jest';
 import { ROUNDS_OVERRUN_FILE, ROUNDS_PLAN_FILE } from '../../src/core/testResults/sharedRounds';
 import type { RoundStop } from '../../src/core/testResults/sharedRounds';
 import { PYTEST_ROUND_MARK, PYTEST_STOPPED_MARK } from '../../src/core/testResults/pytestRounds';
@@ -196,5 +197,20 @@ describe('reading the rounds back', () => {
     assert.deepEqual(parsed?.stopped, { stop: 'handle' });
     assert.equal(MOCHA_ROUNDS.parse(JSON.stringify({ rounds: [], stopped: 'a reason no hook gives' }))?.stopped, undefined, 'only the hooks\' own keys decide');
     assert.equal(MOCHA_ROUNDS.parse('{"passes": []}'), undefined);
+  });
+
+  it("reads jest's rounds as the results processor wrote each, failed where a file failed", () => {
+    const file = (status: string) => JSON.stringify({ testResults: [{ name: '/w/test/a.test.js', status, assertionResults: [{ ancestorTitles: [], title: 'x', status }] }] });
+    const parsed = JEST_ROUNDS.parse(JSON.stringify({ rounds: [{ report: file('failed'), ms: 30 }, { report: file('passed'), ms: 9 }, { report: file('passed') }], stopped: 'firstPass', detail: 'rounds left: 1' }));
+    assert.deepEqual(parsed?.rounds.map((r) => [r.failed, r.ms]), [[true, 30], [false, 9], [false, undefined]]);
+    assert.equal(parsed?.rounds[1].report, file('passed'));
+    assert.deepEqual(parsed?.stopped, { stop: 'firstPass', detail: 'rounds left: 1' });
+    assert.equal(JEST_ROUNDS.parse(file('passed')), undefined, 'a plain report holds no rounds');
+  });
+
+  it('shares jest runs only where its results processor writes the report (not --json)', () => {
+    assert.equal(roundsDialectOf(jestAdapter), JEST_ROUNDS);
+    assert.equal(roundsDialectOf(withJestGuard(jestAdapter, 'setupFilesAfterEnv')), JEST_ROUNDS);
+    assert.equal(roundsDialectOf(jestJsonAdapter), undefined);
   });
 });

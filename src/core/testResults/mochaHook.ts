@@ -1,5 +1,6 @@
 // Mocha's side channel: a `--require` hook (through NODE_OPTIONS) that records the runner's events in whatever reporter the user chose.
 import { ROUNDS_OVERRUN_FILE } from './sharedRounds';
+import { NODE_ROUND_GUARDS_SOURCE } from './nodeRoundGuards';
 import type { RoundStop } from './sharedRounds';
 
 /** The hook's file name in the run's output folder. */
@@ -56,7 +57,6 @@ export const MOCHA_HOOK_SOURCE = `'use strict';
   var RUNNER = /[\\\\/]mocha[\\\\/]lib[\\\\/]runner\\.js$/;
   var MOCHA = /[\\\\/]mocha[\\\\/]lib[\\\\/]mocha\\.js$/;
   var LIMIT = 2000;
-  var same = Object.is; // as it was before any project code ran
   function fresh() { return { passes: [], failures: [], pending: [] }; }
   var report = fresh();
   var planned; // the tests the runner's 'start' said it would run (runner.total)
@@ -169,15 +169,8 @@ export const MOCHA_HOOK_SOURCE = `'use strict';
         var patched = changed(builtins(), kept);
         if (patched) { batch.detail = patched; return ${JSON.stringify('builtins' satisfies RoundStop)}; }
         if (plan.stopAfterPass && batch.rounds.some(function (r) { return r.failures.length === 0; })) {
-          var rest = texts.length + 1 - batch.rounds.length;
-          var anew = batch.rounds.slice(1);
-          var each = anew.reduce(function (sum, r) { return sum + (r.ms || 0); }, 0) / Math.max(1, anew.length);
-          // A process of their own starts and runs a first round that loads once what all share.
-          var starting = startupMs + Math.max(0, (batch.rounds[0].ms || 0) - each);
-          if (anew.length > 0 && rest * each >= starting) {
-            batch.detail = 'rounds left: ' + rest + ', about ' + (rest * each / 1000).toFixed(1) + ' s; a process of their own: about ' + (starting / 1000).toFixed(1) + ' s to start';
-            return ${JSON.stringify('firstPass' satisfies RoundStop)};
-          }
+          var ending = firstPassStop(batch.rounds, texts.length + 1 - batch.rounds.length, startupMs);
+          if (ending) { batch.detail = ending; return ${JSON.stringify('firstPass' satisfies RoundStop)}; }
         }
         if (report.failures.some(function (f) { return f.err && f.err.leftRunning; })) return ${JSON.stringify('leftRunning' satisfies RoundStop)};
         var names = Object.keys(global);
@@ -233,38 +226,12 @@ export const MOCHA_HOOK_SOURCE = `'use strict';
       return run.call(mocha, once(done));
     };
   }
-  // A round that loops without yielding holds the thread, so its limit is kept by a worker thread: it compares the
-  // process's CPU time since the round began (waiting for a CPU does not count, as in a run of its own) with the
-  // limit, writes which round ran past it and ends the process; the rounds before it have their reports written.
-  function watchdog(ms, file) {
-    if (!(ms > 0) || typeof SharedArrayBuffer !== 'function' || typeof Atomics !== 'object') return undefined;
-    var state = new Int32Array(new SharedArrayBuffer(4));
-    var source = "var d = require('worker_threads').workerData, seen = 0, from = 0;" +
-      "setInterval(function () { var r = Atomics.load(d.state, 0), u = process.cpuUsage(), cpu = (u.user + u.system) / 1000;" +
-      " if (r !== seen) { seen = r; from = cpu; return; }" +
-      " if (r > 0 && cpu - from > d.ms) { try { require('fs').writeFileSync(d.file, (r - 1) + ' ' + Math.round(cpu - from)); } catch (e) {} process.kill(process.pid, 'SIGKILL'); } }, 100);";
-    try {
-      var worker = new (require('worker_threads').Worker)(source, { eval: true, workerData: { state: state, ms: ms, file: file } });
-      worker.unref();
-    } catch (e) { return undefined; }
-    return { round: function (n) { Atomics.store(state, 0, n); } };
-  }
   // A new root suite with the old one's settings: --timeout, --slow, --retries and --bail are set on the root suite.
   function rootLike(old, made) {
     ['timeout', 'slow', 'retries', 'bail'].forEach(function (name) {
       try { if (typeof old[name] === 'function' && typeof made[name] === 'function') made[name](old[name]()); } catch (e) { /* not in this mocha */ }
     });
     return made;
-  }
-  // The file under repair: its path from the run's folder or the nearest folder above (a command that starts in a
-  // subfolder), holding the first candidate's text; none, and the run is an ordinary one.
-  function located(name, first) {
-    for (var at = process.cwd(), depth = 0; depth < 50; at = path.dirname(at), depth++) {
-      var file = path.join(at, name);
-      try { if (fs.readFileSync(file, 'utf8') === first) return file; } catch (e) { /* not here */ }
-      if (path.dirname(at) === at) break;
-    }
-    return undefined;
   }
   // Whether a package outside mocha holds a module of the project: deleting it from the cache would not load it anew there.
   function packageKeepsProjectModule() {
@@ -275,58 +242,7 @@ export const MOCHA_HOOK_SOURCE = `'use strict';
       return children.some(function (child) { return child && typeof child.filename === 'string' && outside(child.filename); });
     });
   }
-  // Every own property of the built-ins and core modules a test reaches most (what a candidate could patch to make a
-  // later round fail, or pass), by name, with functions held from before any project code ran (a patched forEach or
-  // ownKeys must not hide a change).
-  var ownKeys = Reflect.ownKeys;
-  var describeKey = Object.getOwnPropertyDescriptor;
-  var bare = Object.create;
-  var reached;
-  function builtins() {
-    if (!reached) {
-      reached = [['Object', Object], ['Object.prototype', Object.prototype], ['Array', Array], ['Array.prototype', Array.prototype], ['Function.prototype', Function.prototype],
-        ['String', String], ['String.prototype', String.prototype], ['Number', Number], ['Number.prototype', Number.prototype], ['Boolean.prototype', Boolean.prototype],
-        ['Symbol', Symbol], ['Promise', Promise], ['Promise.prototype', Promise.prototype], ['RegExp.prototype', RegExp.prototype], ['Date', Date], ['Date.prototype', Date.prototype],
-        ['Map.prototype', Map.prototype], ['Set.prototype', Set.prototype], ['WeakMap.prototype', WeakMap.prototype], ['Error', Error], ['Error.prototype', Error.prototype],
-        ['JSON', JSON], ['Math', Math], ['Reflect', Reflect]];
-      var modules = ['assert', 'util', 'events', 'fs', 'path'];
-      for (var m = 0; m < modules.length; m++) try { reached[reached.length] = ['require("' + modules[m] + '")', require(modules[m])]; } catch (e) { /* not in this node */ }
-    }
-    var values = bare(null);
-    for (var o = 0; o < reached.length; o++) {
-      var keys = ownKeys(reached[o][1]);
-      for (var k = 0; k < keys.length; k++) {
-        var d = describeKey(reached[o][1], keys[k]);
-        if (d && !(reached[o][1] === Error && keys[k] === 'stackTraceLimit')) values[reached[o][0] + '.' + String(keys[k])] = [d.value, d.get, d.set]; // runners set the limit of stack frames
-      }
-    }
-    return values;
-  }
-  // The first property that differs ('' for none).
-  function changed(now, before) {
-    var name;
-    for (name in before) if (!(name in now)) return name;
-    for (name in now) {
-      if (!(name in before)) return name;
-      for (var i = 0; i < 3; i++) if (!same(now[name][i], before[name][i])) return name;
-    }
-    return '';
-  }
-  // The kinds of the process's open timers and handles, less the output's own: stdout's pipe or terminal, and writes
-  // to it still in flight (a reporter's lines, which a round of many failures leaves queued on a pipe:
-  // SimpleWriteWrap ended 4 of 17 shared processes on flat). Undefined before node 17.3, which cannot list them:
-  // there the check is not made, as before.
-  var OUTPUT = ['Immediate', 'TTYWrap', 'PipeWrap', 'SimpleWriteWrap', 'WriteWrap'];
-  function openHandles() {
-    if (typeof process.getActiveResourcesInfo !== 'function') return undefined;
-    return process.getActiveResourcesInfo().filter(function (kind) { return OUTPUT.indexOf(kind) < 0; });
-  }
-  // What \`now\` holds beyond \`before\`, kind by kind ("Timeout, FSReqCallback"); '' for nothing.
-  function added(now, before) {
-    if (!now || !before) return '';
-    var rest = before.slice();
-    return now.filter(function (kind) { var at = rest.indexOf(kind); if (at < 0) return true; rest.splice(at, 1); return false; }).join(', ');
-  }
+${NODE_ROUND_GUARDS_SOURCE}
   // Whether the first module that loaded the file under repair, followed up, came from something other than a test file.
   function loadedOutsideTests(target, files) {
     var loaded = require.cache[target];

@@ -1,9 +1,12 @@
 // How each runner's shared stage-1 run is asked for and read back: the variable that names the plan, and the report
 // split into one round per candidate (sharedRounds.ts has what both sides agree on).
+import { JEST_PROCESSOR_FILE } from '../testResults/jestProcessor';
+import { JEST_BATCH_VARIABLE, JEST_ROUNDS_HOOK_FILE, JEST_ROUNDS_SOURCE } from '../testResults/jestRounds';
 import { MOCHA_BATCH_VARIABLE } from '../testResults/mochaHook';
 import { PYTEST_BATCH_VARIABLE, PYTEST_ROUND_MARK, PYTEST_STOPPED_MARK } from '../testResults/pytestRounds';
 import { stoppedOf } from '../testResults/sharedRounds';
 import type { Stopped } from '../testResults/sharedRounds';
+import type { RunnerAdapter } from '../testResults/types';
 
 /** One candidate's round: its report as the runner's adapter reads a run's, whether a test failed, and `ms` once finished. */
 export interface Round {
@@ -23,6 +26,8 @@ export interface RoundsDialect {
   readonly runner: string;
   /** The variable naming the plan file for the runner's hook or plugin. */
   readonly variable: string;
+  /** A `--require` hook the shared run loads (NODE_OPTIONS), where the run's own command has none that runs rounds. */
+  readonly hook?: { readonly file: string; readonly source: string };
   /** The rounds in the run's report; undefined when it holds none (the hook never ran rounds). */
   parse(report: string | undefined): Rounds | undefined;
 }
@@ -86,3 +91,36 @@ export const PYTEST_ROUNDS: RoundsDialect = {
     return stopped ? { rounds, stopped } : { rounds };
   },
 };
+
+/** The jest hook's report: `{rounds: [{report, ms?}], stopped?, detail?}`, each report as the results processor wrote it. */
+export const JEST_ROUNDS: RoundsDialect = {
+  runner: 'jest',
+  variable: JEST_BATCH_VARIABLE,
+  hook: { file: JEST_ROUNDS_HOOK_FILE, source: JEST_ROUNDS_SOURCE },
+  parse(report) {
+    if (!report) return undefined;
+    try {
+      const data = JSON.parse(report) as { rounds?: unknown; stopped?: unknown; detail?: unknown };
+      if (!Array.isArray(data.rounds)) return undefined;
+      const rounds = data.rounds.filter((r): r is { report: string; ms?: unknown } => typeof r === 'object' && r !== null && typeof (r as { report?: unknown }).report === 'string').map((r) => {
+        const files = (JSON.parse(r.report) as { testResults?: Array<{ status?: unknown }> }).testResults ?? [];
+        return { report: r.report, failed: files.some((file) => file.status === 'failed'), ...(typeof r.ms === 'number' ? { ms: r.ms } : {}) };
+      });
+      const stopped = stoppedOf(data.stopped, data.detail);
+      return stopped ? { rounds, stopped } : { rounds };
+    } catch {
+      return undefined;
+    }
+  },
+};
+
+/**
+ * How `adapter`'s stage-1 runs can share a started runner: mocha's hook and pytest's plugin, and jest's hook where
+ * the results processor writes the report (not where the project names its own processor and jest writes --json).
+ */
+export function roundsDialectOf(adapter: RunnerAdapter): RoundsDialect | undefined {
+  if (adapter.name === 'mocha') return MOCHA_ROUNDS;
+  if (adapter.name === 'pytest') return PYTEST_ROUNDS;
+  if (adapter.name === 'jest' && adapter.outputFiles?.[JEST_PROCESSOR_FILE] !== undefined) return JEST_ROUNDS;
+  return undefined;
+}

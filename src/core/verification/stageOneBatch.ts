@@ -1,5 +1,5 @@
-// Stage 1 shared: several candidates' failing-tests runs in one started runner, one round each (mocha's hook and
-// pytest's plugin run the rounds; roundDialects.ts reads them).
+// Stage 1 shared: several candidates' failing-tests runs in one started runner, one round each (mocha's and jest's
+// hooks and pytest's plugin run the rounds; roundDialects.ts reads them).
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Verdict } from '../contract/fixRequest';
@@ -8,7 +8,7 @@ import type { ExecutedRun, RunOptions } from '../execution/executor';
 import type { ReporterRun } from '../testResults/reporterCommand';
 import { ROUNDS_OVERRUN_FILE, ROUNDS_PLAN_FILE, STRUCTURAL_STOPS, describeStop } from '../testResults/sharedRounds';
 import type { Round, RoundsDialect } from './roundDialects';
-import { shellQuote } from '../testResults/shell';
+import { shellQuote, withRequireHook } from '../testResults/shell';
 import { seconds } from '../base/duration';
 import { timeoutReason } from './timeLimits';
 
@@ -136,12 +136,18 @@ export class StageOneBatch {
     const plan = { target: this.options.relativePath, first: textFile(0), texts: group.slice(1).map((_, i) => textFile(i + 1)), roundMs: this.perRunMs, stopAfterPass: !this.passed };
     const texts = Object.fromEntries(group.map((w, i) => [textFile(i), w.fileText]));
     const { command, outputFiles } = this.command;
+    const { variable, hook } = this.dialect;
+    const withPlan = (run: string, outputDir: string) => {
+      const planPath = join(outputDir, ROUNDS_PLAN_FILE);
+      // Without its hook (a path NODE_OPTIONS cannot quote) the run is one round, as an ordinary one.
+      return (hook && withRequireHook(run, variable, planPath, join(outputDir, hook.file))) ?? `${variable}=${shellQuote(planPath)} ${run}`;
+    };
     return {
       fileText: group[0].fileText,
       label: `${group[0].label}s${group.length}`,
       options: {
-        command: (reportPath, outputDir = '') => `${this.dialect.variable}=${shellQuote(join(outputDir, ROUNDS_PLAN_FILE))} ${command(reportPath, outputDir)}`,
-        outputFiles: { ...outputFiles, ...texts, [ROUNDS_PLAN_FILE]: JSON.stringify(plan) },
+        command: (reportPath, outputDir = '') => withPlan(command(reportPath, outputDir), outputDir),
+        outputFiles: { ...outputFiles, ...texts, [ROUNDS_PLAN_FILE]: JSON.stringify(plan), ...(hook ? { [hook.file]: hook.source } : {}) },
         timeoutMs: this.perRunMs * group.length,
       },
     };

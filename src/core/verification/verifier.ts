@@ -24,11 +24,7 @@ import type { SuiteCensus } from './suiteCensus';
 import type { WideRun } from '../testCommand/wideRuns';
 import { StageOneBatch } from './stageOneBatch';
 import type { SharedStart } from './stageOneBatch';
-import { MOCHA_ROUNDS, PYTEST_ROUNDS } from './roundDialects';
-import type { RoundsDialect } from './roundDialects';
-
-/** The runners whose hooks can run several candidates' stage 1 in one started process. */
-const ROUNDS_BY_RUNNER: Readonly<Record<string, RoundsDialect>> = { mocha: MOCHA_ROUNDS, pytest: PYTEST_ROUNDS };
+import { roundsDialectOf } from './roundDialects';
 
 const emptyEvidence: TestEvidence = { fixed: [], broke: [], stillFailing: [], passed: 0, failed: 0 };
 
@@ -379,12 +375,12 @@ export class Verifier {
     return run.verdict.cancelled ? { verdict: run.verdict, tests: emptyEvidence } : judgeRun(run, selected, 'failing-tests');
   }
 
-  /** The shared stage-1 runs of `selected`, made once: mocha and pytest (their hooks run the rounds), under a per-run limit. */
+  /** The shared stage-1 runs of `selected`, made once: mocha, pytest and jest (their hooks run the rounds), under a per-run limit. */
   private batchOf(selected: PerTestPlan, command: ReporterRun): StageOneBatch | undefined {
     if (!this.batches.has(selected)) {
       const { sharing, testTimeoutMs, slot, executor, logger } = this.options;
       const { ms: perRunMs = testTimeoutMs, basis } = runLimit(this.settled?.limit, testTimeoutMs);
-      const dialect = ROUNDS_BY_RUNNER[selected.adapter.name];
+      const dialect = roundsDialectOf(selected.adapter);
       const run = (start: () => SharedStart | undefined) => slot(async () => {
         const what = start();
         return what ? executor.run(what.fileText, what.label, what.options) : undefined;

@@ -1,5 +1,6 @@
-// Stage 1 shared among candidates in one started runner (stageOneBatch.ts), on real mocha releases and pytest through
-// the built CLI: every candidate's verdict is the one it earns on its own, whatever ran before it in the same process.
+// Stage 1 shared among candidates in one started runner (stageOneBatch.ts), on real mocha and jest releases and pytest
+// through the built CLI: every candidate's verdict is the one it earns on its own, whatever ran before it in the same
+// process.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { symlinkSync } from 'node:fs';
@@ -90,6 +91,8 @@ interface Case {
   readonly failingTest: RegExp;
   /** The test command, where it is not the workspace's `npm test`. */
   readonly test?: string;
+  /** The runner runs each round's tests in a context of their own: a global or a patched built-in there ends nothing. */
+  readonly ownContexts?: boolean;
 }
 
 /** One request with every candidate of `c` on 2 slots, and the checks every runner's shared stage 1 must meet. */
@@ -108,6 +111,7 @@ async function expectOwnVerdicts(c: Case): Promise<void> {
   assert.equal(r.exitCode, 0, log);
   assert.match(r.stderr, new RegExp(`stage 1 of candidates #\\d+(?:, #\\d+)+ shared one ${c.runner} process`), 'stage 1 ran in shared processes');
   assert.match(r.stderr, /ended after \d+: a candidate (?:could not be loaded|left a new global|left a timer or a handle open|left a thread running|changed a built-in)/);
+  if (c.ownContexts) assert.doesNotMatch(r.stderr, /a candidate (?:left a new global|changed a built-in)/, 'the runner itself ends no shared process');
   const json = JSON.parse(r.stdout.slice(r.stdout.indexOf('{'))) as Json;
   const got = json.candidates.map((x) => `#${x.number} ${x.status}`);
   const want = c.candidates.map((x, i) => `#${i + 1} ${x.status ?? (x.passes ? 'pass' : 'fail')}`);
@@ -136,6 +140,27 @@ for (const [folder, script, files] of MOCHA_CASES) {
       const ws = makeWorkspace({ ...files, 'package.json': JSON.stringify({ name: 'shared-demo', private: true, scripts: { test: script } }) });
       symlinkSync(modules as string, join(ws, 'node_modules'));
       await expectOwnVerdicts({ runner: 'mocha', ws, file: 'src/calc.js', candidates: CANDIDATES, unparsable: 6, failingTest: /caps (?:at hi|far above)/ });
+    });
+  });
+}
+
+/**
+ * Jest runs each test file's modules in a registry and a context of their own, so a global or a patched
+ * String.prototype stays in its candidate's round; the loop (first in its process: the watchdog), the syntax error
+ * (that round runs no test: the candidate runs on its own) and the timer left behind (host timers: the process ends)
+ * are met as in mocha. jest 29 is the project's own.
+ */
+const JEST_CASES = [
+  ['jest-26', cachedRunner('jest-26', 'jest')],
+  ['jest-29', join(process.cwd(), 'node_modules')], // the project's own
+  ['jest-30', cachedRunner('jest-30', 'jest')],
+] as const;
+for (const [folder, modules] of JEST_CASES) {
+  describe(`stage 1 shared among candidates on ${folder}`, { skip: modules ? false : missingRunner(folder) }, () => {
+    it('gives every candidate the verdict it earns alone, and says the process was shared and why it ended', async () => {
+      const ws = makeWorkspace({ ...FILES, 'package.json': JSON.stringify({ name: 'shared-jest-demo', private: true, scripts: { test: 'jest' }, jest: { testEnvironment: 'node' } }) });
+      symlinkSync(modules as string, join(ws, 'node_modules'));
+      await expectOwnVerdicts({ runner: 'jest', ws, file: 'src/calc.js', candidates: CANDIDATES, unparsable: 6, failingTest: /caps (?:at hi|far above)/, ownContexts: true });
     });
   });
 }
@@ -254,10 +279,25 @@ async function firstPassRequest(ws: string, file: string, candidates: readonly s
   return { stderr: r.stderr, statuses: json.candidates.map((c) => c.status) };
 }
 
+const JEST_SLOW_TEST_FILES: Record<string, string> = {
+  ...FILES,
+  'test/clamp.test.js': FILES['test/clamp.test.js'].replace("it('caps at hi', function () {", "it('caps at hi', async function () { await new Promise(function (r) { setTimeout(r, 1500); });"),
+};
 const FIRST_PASS_CASES = [
   { runner: 'mocha', skip: mocha11 ? false : missingRunner('mocha-11'), files: FILES, slowFiles: SLOW_TEST_FILES, file: 'src/calc.js', candidates: FIRST_PASSES },
   { runner: 'pytest', skip: pytest ? false : 'SKIPPED: python3 -m pytest is not installed', files: SLOW_START_PY_FILES, slowFiles: SLOW_PY_FILES, file: 'src/calc.py', candidates: PY_FIRST_PASSES, test: 'python3 -m pytest -q' },
 ] as const;
+// jest: the slow case only. Its rounds here take a third of its start, too close to tell on a loaded machine.
+const jest29 = join(process.cwd(), 'node_modules');
+describe('the request\'s first pass in a shared jest process', () => {
+  it('ends the process there when the rounds left take longer than its start, and says so', async () => {
+    const ws = makeWorkspace({ ...JEST_SLOW_TEST_FILES, 'package.json': JSON.stringify({ name: 'first-pass-jest', private: true, scripts: { test: 'jest' }, jest: { testEnvironment: 'node' } }) });
+    symlinkSync(jest29, join(ws, 'node_modules'));
+    const r = await firstPassRequest(ws, 'src/calc.js', FIRST_PASSES);
+    assert.deepEqual(r.statuses, ['pass', 'fail', 'fail', 'fail', 'fail', 'fail', 'fail'], r.stderr);
+    assert.match(r.stderr, /stage 1 of candidates #1, #3, #5, #7 shared one jest process \([\d.]+ s\), one round each; it ended after 2: a candidate passed, the first of the request to: it goes on to its own runs at once \(rounds left: 2, about [\d.]+ s; a process of their own: about [\d.]+ s to start\)/, r.stderr);
+  });
+});
 for (const c of FIRST_PASS_CASES) {
   const workspace = (files: Record<string, string>): string => {
     if (c.runner === 'pytest') return makeWorkspace(files);

@@ -1,0 +1,131 @@
+// Jest's shared stage 1: a `--require` hook (through NODE_OPTIONS), inert unless a shared run's plan is named. One
+// started jest runs one round per candidate (sharedRounds.ts; verification/stageOneBatch.ts plans and reads them).
+import { JEST_REPORT_VARIABLE } from './jestProcessor';
+import { NODE_ROUND_GUARDS_SOURCE } from './nodeRoundGuards';
+import { ROUNDS_OVERRUN_FILE } from './sharedRounds';
+import type { RoundStop } from './sharedRounds';
+
+/** The hook's file name in the run's output folder. */
+export const JEST_ROUNDS_HOOK_FILE = 'verified-fix-jest-rounds.cjs';
+
+/** The variable naming the plan; the hook removes it as soon as it loads, so jest's workers and nested runs see none. */
+export const JEST_BATCH_VARIABLE = 'VERIFIED_FIX_JEST_BATCH';
+
+/** Where the results processor writes each round's report, beside the plan, while the rounds run. */
+const ROUND_REPORT_FILE = 'verified-fix-jest-round.json';
+
+/**
+ * The hook. When jest's command line loads `@jest/core`, it hands it a view whose `runCLI` runs the whole run once
+ * per candidate: after each run it writes that candidate's text over the file under repair and calls `runCLI` again
+ * with the same arguments, as the first call had them (jest 26 to 30 call it by property, through `_core().runCLI`).
+ * Jest itself loads a test file's modules anew on every run, in a module registry and a context of their own, so a
+ * candidate's globals stay in its round; what they share is the process: core modules, built-ins, timers and handles,
+ * which the checks between rounds compare. The results processor (jestProcessor.ts) writes each round's report to a
+ * file beside the plan; the hook gathers them into the run's report: `{rounds: [{report, ms?}], stopped?, detail?}`.
+ * It returns the first run's results, so the process exits as the first candidate's own run would.
+ */
+export const JEST_ROUNDS_SOURCE = `'use strict';
+// Verified Fix: runs jest once per candidate for the engine. Written by the engine; not part of the project.
+(function () {
+  var planPath = process.env.${JEST_BATCH_VARIABLE};
+  delete process.env.${JEST_BATCH_VARIABLE};
+  var reportPath = process.env.${JEST_REPORT_VARIABLE};
+  if (!planPath || !reportPath) return;
+  var Module = require('module');
+  var fs = require('fs');
+  var path = require('path');
+${NODE_ROUND_GUARDS_SOURCE}
+  var plan, dir, target;
+  try {
+    plan = JSON.parse(fs.readFileSync(planPath, 'utf8'));
+    dir = path.dirname(planPath);
+    target = located(plan.target, fs.readFileSync(path.join(dir, plan.first), 'utf8'));
+  } catch (e) { return; }
+  if (!target) return;
+  var texts = plan.texts.map(function (name) { return path.join(dir, name); });
+  var roundReport = path.join(dir, ${JSON.stringify(ROUND_REPORT_FILE)});
+  var kept = builtins(); // before jest or any project code loads: no round may change them
+  var GRACEFUL_FS = ['require("fs").close', 'require("fs").closeSync', 'require("fs").Symbol(graceful-fs.queue)'];
+  function jestOwn(name) { return GRACEFUL_FS.indexOf(name) >= 0 || name.indexOf('.Symbol($$jest-') > 0; }
+  var load = Module._load;
+  var wrapped = false;
+  Module._load = function (request) {
+    var exported = load.apply(this, arguments);
+    if (!wrapped && request === '@jest/core' && exported && typeof exported.runCLI === 'function') {
+      wrapped = true;
+      var runCLI = exported.runCLI;
+      return new Proxy(exported, { get: function (object, key) { return key === 'runCLI' ? function () { return rounds(runCLI, this, arguments); } : object[key]; } });
+    }
+    return exported;
+  };
+  function write(batch) {
+    try { fs.writeFileSync(reportPath, JSON.stringify(batch)); } catch (e) { /* the run may not write there */ }
+  }
+  // Every test of a round, whatever its outcome: rounds of the same selection must run the same ones.
+  function size(report) {
+    try { return JSON.parse(report).testResults.reduce(function (n, file) { return n + (file.assertionResults || []).length; }, 0); } catch (e) { return -1; }
+  }
+  function passed(report) {
+    try { return JSON.parse(report).testResults.every(function (file) { return file.status !== 'failed'; }); } catch (e) { return false; }
+  }
+  async function rounds(runCLI, self, args) {
+    process.env.${JEST_REPORT_VARIABLE} = roundReport;
+    var startupMs = process.uptime() * 1000; // what a new process would take before its first round
+    var clock = watchdog(plan.roundMs, path.join(dir, ${JSON.stringify(ROUNDS_OVERRUN_FILE)}));
+    var batch = { rounds: [] };
+    var first, tests;
+    for (;;) {
+      try { fs.unlinkSync(roundReport); } catch (e) { /* none yet */ }
+      var started = Date.now();
+      if (clock) clock.round(batch.rounds.length + 1);
+      var results = await runCLI.apply(self, args);
+      if (clock) clock.round(0);
+      if (first === undefined) first = results;
+      var report;
+      try { report = fs.readFileSync(roundReport, 'utf8'); } catch (e) { report = undefined; }
+      if (report === undefined) { batch.stopped = ${JSON.stringify('unloadable' satisfies RoundStop)}; break; }
+      var round = { report: report };
+      var count = size(report);
+      // A test file that could not load the candidate runs no test: after the first round, that candidate runs on
+      // its own, where its run says why.
+      if (count === 0 && batch.rounds.length > 0 && !passed(report)) { batch.stopped = ${JSON.stringify('unloadable' satisfies RoundStop)}; break; }
+      if (tests === undefined && count > 0) tests = count;
+      var valid = batch.rounds.length === 0 || count === tests;
+      if (valid) round.ms = Date.now() - started;
+      batch.rounds.push(round);
+      write(batch);
+      if (!valid) { batch.stopped = ${JSON.stringify('notSame' satisfies RoundStop)}; break; }
+      var why = stopAfter(batch, startupMs);
+      if (why === undefined) {
+        try { fs.writeFileSync(target, fs.readFileSync(texts[batch.rounds.length - 1])); } catch (e) { why = ${JSON.stringify('unwritable' satisfies RoundStop)}; }
+      }
+      if (why !== undefined) { if (why) batch.stopped = why; break; }
+    }
+    write(batch);
+    process.env.${JEST_REPORT_VARIABLE} = reportPath;
+    return first;
+  }
+  // Why the rounds end after this one: '' after the last; undefined when the next may run.
+  var handles;
+  function stopAfter(batch, startupMs) {
+    if (batch.rounds.length > texts.length) return '';
+    // Jest's first run changes some itself: graceful-fs wraps fs.close and fs.closeSync in place, and jest 30 marks
+    // the globals it protects with symbols of its own. Later rounds are compared with what the first left.
+    var now = builtins();
+    var patched = changed(now, kept, batch.rounds.length === 1 ? jestOwn : undefined);
+    if (patched) { batch.detail = patched; return ${JSON.stringify('builtins' satisfies RoundStop)}; }
+    kept = now;
+    // The request's first pass ends the process, unless the rounds left cost less than a new process (firstPassStop).
+    if (plan.stopAfterPass && batch.rounds.some(function (r) { return passed(r.report); })) {
+      var ending = firstPassStop(batch.rounds, texts.length + 1 - batch.rounds.length, startupMs);
+      if (ending) { batch.detail = ending; return ${JSON.stringify('firstPass' satisfies RoundStop)}; }
+    }
+    // Jest's runs leave their own for a while (its file crawler's child process and a timer): those after the first
+    // are compared with what it left.
+    if (batch.rounds.length === 1) handles = openHandles();
+    var left = added(openHandles(), handles);
+    if (left) { batch.detail = left; return ${JSON.stringify('handle' satisfies RoundStop)}; }
+    return undefined;
+  }
+})();
+`;

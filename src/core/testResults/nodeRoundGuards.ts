@@ -1,0 +1,104 @@
+// What both node runners' round hooks (mochaHook.ts, jestRounds.ts) run between rounds, as JavaScript text inside
+// their IIFE: the file under repair found from the run's folder, a watchdog on a round's CPU time, the checks that a
+// round left nothing a later one could meet (a patched built-in or core module, a new timer or handle), and whether
+// the request's first pass should end its process.
+
+/**
+ * Needs `fs` and `path` in scope; defines `watchdog(ms, file)`, `located(name, first)`, `builtins()` and
+ * `changed(now, before, expected?)`, `firstPassStop(rounds, rest, startupMs)`, `openHandles()` and `added(now, before)`. Evaluated when the hook loads, before any
+ * project code runs, so the functions it holds are the originals.
+ */
+export const NODE_ROUND_GUARDS_SOURCE = `  var same = Object.is;
+  // A round that loops without yielding holds the thread, so its limit is kept by a worker thread: it compares the
+  // process's CPU time since the round began (waiting for a CPU does not count, as in a run of its own) with the
+  // limit, writes which round ran past it and ends the process; the rounds before it have their reports written.
+  function watchdog(ms, file) {
+    if (!(ms > 0) || typeof SharedArrayBuffer !== 'function' || typeof Atomics !== 'object') return undefined;
+    var state = new Int32Array(new SharedArrayBuffer(4));
+    var source = "var d = require('worker_threads').workerData, seen = 0, from = 0;" +
+      "setInterval(function () { var r = Atomics.load(d.state, 0), u = process.cpuUsage(), cpu = (u.user + u.system) / 1000;" +
+      " if (r !== seen) { seen = r; from = cpu; return; }" +
+      " if (r > 0 && cpu - from > d.ms) { try { require('fs').writeFileSync(d.file, (r - 1) + ' ' + Math.round(cpu - from)); } catch (e) {} process.kill(process.pid, 'SIGKILL'); } }, 100);";
+    try {
+      var worker = new (require('worker_threads').Worker)(source, { eval: true, workerData: { state: state, ms: ms, file: file } });
+      worker.unref();
+    } catch (e) { return undefined; }
+    return { round: function (n) { Atomics.store(state, 0, n); } };
+  }
+  // The file under repair: its path from the run's folder or the nearest folder above (a command that starts in a
+  // subfolder), holding the first candidate's text; none, and the run is an ordinary one.
+  function located(name, first) {
+    for (var at = process.cwd(), depth = 0; depth < 50; at = path.dirname(at), depth++) {
+      var file = path.join(at, name);
+      try { if (fs.readFileSync(file, 'utf8') === first) return file; } catch (e) { /* not here */ }
+      if (path.dirname(at) === at) break;
+    }
+    return undefined;
+  }
+  // Every own property of the built-ins and core modules a test reaches most (what a candidate could patch to make a
+  // later round fail, or pass), by name, with functions held from before any project code ran (a patched forEach or
+  // ownKeys must not hide a change).
+  var ownKeys = Reflect.ownKeys;
+  var describeKey = Object.getOwnPropertyDescriptor;
+  var bare = Object.create;
+  var reached;
+  function builtins() {
+    if (!reached) {
+      reached = [['Object', Object], ['Object.prototype', Object.prototype], ['Array', Array], ['Array.prototype', Array.prototype], ['Function.prototype', Function.prototype],
+        ['String', String], ['String.prototype', String.prototype], ['Number', Number], ['Number.prototype', Number.prototype], ['Boolean.prototype', Boolean.prototype],
+        ['Symbol', Symbol], ['Promise', Promise], ['Promise.prototype', Promise.prototype], ['RegExp.prototype', RegExp.prototype], ['Date', Date], ['Date.prototype', Date.prototype],
+        ['Map.prototype', Map.prototype], ['Set.prototype', Set.prototype], ['WeakMap.prototype', WeakMap.prototype], ['Error', Error], ['Error.prototype', Error.prototype],
+        ['JSON', JSON], ['Math', Math], ['Reflect', Reflect]];
+      var modules = ['assert', 'util', 'events', 'fs', 'path'];
+      for (var m = 0; m < modules.length; m++) try { reached[reached.length] = ['require("' + modules[m] + '")', require(modules[m])]; } catch (e) { /* not in this node */ }
+    }
+    var values = bare(null);
+    for (var o = 0; o < reached.length; o++) {
+      var keys = ownKeys(reached[o][1]);
+      for (var k = 0; k < keys.length; k++) {
+        var d = describeKey(reached[o][1], keys[k]);
+        // Runners set how stacks are made: mocha the limit of frames, jest (source-map-support) how they are written.
+        if (d && !(reached[o][1] === Error && (keys[k] === 'stackTraceLimit' || keys[k] === 'prepareStackTrace'))) values[reached[o][0] + '.' + String(keys[k])] = [d.value, d.get, d.set];
+      }
+    }
+    return values;
+  }
+  // The first property that differs ('' for none), less those \`expected(name)\` allows.
+  function changed(now, before, expected) {
+    var name;
+    var unexpected = function (name) { return !expected || !expected(name); };
+    for (name in before) if (!(name in now) && unexpected(name)) return name;
+    for (name in now) {
+      if (!unexpected(name)) continue;
+      if (!(name in before)) return name;
+      for (var i = 0; i < 3; i++) if (!same(now[name][i], before[name][i])) return name;
+    }
+    return '';
+  }
+  // After the request's first pass in this process: why it should end rather than run the \`rest\` of its rounds, or ''
+  // to go on. The rounds left cost the mean of those loaded anew (after the first, which loads once what every round
+  // shares); a process of their own would take its start and what its first round loads once.
+  function firstPassStop(rounds, rest, startupMs) {
+    var anew = rounds.slice(1);
+    if (anew.length === 0) return '';
+    var each = anew.reduce(function (sum, r) { return sum + (r.ms || 0); }, 0) / anew.length;
+    var starting = startupMs + Math.max(0, (rounds[0].ms || 0) - each);
+    if (rest * each < starting) return '';
+    return 'rounds left: ' + rest + ', about ' + (rest * each / 1000).toFixed(1) + ' s; a process of their own: about ' + (starting / 1000).toFixed(1) + ' s to start';
+  }
+  // The kinds of the process's open timers and handles, less the output's own: stdout's pipe or terminal, and writes
+  // to it still in flight (a reporter's lines, which a round of many failures leaves queued on a pipe:
+  // SimpleWriteWrap ended 4 of 17 shared processes on flat). Undefined before node 17.3, which cannot list them:
+  // there the check is not made, as before.
+  var OUTPUT = ['Immediate', 'TTYWrap', 'PipeWrap', 'SimpleWriteWrap', 'WriteWrap'];
+  function openHandles() {
+    if (typeof process.getActiveResourcesInfo !== 'function') return undefined;
+    return process.getActiveResourcesInfo().filter(function (kind) { return OUTPUT.indexOf(kind) < 0; });
+  }
+  // What \`now\` holds beyond \`before\`, kind by kind ("Timeout, FSReqCallback"); '' for nothing.
+  function added(now, before) {
+    if (!now || !before) return '';
+    var rest = before.slice();
+    return now.filter(function (kind) { var at = rest.indexOf(kind); if (at < 0) return true; rest.splice(at, 1); return false; }).join(', ');
+  }
+`;
