@@ -8,7 +8,10 @@ import type { RoundStop } from './sharedRounds';
 /** The hook's file name in the run's output folder. */
 export const JEST_ROUNDS_HOOK_FILE = 'verified-fix-jest-rounds.cjs';
 
-/** The variable naming the plan; the hook removes it as soon as it loads, so jest's workers and nested runs see none. */
+/**
+ * The variable naming the plan. The process that loads jest's `@jest/core` removes it, so jest's workers and nested
+ * runs see none; a process before it (`cross-env`, a script that starts jest) passes it on.
+ */
 export const JEST_BATCH_VARIABLE = 'VERIFIED_FIX_JEST_BATCH';
 
 /** Where the results processor writes each round's report, beside the plan, while the rounds run. */
@@ -28,7 +31,6 @@ export const JEST_ROUNDS_SOURCE = `'use strict';
 // Verified Fix: runs jest once per candidate for the engine. Written by the engine; not part of the project.
 (function () {
   var planPath = process.env.${JEST_BATCH_VARIABLE};
-  delete process.env.${JEST_BATCH_VARIABLE};
   var reportPath = process.env.${JEST_REPORT_VARIABLE};
   if (!planPath || !reportPath) return;
   var Module = require('module');
@@ -53,6 +55,7 @@ ${NODE_ROUND_GUARDS_SOURCE}
     var exported = load.apply(this, arguments);
     if (!wrapped && request === '@jest/core' && exported && typeof exported.runCLI === 'function') {
       wrapped = true;
+      delete process.env.${JEST_BATCH_VARIABLE};
       var runCLI = exported.runCLI;
       return new Proxy(exported, { get: function (object, key) { return key === 'runCLI' ? function () { return rounds(runCLI, this, arguments); } : object[key]; } });
     }
@@ -95,7 +98,7 @@ ${NODE_ROUND_GUARDS_SOURCE}
       batch.rounds.push(round);
       write(batch);
       if (!valid) { batch.stopped = ${JSON.stringify('notSame' satisfies RoundStop)}; break; }
-      var why = stopAfter(batch, startupMs);
+      var why = await stopAfter(batch, startupMs);
       if (why === undefined) {
         try { fs.writeFileSync(target, fs.readFileSync(texts[batch.rounds.length - 1])); } catch (e) { why = ${JSON.stringify('unwritable' satisfies RoundStop)}; }
       }
@@ -105,10 +108,23 @@ ${NODE_ROUND_GUARDS_SOURCE}
     process.env.${JEST_REPORT_VARIABLE} = reportPath;
     return first;
   }
-  // Why the rounds end after this one: '' after the last; undefined when the next may run.
   var handles;
-  function stopAfter(batch, startupMs) {
+  // What a round left beyond what the first did, once jest's own have had half a second to close; '' for nothing.
+  async function leftOver() {
+    for (var tries = 0; ; tries++) {
+      var left = added(openHandles(), handles);
+      if (!left || tries === 10) return left;
+      await new Promise(function (resolve) { setTimeout(resolve, 50); });
+    }
+  }
+  // Why the rounds end after this one: '' after the last; undefined when the next may run.
+  async function stopAfter(batch, startupMs) {
     if (batch.rounds.length > texts.length) return '';
+    // First, so that a timer that fires meanwhile has done what it does before the other checks look. Jest's runs
+    // leave their own for a while (a child process it starts and its timer): later rounds are compared with the first.
+    if (batch.rounds.length === 1) handles = openHandles();
+    var left = await leftOver();
+    if (left) { batch.detail = left; return ${JSON.stringify('handle' satisfies RoundStop)}; }
     // Jest's first run changes some itself: graceful-fs wraps fs.close and fs.closeSync in place, and jest 30 marks
     // the globals it protects with symbols of its own. Later rounds are compared with what the first left.
     var now = builtins();
@@ -120,11 +136,6 @@ ${NODE_ROUND_GUARDS_SOURCE}
       var ending = firstPassStop(batch.rounds, texts.length + 1 - batch.rounds.length, startupMs);
       if (ending) { batch.detail = ending; return ${JSON.stringify('firstPass' satisfies RoundStop)}; }
     }
-    // Jest's runs leave their own for a while (its file crawler's child process and a timer): those after the first
-    // are compared with what it left.
-    if (batch.rounds.length === 1) handles = openHandles();
-    var left = added(openHandles(), handles);
-    if (left) { batch.detail = left; return ${JSON.stringify('handle' satisfies RoundStop)}; }
     return undefined;
   }
 })();

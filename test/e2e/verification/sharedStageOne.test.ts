@@ -156,9 +156,11 @@ const JEST_CASES = [
   ['jest-30', cachedRunner('jest-30', 'jest')],
 ] as const;
 for (const [folder, modules] of JEST_CASES) {
-  describe(`stage 1 shared among candidates on ${folder}`, { skip: modules ? false : missingRunner(folder) }, () => {
+  // Through npx on jest 29: the hook loads in npx's node process too, which must leave the plan to jest's.
+  const script = folder === 'jest-29' ? 'npx jest' : 'jest';
+  describe(`stage 1 shared among candidates on ${folder} (${script})`, { skip: modules ? false : missingRunner(folder) }, () => {
     it('gives every candidate the verdict it earns alone, and says the process was shared and why it ended', async () => {
-      const ws = makeWorkspace({ ...FILES, 'package.json': JSON.stringify({ name: 'shared-jest-demo', private: true, scripts: { test: 'jest' }, jest: { testEnvironment: 'node' } }) });
+      const ws = makeWorkspace({ ...FILES, 'package.json': JSON.stringify({ name: 'shared-jest-demo', private: true, scripts: { test: script }, jest: { testEnvironment: 'node' } }) });
       symlinkSync(modules as string, join(ws, 'node_modules'));
       await expectOwnVerdicts({ runner: 'jest', ws, file: 'src/calc.js', candidates: CANDIDATES, unparsable: 6, failingTest: /caps (?:at hi|far above)/, ownContexts: true });
     });
