@@ -64,19 +64,20 @@ ${NODE_ROUND_GUARDS_SOURCE}
   function write(batch) {
     try { fs.writeFileSync(reportPath, JSON.stringify(batch)); } catch (e) { /* the run may not write there */ }
   }
-  // Every test of a round, whatever its outcome: rounds of the same selection must run the same ones.
-  function size(report) {
-    try { return JSON.parse(report).testResults.reduce(function (n, file) { return n + (file.assertionResults || []).length; }, 0); } catch (e) { return -1; }
-  }
-  function passed(report) {
-    try { return JSON.parse(report).testResults.every(function (file) { return file.status !== 'failed'; }); } catch (e) { return false; }
+  // A round's report, read once: every test it ran, whatever the outcome (rounds of the same selection must run the
+  // same ones; -1 for a report that cannot be read), and whether every file passed.
+  function summary(report) {
+    try {
+      var files = JSON.parse(report).testResults;
+      return { tests: files.reduce(function (n, file) { return n + (file.assertionResults || []).length; }, 0), passed: files.every(function (file) { return file.status !== 'failed'; }) };
+    } catch (e) { return { tests: -1, passed: false }; }
   }
   async function rounds(runCLI, self, args) {
     process.env.${JEST_REPORT_VARIABLE} = roundReport;
     var startupMs = process.uptime() * 1000; // what a new process would take before its first round
     var clock = watchdog(plan.roundMs, path.join(dir, ${JSON.stringify(ROUNDS_OVERRUN_FILE)}));
     var batch = { rounds: [] };
-    var first, tests;
+    var first, tests, passedOnce = false;
     for (;;) {
       try { fs.unlinkSync(roundReport); } catch (e) { /* none yet */ }
       var started = Date.now();
@@ -88,17 +89,19 @@ ${NODE_ROUND_GUARDS_SOURCE}
       try { report = fs.readFileSync(roundReport, 'utf8'); } catch (e) { report = undefined; }
       if (report === undefined) { batch.stopped = ${JSON.stringify('unloadable' satisfies RoundStop)}; break; }
       var round = { report: report };
-      var count = size(report);
+      var seen = summary(report);
+      var count = seen.tests;
       // A test file that could not load the candidate runs no test: after the first round, that candidate runs on
       // its own, where its run says why.
-      if (count === 0 && batch.rounds.length > 0 && !passed(report)) { batch.stopped = ${JSON.stringify('unloadable' satisfies RoundStop)}; break; }
+      if (count === 0 && batch.rounds.length > 0 && !seen.passed) { batch.stopped = ${JSON.stringify('unloadable' satisfies RoundStop)}; break; }
       if (tests === undefined && count > 0) tests = count;
       var valid = batch.rounds.length === 0 || count === tests;
       if (valid) round.ms = Date.now() - started;
       batch.rounds.push(round);
+      passedOnce = passedOnce || seen.passed;
       write(batch);
       if (!valid) { batch.stopped = ${JSON.stringify('notSame' satisfies RoundStop)}; break; }
-      var why = await stopAfter(batch, startupMs);
+      var why = await stopAfter(batch, startupMs, passedOnce);
       if (why === undefined) {
         try { fs.writeFileSync(target, fs.readFileSync(texts[batch.rounds.length - 1])); } catch (e) { why = ${JSON.stringify('unwritable' satisfies RoundStop)}; }
       }
@@ -118,7 +121,7 @@ ${NODE_ROUND_GUARDS_SOURCE}
     }
   }
   // Why the rounds end after this one: '' after the last; undefined when the next may run.
-  async function stopAfter(batch, startupMs) {
+  async function stopAfter(batch, startupMs, passedOnce) {
     if (batch.rounds.length > texts.length) return '';
     // First, so that a timer that fires meanwhile has done what it does before the other checks look. Jest's runs
     // leave their own for a while (a child process it starts and its timer): later rounds are compared with the first.
@@ -132,7 +135,7 @@ ${NODE_ROUND_GUARDS_SOURCE}
     if (patched) { batch.detail = patched; return ${JSON.stringify('builtins' satisfies RoundStop)}; }
     kept = now;
     // The request's first pass ends the process, unless the rounds left cost less than a new process (firstPassStop).
-    if (plan.stopAfterPass && batch.rounds.some(function (r) { return passed(r.report); })) {
+    if (plan.stopAfterPass && passedOnce) {
       var ending = firstPassStop(batch.rounds, texts.length + 1 - batch.rounds.length, startupMs);
       if (ending) { batch.detail = ending; return ${JSON.stringify('firstPass' satisfies RoundStop)}; }
     }
