@@ -9,9 +9,10 @@ import type { ExecutedRun, RunOptions } from '../../src/core/execution/executor'
 import { silentLogger } from '../../src/core/base/logger';
 import { StageOneBatch } from '../../src/core/verification/stageOneBatch';
 import type { SharedRound, SharedStart } from '../../src/core/verification/stageOneBatch';
-import { JEST_ROUNDS, MOCHA_ROUNDS, PYTEST_ROUNDS, roundsDialectOf } from '../../src/core/verification/roundDialects';
+import { JEST_ROUNDS, MOCHA_ROUNDS, PYTEST_ROUNDS, VITEST_ROUNDS, roundsDialectOf } from '../../src/core/verification/roundDialects';
+import { vitestAdapter, vitestConfigAdapter } from '../../src/core/testResults/vitest';
 import { jestAdapter, jestJsonAdapter, withJestGuard } from '../../src/core/testResults/jest';
-import { ROUNDS_OVERRUN_FILE, ROUNDS_PLAN_FILE } from '../../src/core/testResults/sharedRounds';
+import { ROUNDS_OVERRUN_FILE, ROUNDS_PLAN_FILE, STRUCTURAL_STOPS } from '../../src/core/testResults/sharedRounds';
 import type { RoundStop } from '../../src/core/testResults/sharedRounds';
 import { PYTEST_ROUND_MARK, PYTEST_STOPPED_MARK } from '../../src/core/testResults/pytestRounds';
 
@@ -212,5 +213,13 @@ describe('reading the rounds back', () => {
     assert.equal(roundsDialectOf(jestAdapter), JEST_ROUNDS);
     assert.equal(roundsDialectOf(withJestGuard(jestAdapter, 'setupFilesAfterEnv')), JEST_ROUNDS);
     assert.equal(roundsDialectOf(jestJsonAdapter), undefined);
+  });
+
+  it('shares vitest runs through either adapter, and a run whose workers keep modules ends sharing for the request', () => {
+    assert.equal(roundsDialectOf(vitestAdapter), VITEST_ROUNDS);
+    assert.equal(roundsDialectOf(vitestConfigAdapter), VITEST_ROUNDS);
+    const report = JSON.stringify({ testResults: [{ name: '/w/a.test.js', status: 'failed', assertionResults: [] }] });
+    assert.deepEqual(VITEST_ROUNDS.parse(JSON.stringify({ rounds: [{ report, ms: 5 }], stopped: 'keptByWorkers', detail: 'isolate: false' }))?.stopped, { stop: 'keptByWorkers', detail: 'isolate: false' });
+    assert.ok(STRUCTURAL_STOPS.includes('keptByWorkers'));
   });
 });

@@ -165,12 +165,14 @@ describe('resolveRunner', () => {
     const vitest = resolveRunner(vitestDir, 'npm test');
     assert.ok('adapter' in vitest);
     const guard = 'VERIFIED_FIX_VITEST_GUARD=/o/verified-fix-vitest-guard.mjs';
-    assert.equal(vitest.adapter.command(vitest.base, '/r/report', undefined, '/o'), `VERIFIED_FIX_VITEST_REPORT=/r/report ${guard} ./node_modules/.bin/vitest run --config /o/verified-fix.vitest.config.mjs`);
+    // The shared stage 1's reporter: named for the wrapper to add to the config's reporters, or on the command line.
+    const rounds = '/o/verified-fix-vitest-rounds.mjs';
+    assert.equal(vitest.adapter.command(vitest.base, '/r/report', undefined, '/o'), `VERIFIED_FIX_VITEST_REPORT=/r/report ${guard} VERIFIED_FIX_VITEST_ROUNDS=${rounds} ./node_modules/.bin/vitest run --config /o/verified-fix.vitest.config.mjs`);
     // Reporters on the command line: the json one goes there too; the wrapper config still brings the guard.
     const cli = resolveRunner(vitestDir, 'npx vitest run --reporter=dot');
     assert.ok('adapter' in cli);
     assert.equal(cli.adapter.command(cli.base, '/r/report', undefined, '/o'),
-      `VERIFIED_FIX_VITEST_REPORT=/r/report ${guard} npx vitest run --reporter=dot --config /o/verified-fix.vitest.config.mjs --reporter=json --outputFile=/r/report`);
+      `VERIFIED_FIX_VITEST_REPORT=/r/report ${guard} npx vitest run --reporter=dot --config /o/verified-fix.vitest.config.mjs --reporter=json --reporter=${rounds} --outputFile=/r/report`);
   });
 
   for (const [command, scripts, bins, expected] of rows) {

@@ -33,6 +33,7 @@ export const ROUND_STOPS = {
   notSame: 'a round did not run the same tests on the next candidate',
   unwritable: 'the file under repair could not be rewritten',
   unloadable: 'a candidate could not be loaded',
+  keptByWorkers: 'the runner keeps its workers from one run to the next, and what they loaded with them',
 } as const;
 
 /** A key of ROUND_STOPS. */
@@ -59,4 +60,4 @@ export function stoppedOf(stop: unknown, detail: unknown): Stopped | undefined {
  * Stops the next shared process would meet as well: after one of them ends a process at its first round, stage 1
  * is not shared for the rest of the request.
  */
-export const STRUCTURAL_STOPS: readonly RoundStop[] = ['notRequired', 'notImported', 'loadedElsewhere', 'packageKeeps', 'notSame', 'unwritable'];
+export const STRUCTURAL_STOPS: readonly RoundStop[] = ['notRequired', 'notImported', 'loadedElsewhere', 'packageKeeps', 'notSame', 'unwritable', 'keptByWorkers'];

@@ -5,7 +5,8 @@ import { parseJestJson } from './jestJson';
 import { shellQuote, shellWords } from './shell';
 import type { RunnerAdapter } from './types';
 import { VITEST_GUARD_FILE, VITEST_GUARD_SOURCE } from './assertGuard';
-import { VITEST_CONFIG_FILE, VITEST_CONFIG_SOURCE, VITEST_GUARD_VARIABLE, VITEST_REPORT_VARIABLE, VITEST_USER_CONFIG_VARIABLE } from './vitestConfig';
+import { VITEST_CONFIG_FILE, VITEST_CONFIG_SOURCE, VITEST_GUARD_VARIABLE, VITEST_REPORT_VARIABLE, VITEST_ROUNDS_VARIABLE, VITEST_USER_CONFIG_VARIABLE } from './vitestConfig';
+import { VITEST_ROUNDS_FILE, VITEST_ROUNDS_SOURCE } from './vitestRounds';
 
 /**
  * `only` as vitest arguments: the ids' files and `-t '^(?:full name$|…)'`, full names being describe titles and
@@ -29,11 +30,13 @@ const isFlag = (value: string, ...flags: string[]) => flags.some((flag) => value
  * VERIFIED_FIX_VITEST_CONFIG for the wrapper to load. `cliReporters`: the json reporter goes on the command line
  * instead (`[--reporter=default] --reporter=json --outputFile=REPORT`), for a command whose config names no
  * reporters (then `default` is what the user sees) or whose command line names its own (those are kept; reporters
- * on the command line replace the config's, the wrapper's too).
+ * on the command line replace the config's, the wrapper's too). Either way the shared stage 1's reporter
+ * (vitestRounds.ts) comes last: it does nothing in a run that names no plan.
  */
 function vitestCommand(base: string, reportPath: string, only: readonly string[] | undefined, outputDir: string, cliReporters: boolean): string | undefined {
   const words = shellWords(base);
   if (only?.length === 0 || !Array.isArray(words) || (only && words.some(({ value }) => isFlag(value, '-t', '--testNamePattern')))) return undefined;
+  const rounds = join(outputDir, VITEST_ROUNDS_FILE);
   const kept: string[] = [];
   let userConfig: string | undefined;
   for (let i = 0; i < words.length; i++) {
@@ -46,14 +49,15 @@ function vitestCommand(base: string, reportPath: string, only: readonly string[]
     `${VITEST_REPORT_VARIABLE}=${shellQuote(reportPath)}`,
     `${VITEST_GUARD_VARIABLE}=${shellQuote(join(outputDir, VITEST_GUARD_FILE))}`,
     ...(userConfig ? [`${VITEST_USER_CONFIG_VARIABLE}=${shellQuote(userConfig)}`] : []),
+    ...(cliReporters ? [] : [`${VITEST_ROUNDS_VARIABLE}=${shellQuote(rounds)}`]),
   ];
   const own = words.some(({ value }) => isFlag(value, '--reporter'));
-  const reporters = cliReporters ? [...(own ? [] : ['--reporter=default']), '--reporter=json', `--outputFile=${reportPath}`] : [];
+  const reporters = cliReporters ? [...(own ? [] : ['--reporter=default']), '--reporter=json', `--reporter=${rounds}`, `--outputFile=${reportPath}`] : [];
   const args = ['--config', join(outputDir, VITEST_CONFIG_FILE), ...reporters, ...selection(only)];
   return [...variables, ...kept, ...args.map(shellQuote)].join(' ');
 }
 
-const outputFiles = { [VITEST_CONFIG_FILE]: VITEST_CONFIG_SOURCE, [VITEST_GUARD_FILE]: VITEST_GUARD_SOURCE };
+const outputFiles = { [VITEST_CONFIG_FILE]: VITEST_CONFIG_SOURCE, [VITEST_GUARD_FILE]: VITEST_GUARD_SOURCE, [VITEST_ROUNDS_FILE]: VITEST_ROUNDS_SOURCE };
 
 /** For a project whose config names no reporters, or whose command line names its own: the json reporter on the command line. */
 export const vitestAdapter: RunnerAdapter = {

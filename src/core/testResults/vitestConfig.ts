@@ -10,6 +10,8 @@ export const VITEST_CONFIG_FILE = 'verified-fix.vitest.config.mjs';
 export const VITEST_REPORT_VARIABLE = 'VERIFIED_FIX_VITEST_REPORT';
 export const VITEST_USER_CONFIG_VARIABLE = 'VERIFIED_FIX_VITEST_CONFIG';
 export const VITEST_GUARD_VARIABLE = 'VERIFIED_FIX_VITEST_GUARD';
+/** The variable naming the shared stage 1's reporter (vitestRounds.ts), which the wrapper adds after the json reporter. */
+export const VITEST_ROUNDS_VARIABLE = 'VERIFIED_FIX_VITEST_ROUNDS';
 
 /** Where vitest looks for its config, in its own order. */
 export const VITEST_CONFIG_NAMES = ['vitest.config', 'vite.config'].flatMap((stem) => ['ts', 'mts', 'cts', 'js', 'mjs', 'cjs'].map((ext) => `${stem}.${ext}`));
@@ -60,7 +62,8 @@ export default async function verifiedFixConfig(env) {
   const names = own.map((reporter) => (Array.isArray(reporter) ? reporter[0] : reporter)).filter((name) => typeof name === "string");
   const outputFile = typeof test.outputFile === "string" ? Object.fromEntries(names.map((name) => [name, test.outputFile])) : { ...(test.outputFile || {}) };
   outputFile.json = process.env.${VITEST_REPORT_VARIABLE};
-  test.reporters = [...own.filter((reporter) => reporter !== "json"), "json"];
+  const rounds = process.env.${VITEST_ROUNDS_VARIABLE};
+  test.reporters = [...own.filter((reporter) => reporter !== "json"), "json", ...(rounds ? [rounds] : [])];
   test.outputFile = outputFile;
   const guard = process.env.${VITEST_GUARD_VARIABLE};
   const guarded = (own) => ({ ...own, setupFiles: [...(own.setupFiles === undefined ? [] : Array.isArray(own.setupFiles) ? own.setupFiles : [own.setupFiles]), guard] });

@@ -5,6 +5,7 @@ import { JEST_BATCH_VARIABLE, JEST_ROUNDS_HOOK_FILE, JEST_ROUNDS_SOURCE } from '
 import { MOCHA_BATCH_VARIABLE } from '../testResults/mochaHook';
 import { PYTEST_BATCH_VARIABLE, PYTEST_ROUND_MARK, PYTEST_STOPPED_MARK } from '../testResults/pytestRounds';
 import { stoppedOf } from '../testResults/sharedRounds';
+import { VITEST_BATCH_VARIABLE } from '../testResults/vitestRounds';
 import type { Stopped } from '../testResults/sharedRounds';
 import type { RunnerAdapter } from '../testResults/types';
 
@@ -114,13 +115,18 @@ export const JEST_ROUNDS: RoundsDialect = {
   },
 };
 
+/** The vitest reporter's report: the jest hook's shape, each round's report as vitest's json reporter wrote it. */
+export const VITEST_ROUNDS: RoundsDialect = { runner: 'vitest', variable: VITEST_BATCH_VARIABLE, parse: JEST_ROUNDS.parse };
+
 /**
  * How `adapter`'s stage-1 runs can share a started runner: mocha's hook and pytest's plugin, and jest's hook where
- * the results processor writes the report (not where the project names its own processor and jest writes --json).
+ * the results processor writes the report (not where the project names its own processor and jest writes --json),
+ * and vitest's reporter (either vitest adapter).
  */
 export function roundsDialectOf(adapter: RunnerAdapter): RoundsDialect | undefined {
   if (adapter.name === 'mocha') return MOCHA_ROUNDS;
   if (adapter.name === 'pytest') return PYTEST_ROUNDS;
   if (adapter.name === 'jest' && adapter.outputFiles?.[JEST_PROCESSOR_FILE] !== undefined) return JEST_ROUNDS;
+  if (adapter.name === 'vitest') return VITEST_ROUNDS;
   return undefined;
 }
