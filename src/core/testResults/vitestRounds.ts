@@ -136,7 +136,13 @@ async function rounds(ctx, runFiles, args, plan, dir, target) {
     try { fs.unlinkSync(roundReport); } catch (e) { /* none yet */ }
     var began = Date.now();
     if (clock) clock.round(batch.rounds.length + 1);
-    var result = await runFiles.apply(ctx, args);
+    var result;
+    try { result = await runFiles.apply(ctx, args); } catch (e) {
+      // What vitest throws out of a run (not a test's failure): the rounds end with the reports written so far.
+      ctx.config.outputFile = outputFile;
+      write(reportPath, batch);
+      throw e;
+    }
     if (clock) clock.round(0);
     if (batch.rounds.length === 0) first = result;
     var report;

@@ -2,7 +2,7 @@
 // (scripts/install-test-runners.sh), through the adapters and through `verified-fix fix`.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -14,7 +14,7 @@ import { vitestAdapter } from '../../../src/core/testResults/vitest';
 import { runCli } from '../../unit/helpers/cli';
 import { cachedRunner, missingRunner } from '../../unit/helpers/runners';
 import { repoRoot } from '../../unit/helpers/paths';
-import { fingerprint, makeTempRoot, makeWorkspace, remove } from '../../unit/helpers/workspace';
+import { fingerprint, linkModuleEntries, makeTempRoot, makeWorkspace, remove } from '../../unit/helpers/workspace';
 
 // Spaces, both quotes and shell and regex characters: wrong quoting or escaping of the selection would miss it.
 const NAME = `includes "hi": it's $HOME (a|b) [x]* \\ ok`;
@@ -93,10 +93,7 @@ function makeProject(runner: Runner): string {
   cleanup.push(dir);
   const installed = runner.installed as string;
   if (runner.nodeModules === 'link') symlinkSync(installed, join(dir, 'node_modules'));
-  else {
-    mkdirSync(join(dir, 'node_modules'));
-    for (const name of readdirSync(installed)) if (name !== '.vite') symlinkSync(join(installed, name), join(dir, 'node_modules', name));
-  }
+  else linkModuleEntries(installed, dir);
   return dir;
 }
 

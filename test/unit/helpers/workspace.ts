@@ -1,10 +1,19 @@
 // Real temp workspaces for engine tests, and a byte-level fingerprint of a folder tree.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after } from 'node:test';
+
+/**
+ * `dir`/node_modules as a folder of links to each entry of `installed` (the shape the engine gives its copies), so
+ * that what a runner writes there (vitest's results cache, node_modules/.vite) stays in `dir`.
+ */
+export function linkModuleEntries(installed: string, dir: string): void {
+  mkdirSync(join(dir, 'node_modules'));
+  for (const name of readdirSync(installed)) if (name !== '.vite') symlinkSync(join(installed, name), join(dir, 'node_modules', name));
+}
 
 /** Writes `files` (relative path → content) into a new temp folder; `git: true` makes it a committed repo. */
 export function makeWorkspace(files: Record<string, string>, options: { git?: boolean } = {}): string {
