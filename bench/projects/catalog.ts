@@ -113,6 +113,32 @@ export const PROJECTS: readonly BenchProject[] = [
     note: 'published script `jest` (jest ^22 and a babel 6 preset in its devDependencies): run by jest 26 (jest 27+ refuses its async describe) without the babel config',
     bugs: GENSYNC_BUGS,
   },
+  {
+    name: 'lunr',
+    runner: 'mocha 3',
+    source: { kind: 'npm', spec: 'lunr@2.3.9', integrity: 'sha512-zTU3DaZaF3Rt9rhN3uBMGQD3dD2/vFQqnvZCDv4dl5iOzq2IZQqTxu90r4E5J+nP70J3ilqVCrbho2eWaeW8Ow==' },
+    test: 'mocha test/*.js -u tdd -r test/test_helper.js -R dot -C',
+    devDependencies: { mocha: '3.3.0', chai: '3.5.0' },
+    note: 'published script `make test`, whose Makefile target runs this mocha line on the shipped, prebuilt lunr.js; mocha 3.3 and chai 3.5 as in its devDependencies; 487 tests',
+    bugs: [
+      { file: 'lunr.js', from: 'clause.term.charAt(0) != lunr.Query.wildcard', to: 'clause.term.charAt(0) == lunr.Query.wildcard', what: 'leading wildcard not added' },
+      { file: 'lunr.js', from: 'if (char == "-" && lexer.width() === 1) {', to: 'if (char == "-" && lexer.width() !== 1) {', what: 'a lone "-" not lexed' },
+      { file: 'lunr.js', from: 'return (pivotPoint + 1) * 2', to: 'return (pivotPoint - 1) * 2', what: 'vector insert position' },
+    ],
+  },
+  {
+    name: 'chrono',
+    runner: 'jest 26',
+    source: { kind: 'npm', spec: 'chrono-node@1.4.9', integrity: 'sha512-mz0jOeqJLDKlbiYUjTbncNdfqm9odeuKVlxRvY15ZkFcRsUsSVJ6Rsf7V7ME6kkcfxbcG+CqnIafqqx1nu9C7A==' },
+    test: 'jest',
+    devDependencies: { jest: '26.6.3', '@babel/core': '7.26.9', '@babel/preset-env': '7.26.9' },
+    note: 'published script `jest --coverage` (jest ^25): run by jest 26 without coverage; its shipped babel.config.js transpiles the ES-module test helpers; 61 files, 223 tests (many dates in each), about 10 s',
+    bugs: [
+      { file: 'src/refiners/ForwardDateRefiner.js', from: "if (refMoment.day() > result.start.get('weekday')) {", to: "if (refMoment.day() < result.start.get('weekday')) {", what: 'forwardDate picks the wrong week' },
+      { file: 'src/refiners/en/ENMergeDateRangeRefiner.js', from: 'if (fromResult.start.date().getTime() > toResult.start.date().getTime()) {', to: 'if (fromResult.start.date().getTime() < toResult.start.date().getTime()) {', what: 'date ranges swapped' },
+      { file: 'src/utils/EN.js', from: "} else if(num === 'a' || num === 'an'){", to: "} else if(num !== 'a' || num === 'an'){", what: '"a" and "an" no longer read as 1' },
+    ],
+  },
   gensyncOnVitest('gensync-vitest', '3.2.4', 'the same jest-style suite run by vitest with --globals: no published package found that ships its vitest tests'),
   gensyncOnVitest('gensync-vitest1', '1.6.1', 'the vitest 3 stand-in on vitest 1.6 (vite 5), the last release before 2.0'),
   {
@@ -125,6 +151,18 @@ export const PROJECTS: readonly BenchProject[] = [
       { file: 'toolz/itertoolz.py', from: 'return len(seq) == len(set(seq))', to: 'return len(seq) != len(set(seq))', what: 'isdistinct inverted' },
       { file: 'toolz/itertoolz.py', from: 'if len(seqs) == 0:', to: 'if len(seqs) != 0:', what: 'merge_sorted of anything' },
       { file: 'toolz/itertoolz.py', from: 'if items.count(items[0]) != N:', to: 'if items.count(items[0]) == N:', what: 'diff reports equal items' },
+    ],
+  },
+  {
+    name: 'pyflakes',
+    runner: 'pytest',
+    source: { kind: 'pip', spec: 'pyflakes==4.0.0', sha256: '0f7b7a78e8fcffd78b205200f045a70911f4179be1b42eac82c3323e0bf5c8aa' },
+    test: 'python3 -m pytest pyflakes/test',
+    note: "the wheel ships pyflakes/test (unittest-style, no dependencies); pytest from the machine's Python; 791 tests (34 skipped), about 5 s",
+    bugs: [
+      { file: 'pyflakes/checker.py', from: 'if len(set(args)) < len(args):', to: 'if len(set(args)) > len(args):', what: 'duplicate arguments not reported' },
+      { file: 'pyflakes/checker.py', from: 'if any(count == 1 for value, count in values.items()):', to: 'if any(count != 1 for value, count in values.items()):', what: 'repeated dict keys misreported' },
+      { file: 'pyflakes/checker.py', from: 'if handler.type is None and i < len(node.handlers) - 1:', to: 'if handler.type is None and i < len(node.handlers) + 1:', what: 'a bare except flagged when last' },
     ],
   },
 ];

@@ -201,6 +201,18 @@ for (const [folder, modules, files, type] of VITEST_CASES) {
   });
 }
 
+describe('stage 1 shared on vitest whose config names its reporters (the wrapper config adds the engine\'s)', () => {
+  it('shares, and each candidate gets the verdict it earns alone', async () => {
+    const ws = makeWorkspace({
+      ...ESM_FILES,
+      'vitest.config.mjs': "export default { test: { globals: true, reporters: ['dot'] } };\n",
+      'package.json': JSON.stringify({ name: 'reporters-vitest-demo', private: true, type: 'module', scripts: { test: 'vitest run' } }),
+    });
+    linkModuleEntries(join(process.cwd(), 'node_modules'), ws);
+    await expectOwnVerdicts({ runner: 'vitest', ws, file: 'src/calc.js', candidates: CANDIDATES, unparsable: 6, failingTest: /caps (?:at hi|far above)/, ownContexts: true, mayEndNone: true });
+  });
+});
+
 describe('stage 1 on vitest whose workers keep what they loaded (isolate: false)', () => {
   it('ends sharing after the first process\'s first round, and every candidate still gets its own verdict', async () => {
     const ws = makeWorkspace({
