@@ -1,7 +1,7 @@
 // What `verified-fix fix` prints: the `--json` document and the report for people, from one FixResult.
 import type { CandidateResult, FixResult } from '../core/contract/fixRequest';
 import type { TestStrength } from '../core/contract/strength';
-import { describeStrength, strengthKnown } from '../core/verification/strengthCheck';
+import { describeStrength, strengthKnown, uncheckedBecause } from '../core/verification/strengthCheck';
 import { describeStrengthCost } from '../core/verification/strengthBudget';
 import { describeBehaviour, undecidedLine } from '../core/behaviour/describe';
 import { candidateLine } from '../core/engine/describeEvent';
@@ -125,7 +125,10 @@ export function humanReport(result: FixResult, k: number): string {
       out.push(`candidate ${candidateLine(c)}${c.label ? ` — ${c.label}` : ''}`);
       if (c.reviewRequired) out.push(`  REVIEW REQUIRED (not ranked by strength): ${c.reviewRequired}`);
       if (c.strength) out.push(`  ${describeStrength(c.strength)}`);
-      else if (result.strengthCutShort?.unchecked.includes(index)) out.push(`  strength: not checked (${result.strengthCutShort.message})`);
+      else {
+        const unchecked = uncheckedBecause(result.strengthCutShort, index);
+        if (unchecked) out.push(`  strength: not checked (${unchecked})`);
+      }
       out.push(c.diff);
       // The first surviving variants, so a reviewer sees what else the tests would accept.
       for (const survivor of c.strength?.survivors.slice(0, MAX_SURVIVORS_SHOWN) ?? []) out.push(`  also passes: ${survivor.label}`, survivor.diff);

@@ -32,6 +32,10 @@ describe('the candidate list', () => {
     assert.equal(verifiedLabel(second), 'passed 1/1 run, 1.2 s · tests pin it: 10 of 10 variants caught (shared with candidate 1)');
     assert.equal(verifiedLabel(third), `passed 1/1 run, 1.2 s · ${STRENGTH_CUT_SHORT}`);
     assert.equal(third.strengthCutShort, cutShort.message);
+    // A fix the budget did not start says its own reason, not the first fix's.
+    const own = "the strength check's budget (6 s) could not decide it: deciding #3 takes about 14.2 s";
+    const [, , withReason] = verifiedCandidates(result({ strengthCutShort: { ...cutShort, reasons: { 2: own } } }));
+    assert.equal(withReason.strengthCutShort, own);
   });
   it('counts only decided variants: a budget\'s cut ones and timed-out ones are said apart, never as accepted by the tests', () => {
     const partly = { variants: 10, caught: 9, survivors: [], weak: false, notRun: 1 };

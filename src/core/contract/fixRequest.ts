@@ -326,6 +326,8 @@ export interface FixResult {
     readonly unchecked: readonly number[];
     /** `budget`: its share of the request ran out (strengthBudget); `stopped`: the total timeout or a cancel. */
     readonly kind?: 'budget' | 'stopped';
+    /** Why each fix the budget did not start was left out, by candidate index ("deciding #3 takes about 14.2 s …"). */
+    readonly reasons?: Readonly<Record<number, string>>;
   };
   /** What the strength check cost; absent when it did not run. */
   readonly strengthCost?: StrengthCost;

@@ -78,5 +78,6 @@ export async function runStrengthPhase(phase: StrengthPhase): Promise<StrengthOu
   const partial = phase.ranking.filter((index) => strengths.get(index)?.notRun);
   logger.info(`${message}${partial.length ? `; ${fixes(partial)} kept the variants decided before it` : ''}${unchecked.length ? `; ${fixes(unchecked)} left without a strength` : ''}`);
   if (unchecked.length === 0) return { cost };
-  return { cost, cutShort: { message, unchecked, kind: 'budget' } };
+  const reasons = Object.fromEntries(unchecked.filter((index) => skipped.has(index)).map((index) => [index, `the strength check's budget (${setting}) could not decide it: ${skipped.get(index)}`]));
+  return { cost, cutShort: { message, unchecked, kind: 'budget', ...(Object.keys(reasons).length ? { reasons } : {}) } };
 }

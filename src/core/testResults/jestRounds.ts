@@ -18,6 +18,19 @@ export const JEST_BATCH_VARIABLE = 'VERIFIED_FIX_JEST_BATCH';
 const ROUND_REPORT_FILE = 'verified-fix-jest-round.json';
 
 /**
+ * `summary(report)` of a round's report in jest's format (jest's, and vitest's json reporter's), read once: every test
+ * it ran, whatever the outcome (rounds of the same selection must run the same ones; -1 for a report that cannot be
+ * read), and whether every file passed. JavaScript text for the jest hook and vitest's rounds reporter.
+ */
+export const JEST_REPORT_SUMMARY_SOURCE = `  function summary(report) {
+    try {
+      var files = JSON.parse(report).testResults;
+      return { tests: files.reduce(function (n, file) { return n + (file.assertionResults || []).length; }, 0), passed: files.every(function (file) { return file.status !== 'failed'; }) };
+    } catch (e) { return { tests: -1, passed: false }; }
+  }
+`;
+
+/**
  * The hook. When jest's command line loads `@jest/core`, it hands it a view whose `runCLI` runs the whole run once
  * per candidate: after each run it writes that candidate's text over the file under repair and calls `runCLI` again
  * with the same arguments, as the first call had them (jest 26 to 30 call it by property, through `_core().runCLI`).
@@ -64,15 +77,7 @@ ${NODE_ROUND_GUARDS_SOURCE}
   function write(batch) {
     try { fs.writeFileSync(reportPath, JSON.stringify(batch)); } catch (e) { /* the run may not write there */ }
   }
-  // A round's report, read once: every test it ran, whatever the outcome (rounds of the same selection must run the
-  // same ones; -1 for a report that cannot be read), and whether every file passed.
-  function summary(report) {
-    try {
-      var files = JSON.parse(report).testResults;
-      return { tests: files.reduce(function (n, file) { return n + (file.assertionResults || []).length; }, 0), passed: files.every(function (file) { return file.status !== 'failed'; }) };
-    } catch (e) { return { tests: -1, passed: false }; }
-  }
-  async function rounds(runCLI, self, args) {
+${JEST_REPORT_SUMMARY_SOURCE}  async function rounds(runCLI, self, args) {
     process.env.${JEST_REPORT_VARIABLE} = roundReport;
     var startupMs = process.uptime() * 1000; // what a new process would take before its first round
     var clock = watchdog(plan.roundMs, path.join(dir, ${JSON.stringify(ROUNDS_OVERRUN_FILE)}));

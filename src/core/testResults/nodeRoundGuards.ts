@@ -58,10 +58,17 @@ export const NODE_ROUND_GUARDS_SOURCE = `  var same = Object.is;
       for (var k = 0; k < keys.length; k++) {
         var d = describeKey(reached[o][1], keys[k]);
         // Runners set how stacks are made: mocha the limit of frames, jest (source-map-support) how they are written.
-        if (d && !(reached[o][1] === Error && (keys[k] === 'stackTraceLimit' || keys[k] === 'prepareStackTrace'))) values[reached[o][0] + '.' + String(keys[k])] = [d.value, d.get, d.set];
+        if (d && !(reached[o][1] === Error && (keys[k] === 'stackTraceLimit' || keys[k] === 'prepareStackTrace'))) values[reached[o][0] + '.' + String(keys[k])] = [d.value, d.get, d.set, reached[o][1]];
       }
     }
     return values;
+  }
+  // Node defines some core-module properties lazily (util.TextDecoder): a getter that, on first use, replaces itself
+  // with the value it loads. Called again it gives that value (and puts it back, had a candidate replaced it); a
+  // value a candidate set is another.
+  function resolvedLazily(now, before) {
+    if (typeof before[1] !== 'function' || now[1] || now[2]) return false;
+    try { return same(before[1].call(before[3]), now[0]); } catch (e) { return false; }
   }
   // The first property that differs ('' for none), less those \`expected(name)\` allows.
   function changed(now, before, expected) {
@@ -71,7 +78,7 @@ export const NODE_ROUND_GUARDS_SOURCE = `  var same = Object.is;
     for (name in now) {
       if (!unexpected(name)) continue;
       if (!(name in before)) return name;
-      for (var i = 0; i < 3; i++) if (!same(now[name][i], before[name][i])) return name;
+      for (var i = 0; i < 3; i++) if (!same(now[name][i], before[name][i]) && !resolvedLazily(now[name], before[name])) return name;
     }
     return '';
   }

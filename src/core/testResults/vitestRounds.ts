@@ -1,6 +1,7 @@
 // Vitest's shared stage 1: a reporter module, inert unless a shared run's plan is named. One started vitest (its vite
 // server, config and pool) runs the test files once per candidate (sharedRounds.ts; verification/stageOneBatch.ts
 // plans and reads them).
+import { JEST_REPORT_SUMMARY_SOURCE } from './jestRounds';
 import { NODE_ROUND_GUARDS_SOURCE } from './nodeRoundGuards';
 import { ROUNDS_OVERRUN_FILE } from './sharedRounds';
 import type { RoundStop } from './sharedRounds';
@@ -107,15 +108,7 @@ function invalidate(ctx, file) {
   if (invalidates && typeof invalidates.add === "function") invalidates.add(file);
 }
 
-// A round's report, read once: every test it ran (rounds of the same selection must run the same ones; -1 for a
-// report that cannot be read), and whether every file passed.
-function summary(report) {
-  try {
-    var files = JSON.parse(report).testResults;
-    return { tests: files.reduce(function (n, file) { return n + (file.assertionResults || []).length; }, 0), passed: files.every(function (file) { return file.status !== "failed"; }) };
-  } catch (e) { return { tests: -1, passed: false }; }
-}
-
+${JEST_REPORT_SUMMARY_SOURCE}
 async function rounds(ctx, runFiles, args, plan, dir, target) {
   var reportPath = process.env.${VITEST_REPORT_VARIABLE};
   var texts = plan.texts.map(function (name) { return path.join(dir, name); });

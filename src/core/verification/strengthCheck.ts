@@ -1,7 +1,7 @@
 // How much "verified" proves: variants of a verified fix's changed lines (the offline generator's edits, on the fixed
 // text) run through the same verifier. A variant that passes too is a different program the tests accept.
 import { unifiedDiff } from '../base/diffing';
-import type { CandidateResult } from '../contract/fixRequest';
+import type { CandidateResult, FixResult } from '../contract/fixRequest';
 import { generateMutants } from '../mutation/generator';
 import { applyReplacement } from '../base/textRange';
 import type { StrengthChoice } from '../contract/choices';
@@ -120,6 +120,15 @@ export function variantsToPin(variants: number): number {
 /** Variants without an outcome: timed out twice, or left unrun by the check's budget. */
 export function openVariants(s: TestStrength): number {
   return (s.undecided ?? 0) + (s.notRun ?? 0);
+}
+
+/**
+ * Why the strength check left the verified fix `index` without a strength, or undefined when it did not: the fix's
+ * own reason where the budget did not start it ("deciding #3 takes about 14.2 s …"), else why the check stopped.
+ */
+export function uncheckedBecause(cutShort: FixResult['strengthCutShort'], index: number): string | undefined {
+  if (!cutShort?.unchecked.includes(index)) return undefined;
+  return cutShort.reasons?.[index] ?? cutShort.message;
 }
 
 /** One line for a verified candidate; the numbers are always in it, where they came from when shared, and which tests ran. */

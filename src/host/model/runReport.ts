@@ -3,7 +3,7 @@ import type { CandidateResult, FixResult } from '../../core/contract/fixRequest'
 import { failureExcerpt } from '../../core/testResults/failureExcerpt';
 import { EDITOR_NAMES, groupVerb, noFixAdvice } from '../../core/verification/noFixAdvice';
 import { FULL_RUN_NOT_REACHED, verifiedOn } from '../../core/verification/evidence';
-import { describeStrength } from '../../core/verification/strengthCheck';
+import { describeStrength, uncheckedBecause } from '../../core/verification/strengthCheck';
 import { describeStrengthCost } from '../../core/verification/strengthBudget';
 
 export { failureExcerpt };
@@ -19,7 +19,8 @@ function runsText(c: CandidateResult): string {
 function strengthLines(c: CandidateResult, cutShort: FixResult['strengthCutShort']): string[] {
   if (!c.verified) return [];
   if (c.strength) return [`Strength: ${describeStrength(c.strength)}.`, ''];
-  if (cutShort?.unchecked.includes(c.index)) return [`Strength: not checked (${cutShort.message}).`, ''];
+  const unchecked = uncheckedBecause(cutShort, c.index);
+  if (unchecked) return [`Strength: not checked (${unchecked}).`, ''];
   return [];
 }
 

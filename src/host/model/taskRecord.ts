@@ -6,7 +6,7 @@ import type { LocalisedFrom } from './localisedTask';
 import type { StoredCandidate, StoredTask } from './sessionSchema';
 import type { BehaviourReport } from '../../core/contract/behaviour';
 import { behaviourNote, behaviourSummary } from '../../core/behaviour/describe';
-import { openVariants, strengthKnown } from '../../core/verification/strengthCheck';
+import { openVariants, strengthKnown, uncheckedBecause } from '../../core/verification/strengthCheck';
 
 /** SHA-256 of a document's text: how a reopened task knows its file is unchanged. */
 export function textHash(text: string): string {
@@ -18,6 +18,7 @@ export function storedCandidate(c: CandidateResult, report?: BehaviourReport, cu
   const note = behaviourNote(report, c.index);
   const summary = verified > 1 ? behaviourSummary(verified, report) : undefined;
   const group = report?.groups.findIndex((g) => g.includes(c.index)) ?? -1;
+  const unchecked = uncheckedBecause(cutShort, c.index);
   return {
     index: c.index,
     replacement: c.replacement,
@@ -30,7 +31,7 @@ export function storedCandidate(c: CandidateResult, report?: BehaviourReport, cu
     ...(c.tests ? { testsFixed: c.tests.fixed.length, testsPassed: c.tests.passed } : {}),
     ...(c.reachingTests ? { reachingTests: { ran: c.reachingTests.ran, cannotReach: c.reachingTests.cannotReach } } : {}),
     ...(c.strength ? { strength: { variants: c.strength.variants, caught: c.strength.caught, weak: c.strength.weak, open: openVariants(c.strength), known: strengthKnown(c.strength), survivors: c.strength.survivors.map(({ label, replacement }) => ({ label, replacement })), ...(c.strength.sharedFrom ? { sharedWith: c.strength.sharedFrom.index + 1 } : {}) } } : {}),
-    ...(!c.strength && cutShort?.unchecked.includes(c.index) ? { strengthCutShort: cutShort.message } : {}),
+    ...(!c.strength && unchecked ? { strengthCutShort: unchecked } : {}),
     ...(note && report && group >= 0 ? { behaviour: { group: group + 1, groups: report.groups.length, note, ...(summary ? { summary } : {}) } } : {}),
   };
 }
