@@ -180,6 +180,11 @@ describe('a request the total timeout ended', () => {
     assert.deepEqual(json.passedFailingTestsOnly, [{ ...result.passedFailingTestsOnly?.[0], number: 1, note: 'passed the failing tests; full run not reached' }]);
     const validate = new Ajv({ allErrors: true, strict: false }).compile(JSON.parse(readFileSync(join(repoRoot, 'docs', 'schemas', 'fix.schema.json'), 'utf8')));
     assert.ok(validate(json), JSON.stringify(validate.errors));
+    // A fix the strength budget did not start keeps its own reason, by candidate index.
+    const budget = { message: "the strength check's budget (6 s) could not decide a fix: deciding #1 takes about 15 s", unchecked: [0, 2], kind: 'budget' as const, reasons: { 2: "the strength check's budget (6 s) could not decide it: deciding #3 takes about 14 s" } };
+    const withReasons = JSON.parse(JSON.stringify(fixJson({ ...result, strengthCutShort: budget }, [1, 1], 1)));
+    assert.deepEqual(withReasons.strengthCutShort.reasons, { 2: budget.reasons[2] });
+    assert.ok(validate(withReasons), JSON.stringify(validate.errors));
   });
 
   it('the editor\'s message names them', () => {
