@@ -18,15 +18,34 @@ export const JEST_BATCH_VARIABLE = 'VERIFIED_FIX_JEST_BATCH';
 const ROUND_REPORT_FILE = 'verified-fix-jest-round.json';
 
 /**
- * `summary(report)` of a round's report in jest's format (jest's, and vitest's json reporter's), read once: every test
- * it ran, whatever the outcome (rounds of the same selection must run the same ones; -1 for a report that cannot be
- * read), and whether every file passed. JavaScript text for the jest hook and vitest's rounds reporter.
+ * How the jest hook and vitest's rounds reporter read a finished round, whose report is in jest's format (jest's
+ * results processor, vitest's json reporter), as JavaScript text (needs `fs` in scope).
+ * `summary(report)`: every test it ran, whatever the outcome (rounds of the same selection must run the same ones; -1
+ * for a report that cannot be read), and whether every file passed.
+ * `recordRound(batch, file, began, record)`: reads the round's report from `file` once and adds it to
+ * `batch.rounds`, with its time since `began` when it ran the tests the first round ran (`record` keeps that
+ * count and whether any round passed); returns why the rounds end here ('' to go on): `unloadable` for no report, or
+ * for a round after the first that ran no test because its file could not load the candidate (nothing is added: that
+ * candidate runs on its own, where its run says why), `notSame` for a round that ran other tests (added without a time).
  */
-export const JEST_REPORT_SUMMARY_SOURCE = `  function summary(report) {
+export const JEST_FORMAT_ROUNDS_SOURCE = `  function summary(report) {
     try {
       var files = JSON.parse(report).testResults;
       return { tests: files.reduce(function (n, file) { return n + (file.assertionResults || []).length; }, 0), passed: files.every(function (file) { return file.status !== 'failed'; }) };
     } catch (e) { return { tests: -1, passed: false }; }
+  }
+  function recordRound(batch, file, began, record) {
+    var report;
+    try { report = fs.readFileSync(file, 'utf8'); } catch (e) { return ${JSON.stringify('unloadable' satisfies RoundStop)}; }
+    var seen = summary(report);
+    if (seen.tests === 0 && batch.rounds.length > 0 && !seen.passed) return ${JSON.stringify('unloadable' satisfies RoundStop)};
+    if (record.tests === undefined && seen.tests > 0) record.tests = seen.tests;
+    var valid = batch.rounds.length === 0 || seen.tests === record.tests;
+    var round = { report: report };
+    if (valid) round.ms = Date.now() - began;
+    batch.rounds.push(round);
+    record.passedOnce = record.passedOnce || seen.passed;
+    return valid ? '' : ${JSON.stringify('notSame' satisfies RoundStop)};
   }
 `;
 
@@ -50,14 +69,9 @@ export const JEST_ROUNDS_SOURCE = `'use strict';
   var fs = require('fs');
   var path = require('path');
 ${NODE_ROUND_GUARDS_SOURCE}
-  var plan, dir, target;
-  try {
-    plan = JSON.parse(fs.readFileSync(planPath, 'utf8'));
-    dir = path.dirname(planPath);
-    target = located(plan.target, fs.readFileSync(path.join(dir, plan.first), 'utf8'));
-  } catch (e) { return; }
-  if (!target) return;
-  var texts = plan.texts.map(function (name) { return path.join(dir, name); });
+  var shared = sharedPlan(planPath);
+  if (!shared) return;
+  var plan = shared.plan, dir = shared.dir, target = shared.target, texts = shared.texts;
   var roundReport = path.join(dir, ${JSON.stringify(ROUND_REPORT_FILE)});
   var kept = builtins(); // before jest or any project code loads: no round may change them
   var GRACEFUL_FS = ['require("fs").close', 'require("fs").closeSync', 'require("fs").Symbol(graceful-fs.queue)'];
@@ -77,12 +91,12 @@ ${NODE_ROUND_GUARDS_SOURCE}
   function write(batch) {
     try { fs.writeFileSync(reportPath, JSON.stringify(batch)); } catch (e) { /* the run may not write there */ }
   }
-${JEST_REPORT_SUMMARY_SOURCE}  async function rounds(runCLI, self, args) {
+${JEST_FORMAT_ROUNDS_SOURCE}  async function rounds(runCLI, self, args) {
     process.env.${JEST_REPORT_VARIABLE} = roundReport;
     var startupMs = process.uptime() * 1000; // what a new process would take before its first round
     var clock = watchdog(plan.roundMs, path.join(dir, ${JSON.stringify(ROUNDS_OVERRUN_FILE)}));
     var batch = { rounds: [] };
-    var first, tests, passedOnce = false;
+    var first, record = { passedOnce: false };
     for (;;) {
       try { fs.unlinkSync(roundReport); } catch (e) { /* none yet */ }
       var started = Date.now();
@@ -90,23 +104,11 @@ ${JEST_REPORT_SUMMARY_SOURCE}  async function rounds(runCLI, self, args) {
       var results = await runCLI.apply(self, args);
       if (clock) clock.round(0);
       if (first === undefined) first = results;
-      var report;
-      try { report = fs.readFileSync(roundReport, 'utf8'); } catch (e) { report = undefined; }
-      if (report === undefined) { batch.stopped = ${JSON.stringify('unloadable' satisfies RoundStop)}; break; }
-      var round = { report: report };
-      var seen = summary(report);
-      var count = seen.tests;
-      // A test file that could not load the candidate runs no test: after the first round, that candidate runs on
-      // its own, where its run says why.
-      if (count === 0 && batch.rounds.length > 0 && !seen.passed) { batch.stopped = ${JSON.stringify('unloadable' satisfies RoundStop)}; break; }
-      if (tests === undefined && count > 0) tests = count;
-      var valid = batch.rounds.length === 0 || count === tests;
-      if (valid) round.ms = Date.now() - started;
-      batch.rounds.push(round);
-      passedOnce = passedOnce || seen.passed;
+      var stop = recordRound(batch, roundReport, started, record);
+      if (stop === ${JSON.stringify('unloadable' satisfies RoundStop)}) { batch.stopped = stop; break; }
       write(batch);
-      if (!valid) { batch.stopped = ${JSON.stringify('notSame' satisfies RoundStop)}; break; }
-      var why = await stopAfter(batch, startupMs, passedOnce);
+      if (stop) { batch.stopped = stop; break; }
+      var why = await stopAfter(batch, startupMs, record.passedOnce);
       if (why === undefined) {
         try { fs.writeFileSync(target, fs.readFileSync(texts[batch.rounds.length - 1])); } catch (e) { why = ${JSON.stringify('unwritable' satisfies RoundStop)}; }
       }

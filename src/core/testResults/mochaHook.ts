@@ -141,12 +141,9 @@ export const MOCHA_HOOK_SOURCE = `'use strict';
   // did not load the new text, or ran another number of tests than the first, is left without its time: the engine
   // runs that one again.
   function rounds(Mocha) {
-    var plan = JSON.parse(fs.readFileSync(batchPath, 'utf8'));
-    var dir = path.dirname(batchPath);
-    var first = fs.readFileSync(path.join(dir, plan.first), 'utf8');
-    var target = located(plan.target, first);
-    if (!target) return;
-    var texts = plan.texts.map(function (name) { return path.join(dir, name); });
+    var shared = sharedPlan(batchPath);
+    if (!shared) return;
+    var plan = shared.plan, dir = shared.dir, target = shared.target, texts = shared.texts;
     var kept = builtins(); // before any test file or project code loads: no round may change them
     var run = Mocha.prototype.run;
     Mocha.prototype.run = function (fn) {

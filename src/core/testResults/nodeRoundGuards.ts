@@ -1,10 +1,10 @@
-// What both node runners' round hooks (mochaHook.ts, jestRounds.ts) run between rounds, as JavaScript text inside
-// their IIFE: the file under repair found from the run's folder, a watchdog on a round's CPU time, the checks that a
+// What the node runners' round hooks (mochaHook.ts, jestRounds.ts, vitestRounds.ts) run between rounds, as JavaScript
+// text inside their module: the shared run's plan and the file under repair found from the run's folder, a watchdog on a round's CPU time, the checks that a
 // round left nothing a later one could meet (a patched built-in or core module, a new timer or handle), and whether
 // the request's first pass should end its process.
 
 /**
- * Needs `fs` and `path` in scope; defines `watchdog(ms, file)`, `located(name, first)`, `builtins()` and
+ * Needs `fs` and `path` in scope; defines `watchdog(ms, file)`, `located(name, first)`, `sharedPlan(planPath)`, `builtins()` and
  * `changed(now, before, expected?)`, `firstPassStop(rounds, rest, startupMs)`, `openHandles()` and `added(now, before)`. Evaluated when the hook loads, before any
  * project code runs, so the functions it holds are the originals.
  */
@@ -34,6 +34,17 @@ export const NODE_ROUND_GUARDS_SOURCE = `  var same = Object.is;
       if (path.dirname(at) === at) break;
     }
     return undefined;
+  }
+  // The shared run's plan (sharedRounds.ts), its folder, the file under repair and the texts of the candidates after
+  // the first, as paths; undefined when the plan cannot be read or the file is not found: the run is an ordinary one.
+  function sharedPlan(planPath) {
+    try {
+      var plan = JSON.parse(fs.readFileSync(planPath, 'utf8'));
+      var dir = path.dirname(planPath);
+      var target = located(plan.target, fs.readFileSync(path.join(dir, plan.first), 'utf8'));
+      if (!target) return undefined;
+      return { plan: plan, dir: dir, target: target, texts: plan.texts.map(function (name) { return path.join(dir, name); }) };
+    } catch (e) { return undefined; }
   }
   // Every own property of the built-ins and core modules a test reaches most (what a candidate could patch to make a
   // later round fail, or pass), by name, with functions held from before any project code ran (a patched forEach or

@@ -1,7 +1,7 @@
 // Vitest's shared stage 1: a reporter module, inert unless a shared run's plan is named. One started vitest (its vite
 // server, config and pool) runs the test files once per candidate (sharedRounds.ts; verification/stageOneBatch.ts
 // plans and reads them).
-import { JEST_REPORT_SUMMARY_SOURCE } from './jestRounds';
+import { JEST_FORMAT_ROUNDS_SOURCE } from './jestRounds';
 import { NODE_ROUND_GUARDS_SOURCE } from './nodeRoundGuards';
 import { ROUNDS_OVERRUN_FILE } from './sharedRounds';
 import type { RoundStop } from './sharedRounds';
@@ -108,10 +108,10 @@ function invalidate(ctx, file) {
   if (invalidates && typeof invalidates.add === "function") invalidates.add(file);
 }
 
-${JEST_REPORT_SUMMARY_SOURCE}
-async function rounds(ctx, runFiles, args, plan, dir, target) {
+${JEST_FORMAT_ROUNDS_SOURCE}
+async function rounds(ctx, runFiles, args, shared) {
   var reportPath = process.env.${VITEST_REPORT_VARIABLE};
-  var texts = plan.texts.map(function (name) { return path.join(dir, name); });
+  var plan = shared.plan, dir = shared.dir, target = shared.target, texts = shared.texts;
   var roundReport = path.join(dir, ${JSON.stringify(ROUND_REPORT_FILE)});
   var targets = [target];
   try { var real = fs.realpathSync(target); if (real !== target) targets.push(real); } catch (e) { /* as located */ }
@@ -124,7 +124,7 @@ async function rounds(ctx, runFiles, args, plan, dir, target) {
   var others = typeof outputFile === "string" ? { junit: outputFile, html: outputFile, blob: outputFile } : outputFile;
   ctx.config.outputFile = Object.assign({}, others, { json: roundReport });
   var clock = roundClock(plan.roundMs, path.join(dir, ${JSON.stringify(ROUNDS_OVERRUN_FILE)}));
-  var first, tests, passedOnce = false;
+  var first, record = { passedOnce: false };
   for (;;) {
     try { fs.unlinkSync(roundReport); } catch (e) { /* none yet */ }
     var began = Date.now();
@@ -138,25 +138,14 @@ async function rounds(ctx, runFiles, args, plan, dir, target) {
     }
     if (clock) clock.round(0);
     if (batch.rounds.length === 0) first = result;
-    var report;
-    try { report = fs.readFileSync(roundReport, "utf8"); } catch (e) { report = undefined; }
-    if (report === undefined) { batch.stopped = ${JSON.stringify('unloadable' satisfies RoundStop)}; break; }
-    var round = { report: report };
-    var seen = summary(report);
-    // A test file that could not load the candidate runs no test: after the first round, that candidate runs on its
-    // own, where its run says why.
-    if (seen.tests === 0 && batch.rounds.length > 0 && !seen.passed) { batch.stopped = ${JSON.stringify('unloadable' satisfies RoundStop)}; break; }
-    if (tests === undefined && seen.tests > 0) tests = seen.tests;
-    var valid = batch.rounds.length === 0 || seen.tests === tests;
-    if (valid) round.ms = Date.now() - began;
-    batch.rounds.push(round);
-    passedOnce = passedOnce || seen.passed;
+    var stop = recordRound(batch, roundReport, began, record);
+    if (stop === ${JSON.stringify('unloadable' satisfies RoundStop)}) { batch.stopped = stop; break; }
     write(reportPath, batch);
-    if (!valid) { batch.stopped = ${JSON.stringify('notSame' satisfies RoundStop)}; break; }
+    if (stop) { batch.stopped = stop; break; }
     if (batch.rounds.length > texts.length) break;
     if (kept) { batch.stopped = ${JSON.stringify('keptByWorkers' satisfies RoundStop)}; batch.detail = kept; break; }
     // The request's first pass ends the process, unless the rounds left cost less than a new process (firstPassStop).
-    if (plan.stopAfterPass && passedOnce) {
+    if (plan.stopAfterPass && record.passedOnce) {
       var ending = firstPassStop(batch.rounds, texts.length + 1 - batch.rounds.length, startupMs);
       if (ending) { batch.stopped = ${JSON.stringify('firstPass' satisfies RoundStop)}; batch.detail = ending; break; }
     }
@@ -178,18 +167,13 @@ export default class VerifiedFixRounds {
     if (started || !planPath || !process.env.${VITEST_REPORT_VARIABLE}) return;
     started = true;
     delete process.env.${VITEST_BATCH_VARIABLE};
-    var plan, dir, target;
-    try {
-      plan = JSON.parse(fs.readFileSync(planPath, "utf8"));
-      dir = path.dirname(planPath);
-      target = located(plan.target, fs.readFileSync(path.join(dir, plan.first), "utf8"));
-    } catch (e) { return; }
-    if (!target || typeof ctx.runFiles !== "function") return;
+    var shared = sharedPlan(planPath);
+    if (!shared || typeof ctx.runFiles !== "function") return;
     var runFiles = ctx.runFiles;
     // \`start\` runs the files through the instance's runFiles once; that call runs every round.
     ctx.runFiles = function () {
       ctx.runFiles = runFiles;
-      return rounds(ctx, runFiles, arguments, plan, dir, target);
+      return rounds(ctx, runFiles, arguments, shared);
     };
   }
 }
