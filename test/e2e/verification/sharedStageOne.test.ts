@@ -221,17 +221,10 @@ describe('stage 1 on vitest whose workers keep what they loaded (isolate: false)
       'package.json': JSON.stringify({ name: 'kept-vitest-demo', private: true, type: 'module', scripts: { test: 'vitest run' } }),
     });
     linkModuleEntries(join(process.cwd(), 'node_modules'), ws);
-    const list = makeWorkspace({ 'c.json': JSON.stringify(['  if (x < lo) return lo;\n  if (x > hi) return x;', '  if (x < lo) return hi;\n  if (x > hi) return lo;', '  if (x < lo) return lo;\n  if (x > hi) return hi - 1;', '  if (x < lo) return lo;\n  if (x > hi) return hi;']) });
-    const tempRoot = makeTempRoot();
-    made.push(ws, list, tempRoot);
-    const env: NodeJS.ProcessEnv = { ...process.env, VERIFIED_FIX_TMPDIR: tempRoot };
-    delete env.NODE_TEST_CONTEXT;
-    const r = await runCli(['fix', '--workspace', ws, '--file', 'src/calc.js', '--lines', '2-3', '--provider', 'file', '--candidates', join(list, 'c.json'), '--parallel', '2', '--confirm-runs', '1', '--k', '1', '--strength', 'off', '--behaviour', 'off', '--verbose', '--json'], { env, timeoutMs: 300_000 });
-    assert.equal(r.exitCode, 0, r.stderr);
+    const r = await candidatesRequest(ws, 'src/calc.js', ['  if (x < lo) return lo;\n  if (x > hi) return x;', '  if (x < lo) return hi;\n  if (x > hi) return lo;', '  if (x < lo) return lo;\n  if (x > hi) return hi - 1;', '  if (x < lo) return lo;\n  if (x > hi) return hi;']);
     assert.match(r.stderr, /stage 1 runs one process per candidate from here on: the runner keeps its workers from one run to the next, and what they loaded with them \(isolate: false\)/);
     assert.doesNotMatch(r.stderr, /ended after [2-9]/, 'no process runs a second round');
-    const json = JSON.parse(r.stdout.slice(r.stdout.indexOf('{'))) as Json;
-    assert.deepEqual(json.candidates.map((x) => `#${x.number} ${x.status}`), ['#1 fail', '#2 fail', '#3 fail', '#4 pass']);
+    assert.deepEqual(r.statuses, ['fail', 'fail', 'fail', 'pass']);
   });
 });
 
@@ -335,7 +328,8 @@ const FIRST_PASSES = [CANDIDATES[3].text, ...WRONG, '  if (x < lo) return lo;\n 
 const PY_WRONG = [1, 2, 6, 8].map((i) => PY_CANDIDATES[i].text);
 const PY_FIRST_PASSES = [PY_CANDIDATES[5].text, ...PY_WRONG, '    if x < lo: return lo\n    if x > hi: return hi + 1', '    if x < lo: return lo - 1\n    if x > hi: return lo'];
 
-async function firstPassRequest(ws: string, file: string, candidates: readonly string[], test?: string): Promise<{ stderr: string; statuses: string[] }> {
+/** One request with `candidates` on 2 slots (exit 0 checked): its log and each candidate's status, in order. */
+async function candidatesRequest(ws: string, file: string, candidates: readonly string[], test?: string): Promise<{ stderr: string; statuses: string[] }> {
   const list = makeWorkspace({ 'c.json': JSON.stringify(candidates) });
   const tempRoot = makeTempRoot();
   made.push(ws, list, tempRoot);
@@ -363,7 +357,7 @@ describe('the request\'s first pass in a shared jest process', () => {
   it('ends the process there when the rounds left take longer than its start, and says so', async () => {
     const ws = makeWorkspace({ ...JEST_SLOW_TEST_FILES, 'package.json': JSON.stringify({ name: 'first-pass-jest', private: true, scripts: { test: 'jest' }, jest: { testEnvironment: 'node' } }) });
     symlinkSync(jest29, join(ws, 'node_modules'));
-    const r = await firstPassRequest(ws, 'src/calc.js', FIRST_PASSES);
+    const r = await candidatesRequest(ws, 'src/calc.js', FIRST_PASSES);
     assert.deepEqual(r.statuses, ['pass', 'fail', 'fail', 'fail', 'fail', 'fail', 'fail'], r.stderr);
     assert.match(r.stderr, /stage 1 of candidates #1, #3, #5, #7 shared one jest process \([\d.]+ s\), one round each; it ended after 2: a candidate passed, the first of the request to: it goes on to its own runs at once \(rounds left: 2, about [\d.]+ s; a process of their own: about [\d.]+ s to start\)/, r.stderr);
   });
@@ -378,13 +372,13 @@ for (const c of FIRST_PASS_CASES) {
   const want = ['pass', 'fail', 'fail', 'fail', 'fail', 'fail', 'fail'];
   describe(`the request's first pass in a shared ${c.runner} process`, { skip: c.skip }, () => {
     it('lets the process go on when the rounds left take less than its start', async () => {
-      const r = await firstPassRequest(workspace(c.files), c.file, c.candidates, 'test' in c ? c.test : undefined);
+      const r = await candidatesRequest(workspace(c.files), c.file, c.candidates, 'test' in c ? c.test : undefined);
       assert.deepEqual(r.statuses, want, r.stderr);
       assert.match(r.stderr, new RegExp(`stage 1 of candidates #1, #3, #5, #7 shared one ${c.runner} process \\([\\d.]+ s\\), one round each\\n`), r.stderr);
       assert.doesNotMatch(r.stderr, /ended after/, r.stderr);
     });
     it('ends the process there when the rounds left take longer than its start, and says so', async () => {
-      const r = await firstPassRequest(workspace(c.slowFiles), c.file, c.candidates, 'test' in c ? c.test : undefined);
+      const r = await candidatesRequest(workspace(c.slowFiles), c.file, c.candidates, 'test' in c ? c.test : undefined);
       assert.deepEqual(r.statuses, want, r.stderr);
       assert.match(r.stderr, new RegExp(`stage 1 of candidates #1, #3, #5, #7 shared one ${c.runner} process \\([\\d.]+ s\\), one round each; it ended after 2: a candidate passed, the first of the request to: it goes on to its own runs at once \\(rounds left: 2, about [\\d.]+ s; a process of their own: about [\\d.]+ s to start\\)`), r.stderr);
     });
