@@ -1,39 +1,14 @@
-// Stage 1 shared among candidates in one started runner (stageOneBatch.ts), on real mocha, jest and vitest releases and pytest
+// Stage 1 shared among candidates in one started runner (stageOneBatch.ts), on real mocha and jest releases and pytest
 // through the built CLI: every candidate's verdict is the one it earns on its own, whatever ran before it in the same
-// process.
+// process (vitest: sharedStageOneVitest.test.ts).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { symlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
-import { runCli } from '../../unit/helpers/cli';
+import { describe, it } from 'node:test';
 import { cachedRunner, missingRunner } from '../../unit/helpers/runners';
-import { linkModuleEntries, makeTempRoot, makeWorkspace, remove } from '../../unit/helpers/workspace';
-
-const made: string[] = [];
-after(() => remove(...made));
-
-/** clamp returns lo above hi; the tests of two files load it, a third file does not. */
-const FILES: Record<string, string> = {
-  'src/calc.js': ['function clamp(x, lo, hi) {', '  if (x < lo) return lo;', '  if (x > hi) return lo;', '  return x;', '}', 'module.exports = { clamp };', ''].join('\n'),
-  'test/clamp.test.js': [
-    "var assert = require('assert');",
-    "var calc = require('../src/calc');",
-    "describe('clamp', function () {",
-    "  it('keeps a value inside', function () { assert.equal(calc.clamp(5, 0, 10), 5); });",
-    "  it('caps at hi', function () { assert.equal(calc.clamp(15, 0, 10), 10); });",
-    "  it('caps far above', function () { assert.equal(String(calc.clamp(99, 0, 10)).trim(), '10'); });",
-    '});',
-    '',
-  ].join('\n'),
-  'test/low.test.js': [
-    "var assert = require('assert');",
-    "var calc = require('../src/calc');",
-    "describe('low', function () { it('raises to lo', function () { assert.equal(calc.clamp(-5, 0, 10), 0); }); });",
-    '',
-  ].join('\n'),
-  'test/other.test.js': ["var assert = require('assert');", "describe('other', function () { it('holds', function () { assert.ok(true); }); });", ''].join('\n'),
-};
+import { makeWorkspace } from '../../unit/helpers/workspace';
+import { CANDIDATES, FILES, candidatesRequest, expectOwnVerdicts } from './sharedRoundsRequests';
 
 /**
  * For mocha 8 and later: the settings and hooks mocha keeps on its root suite must hold in every round. 'caps at hi'
@@ -54,80 +29,6 @@ const ROOT_SUITE_FILES: Record<string, string> = {
   ].join('\n'),
   'test/setup.js': 'exports.mochaHooks = { beforeEach: function () { global.vfTen = 10; } };\n',
 };
-
-/**
- * Lines 2-3 replaced. Wrong ones fail the failing tests in different ways: a loop that never yields (first in its
- * process: its round runs past the limit and it times out as it would alone), a wrong value, a syntax error (its
- * round cannot load), a global, a patched built-in and a timer left behind (the process ends there). Two right ones,
- * each after wrong ones (the first processes take every other candidate: #2, #4, #6…): a round that kept an earlier
- * candidate's code, lost the root suite's settings, or ran where one patched String.prototype.trim, would fail it.
- */
-const CANDIDATES: Array<{ text: string; passes: boolean; status?: string }> = [
-  { text: '  for (;;) {}\n  if (x > hi) return lo;', passes: false, status: 'timeout' },
-  { text: '  if (x < lo) return lo;\n  if (x > hi) return x;', passes: false },
-  { text: '  if (x < lo) return hi;\n  if (x > hi) return lo;', passes: false },
-  { text: '  if (x < lo) return lo;\n  if (x > hi) return hi;', passes: true },
-  { text: '  if (x < lo) return lo;\n  globalThis.vfLeft = 1; if (x > hi) return lo;', passes: false },
-  { text: '  if (x < lo) return lo;\n  if (x > hi) return (;', passes: false },
-  { text: '  if (x < lo) return lo;\n  if (x > hi) return hi - 1;', passes: false },
-  { text: "  String.prototype.trim = function () { return ''; }; if (x < lo) return lo;\n  if (x > hi) return lo;", passes: false },
-  { text: '  setTimeout(function () {}, 1500); if (x < lo) return lo;\n  if (x > hi) return lo;', passes: false },
-  { text: '  if (x > hi) return hi;\n  if (x < lo) return lo;', passes: true },
-];
-
-
-interface Json {
-  readonly candidates: Array<{ number: number; status: string; verified: boolean; stage?: string; failure?: string; tests?: { fixed: string[] } }>;
-  readonly verified: unknown[];
-}
-
-interface Case {
-  readonly runner: string;
-  readonly ws: string;
-  readonly file: string;
-  readonly candidates: ReadonlyArray<{ text: string; passes: boolean; status?: string }>;
-  /** The candidate whose text does not parse: its excerpt names the file, not a test. */
-  readonly unparsable: number;
-  readonly failingTest: RegExp;
-  /** The test command, where it is not the workspace's `npm test`. */
-  readonly test?: string;
-  /** The runner runs each round's tests in a context of their own: a global or a patched built-in there ends nothing. */
-  readonly ownContexts?: boolean;
-  /**
-   * Vitest: only the syntax error can end a process (its round, not first in its process, runs no test), and where
-   * the first-pass rule splits the processes it may come first: no process need end for a candidate.
-   */
-  readonly mayEndNone?: boolean;
-}
-
-/** One request with every candidate of `c` on 2 slots, and the checks every runner's shared stage 1 must meet. */
-async function expectOwnVerdicts(c: Case): Promise<void> {
-  const tempRoot = makeTempRoot();
-  const list = makeWorkspace({ 'c.json': JSON.stringify(c.candidates.map((x) => x.text)) });
-  made.push(c.ws, tempRoot, list);
-  const env: NodeJS.ProcessEnv = { ...process.env, VERIFIED_FIX_TMPDIR: tempRoot };
-  delete env.NODE_TEST_CONTEXT;
-  const args = ['fix', '--workspace', c.ws, '--file', c.file, '--lines', '2-3', '--provider', 'file', '--candidates', join(list, 'c.json')];
-  if (c.test) args.push('--test', c.test);
-  args.push('--parallel', '2', '--confirm-runs', '1', '--k', '1', '--timeout', '60', '--strength', 'off', '--behaviour', 'off', '--verbose', '--json');
-  const r = await runCli(args, { env, timeoutMs: 300_000 });
-  const log = `${r.stdout}\n${r.stderr}`;
-  if (process.env.VF_DEBUG) console.error(r.stderr.split('\n').filter((l) => /stage 1|^candidate/.test(l)).join('\n'));
-  assert.equal(r.exitCode, 0, log);
-  assert.match(r.stderr, new RegExp(`stage 1 of candidates #\\d+(?:, #\\d+)+ shared one ${c.runner} process`), 'stage 1 ran in shared processes');
-  if (!c.mayEndNone) assert.match(r.stderr, /ended after \d+: a candidate (?:could not be loaded|left a new global|left a timer or a handle open|left a thread running|changed a built-in)/);
-  if (c.ownContexts) assert.doesNotMatch(r.stderr, /a candidate (?:left a new global|changed a built-in)/, 'the runner itself ends no shared process');
-  const json = JSON.parse(r.stdout.slice(r.stdout.indexOf('{'))) as Json;
-  const got = json.candidates.map((x) => `#${x.number} ${x.status}`);
-  const want = c.candidates.map((x, i) => `#${i + 1} ${x.status ?? (x.passes ? 'pass' : 'fail')}`);
-  assert.deepEqual(got, want, log);
-  assert.match(r.stderr, /#1's round ran past its limit/);
-  assert.match(json.candidates[0].failure ?? '', /^timed out after [\d.]+ s \((?:the 5 s floor|5× the baseline)/);
-  for (const x of json.candidates.filter((x) => x.status === 'fail' && x.stage === 'failing-tests' && x.number !== c.unparsable)) {
-    assert.match(x.failure ?? '', c.failingTest, `#${x.number}'s excerpt names its failing test`);
-  }
-  assert.equal(json.verified.length, c.candidates.filter((x) => x.passes).length);
-}
 
 // With --bail (mocha 5 and 11) a round that fails stops at its first failing test, so rounds run different numbers
 // of tests: they are compared by what each set out to run. --retries and a root hook plugin (mocha 8 and 11) live
@@ -171,62 +72,6 @@ for (const [folder, modules] of JEST_CASES) {
     });
   });
 }
-
-/** FILES as ES modules: vite transforms src/calc.js, so a round that kept the last candidate's transform would fail #4 and #10. */
-const ESM_FILES: Record<string, string> = {
-  'src/calc.js': ['export function clamp(x, lo, hi) {', '  if (x < lo) return lo;', '  if (x > hi) return lo;', '  return x;', '}', ''].join('\n'),
-  'test/clamp.test.js': FILES['test/clamp.test.js'].replace("var assert = require('assert');\nvar calc = require('../src/calc');", "import assert from 'node:assert';\nimport * as calc from '../src/calc.js';"),
-  'test/low.test.js': FILES['test/low.test.js'].replace("var assert = require('assert');\nvar calc = require('../src/calc');", "import assert from 'node:assert';\nimport * as calc from '../src/calc.js';"),
-  'test/other.test.js': FILES['test/other.test.js'].replace("var assert = require('assert');", "import assert from 'node:assert';"),
-};
-
-/**
- * Vitest runs each test file in a worker of its own (a thread in vitest 1, a process from 2), so globals and
- * built-ins stay in their round; the loop (first in its process: the CPU of the live fork counts) and the syntax error
- * (no test runs: the candidate runs on its own) are met as in jest. vitest 1 loads the CommonJS tests (node's require),
- * 2 and 3 (the project's own) the ES modules, which go through vite's transform and vite-node's cache.
- */
-const VITEST_CASES = [
-  ['vitest-1', cachedRunner('vitest-1', 'vitest'), FILES, 'commonjs'],
-  ['vitest-2', cachedRunner('vitest-2', 'vitest'), ESM_FILES, 'module'],
-  ['vitest-3', join(process.cwd(), 'node_modules'), ESM_FILES, 'module'], // the project's own
-] as const;
-for (const [folder, modules, files, type] of VITEST_CASES) {
-  describe(`stage 1 shared among candidates on ${folder} (${type})`, { skip: modules ? false : missingRunner(folder) }, () => {
-    it('gives every candidate the verdict it earns alone, and says the process was shared and why it ended', async () => {
-      const ws = makeWorkspace({ ...files, 'package.json': JSON.stringify({ name: 'shared-vitest-demo', private: true, type, scripts: { test: 'vitest run --globals' } }) });
-      linkModuleEntries(modules as string, ws);
-      await expectOwnVerdicts({ runner: 'vitest', ws, file: 'src/calc.js', candidates: CANDIDATES, unparsable: 6, failingTest: /caps (?:at hi|far above)/, ownContexts: true, mayEndNone: true });
-    });
-  });
-}
-
-describe('stage 1 shared on vitest whose config names its reporters (the wrapper config adds the engine\'s)', () => {
-  it('shares, and each candidate gets the verdict it earns alone', async () => {
-    const ws = makeWorkspace({
-      ...ESM_FILES,
-      'vitest.config.mjs': "export default { test: { globals: true, reporters: ['dot'] } };\n",
-      'package.json': JSON.stringify({ name: 'reporters-vitest-demo', private: true, type: 'module', scripts: { test: 'vitest run' } }),
-    });
-    linkModuleEntries(join(process.cwd(), 'node_modules'), ws);
-    await expectOwnVerdicts({ runner: 'vitest', ws, file: 'src/calc.js', candidates: CANDIDATES, unparsable: 6, failingTest: /caps (?:at hi|far above)/, ownContexts: true, mayEndNone: true });
-  });
-});
-
-describe('stage 1 on vitest whose workers keep what they loaded (isolate: false)', () => {
-  it('ends sharing after the first process\'s first round, and every candidate still gets its own verdict', async () => {
-    const ws = makeWorkspace({
-      ...ESM_FILES,
-      'vitest.config.mjs': 'export default { test: { isolate: false, globals: true } };\n',
-      'package.json': JSON.stringify({ name: 'kept-vitest-demo', private: true, type: 'module', scripts: { test: 'vitest run' } }),
-    });
-    linkModuleEntries(join(process.cwd(), 'node_modules'), ws);
-    const r = await candidatesRequest(ws, 'src/calc.js', ['  if (x < lo) return lo;\n  if (x > hi) return x;', '  if (x < lo) return hi;\n  if (x > hi) return lo;', '  if (x < lo) return lo;\n  if (x > hi) return hi - 1;', '  if (x < lo) return lo;\n  if (x > hi) return hi;']);
-    assert.match(r.stderr, /stage 1 runs one process per candidate from here on: the runner keeps its workers from one run to the next, and what they loaded with them \(isolate: false\)/);
-    assert.doesNotMatch(r.stderr, /ended after [2-9]/, 'no process runs a second round');
-    assert.deepEqual(r.statuses, ['fail', 'fail', 'fail', 'pass']);
-  });
-});
 
 /** The same clamp in Python; test_caps_far_above sums through functools.reduce, which candidate #8 patches. */
 const PY_FILES: Record<string, string> = {
@@ -283,19 +128,11 @@ describe('stage 1 shared on mocha 11 with output still being written when a roun
   it('keeps sharing: output in flight is not a handle a candidate left', async () => {
     const ws = makeWorkspace({ ...LOUD_FILES, 'package.json': JSON.stringify({ name: 'loud-demo', private: true, scripts: { test: 'mocha --reporter spec test/' } }) });
     symlinkSync(mocha11 as string, join(ws, 'node_modules'));
-    const list = makeWorkspace({ 'c.json': JSON.stringify([...WRONG, CANDIDATES[3].text]) });
-    const tempRoot = makeTempRoot();
-    made.push(ws, list, tempRoot);
-    const env: NodeJS.ProcessEnv = { ...process.env, VERIFIED_FIX_TMPDIR: tempRoot };
-    delete env.NODE_TEST_CONTEXT;
-    const r = await runCli(['fix', '--workspace', ws, '--file', 'src/calc.js', '--lines', '2-3', '--provider', 'file', '--candidates', join(list, 'c.json'),
-      '--parallel', '2', '--confirm-runs', '1', '--k', '1', '--strength', 'off', '--behaviour', 'off', '--verbose', '--json'], { env, timeoutMs: 300_000 });
-    assert.equal(r.exitCode, 0, r.stderr);
+    const r = await candidatesRequest(ws, 'src/calc.js', [...WRONG, CANDIDATES[3].text]);
     assert.doesNotMatch(r.stderr, /ended after/, r.stderr);
     assert.match(r.stderr, /stage 1 of candidates #1, #3, #5 shared one mocha process \([\d.]+ s\), one round each\n/);
     assert.match(r.stderr, /stage 1 of candidates #2, #4 shared one mocha process \([\d.]+ s\), one round each\n/);
-    const json = JSON.parse(r.stdout.slice(r.stdout.indexOf('{'))) as Json;
-    assert.deepEqual(json.candidates.map((c) => c.status), ['fail', 'fail', 'fail', 'fail', 'pass']);
+    assert.deepEqual(r.statuses, ['fail', 'fail', 'fail', 'fail', 'pass']);
   });
 });
 
@@ -328,20 +165,6 @@ const FIRST_PASSES = [CANDIDATES[3].text, ...WRONG, '  if (x < lo) return lo;\n 
 const PY_WRONG = [1, 2, 6, 8].map((i) => PY_CANDIDATES[i].text);
 const PY_FIRST_PASSES = [PY_CANDIDATES[5].text, ...PY_WRONG, '    if x < lo: return lo\n    if x > hi: return hi + 1', '    if x < lo: return lo - 1\n    if x > hi: return lo'];
 
-/** One request with `candidates` on 2 slots (exit 0 checked): its log and each candidate's status, in order. */
-async function candidatesRequest(ws: string, file: string, candidates: readonly string[], test?: string): Promise<{ stderr: string; statuses: string[] }> {
-  const list = makeWorkspace({ 'c.json': JSON.stringify(candidates) });
-  const tempRoot = makeTempRoot();
-  made.push(ws, list, tempRoot);
-  const env: NodeJS.ProcessEnv = { ...process.env, VERIFIED_FIX_TMPDIR: tempRoot };
-  delete env.NODE_TEST_CONTEXT;
-  const r = await runCli(['fix', '--workspace', ws, '--file', file, '--lines', '2-3', '--provider', 'file', '--candidates', join(list, 'c.json'), ...(test ? ['--test', test] : []),
-    '--parallel', '2', '--confirm-runs', '1', '--k', '1', '--timeout', '120', '--strength', 'off', '--behaviour', 'off', '--verbose', '--json'], { env, timeoutMs: 300_000 });
-  if (process.env.VF_DEBUG) console.error(r.stderr.split('\n').filter((l) => /stage 1 of/.test(l)).join('\n'));
-  assert.equal(r.exitCode, 0, r.stderr);
-  const json = JSON.parse(r.stdout.slice(r.stdout.indexOf('{'))) as Json;
-  return { stderr: r.stderr, statuses: json.candidates.map((c) => c.status) };
-}
 
 const JEST_SLOW_TEST_FILES: Record<string, string> = {
   ...FILES,
