@@ -38,3 +38,23 @@ describe('judgeRun after a --bail baseline', () => {
     assert.equal(judgeRun({ verdict: verdict('fail'), report: JSON.stringify(now) }, plan, 'full').verdict.reason, 'broke: a > keeps');
   });
 });
+
+describe('judgeRun of a run that stopped at its first failure (stage 1 stops there)', () => {
+  const failing = ['a > one', 'a > two', 'a > three'];
+  const stagePlan: PerTestPlan = { adapter, base: 'mocha', baseline: failing.map((id) => ({ id, outcome: 'failed' as const })), failing, baselineRan: 3 };
+
+  it('names the test that still fails and counts the ones it never reached, not as failing', () => {
+    const now: TestResult[] = [{ id: 'a > one', outcome: 'passed' }, { id: 'a > two', outcome: 'failed', message: 'expected 2' }];
+    const judged = judgeRun({ verdict: verdict('fail'), report: JSON.stringify(now) }, stagePlan, 'failing-tests');
+    assert.equal(judged.verdict.reason, 'still failing: a > two (1 more of the failing tests did not run)');
+    assert.deepEqual(judged.tests.stillFailing, ['a > two']);
+    assert.deepEqual(judged.tests.fixed, ['a > one']);
+  });
+
+  it('a run that reported no failure but left failing tests out still counts those as failing', () => {
+    const now: TestResult[] = [{ id: 'a > one', outcome: 'passed' }];
+    const judged = judgeRun({ verdict: verdict('fail'), report: JSON.stringify(now) }, stagePlan, 'failing-tests');
+    assert.equal(judged.verdict.reason, 'still failing: a > two, a > three');
+    assert.deepEqual(judged.tests.stillFailing, ['a > two', 'a > three']);
+  });
+});

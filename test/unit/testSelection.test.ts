@@ -5,7 +5,8 @@ import { cargoAdapter } from '../../src/core/testResults/cargo';
 import { goAdapter } from '../../src/core/testResults/go';
 import { nodeAdapter } from '../../src/core/testResults/node';
 import { pytestAdapter } from '../../src/core/testResults/pytest';
-import { describeNarrowing, narrowBase, selectionCommand } from '../../src/core/testResults/selection';
+import { mochaAdapter } from '../../src/core/testResults/mocha';
+import { describeNarrowing, narrowBase, selectionCommand, stoppingAtFirstFailure } from '../../src/core/testResults/selection';
 import type { RunnerName } from '../../src/core/testResults/types';
 
 const cases: Array<[runner: RunnerName, base: string, narrowed: string, dropped: string[], kept?: string[]]> = [
@@ -68,5 +69,38 @@ describe('selectionCommand', () => {
     assert.equal(describeNarrowing('pytest', 'pytest --doctest-modules toolz/'), 'stage 1 (the failing tests): starts only their files, in place of `toolz/` from the command');
     assert.match(describeNarrowing('pytest', 'pytest --odd conf tests'), /kept `conf`, which may be the value of an option/);
     assert.match(describeNarrowing('unittest', 'python3 -m unittest discover -s tests'), /every test module is imported\) and runs only the failing ones$/);
+  });
+});
+
+describe('stoppingAtFirstFailure', () => {
+  const cases: Array<[runner: RunnerName, base: string, stopping: string]> = [
+    ['mocha', './node_modules/.bin/mocha -R spec --check-leaks', './node_modules/.bin/mocha --bail -R spec --check-leaks'],
+    ['mocha', 'NODE_ENV=test npx --yes mocha --no-config', 'NODE_ENV=test npx --yes mocha --bail --no-config'],
+    // The option goes before the user's words, where no option of theirs can take it for its value.
+    ['mocha', 'mocha --require', 'mocha --bail --require'],
+    ['pytest', 'python3 -m pytest -q', 'python3 -m pytest -x -q'],
+    ['pytest', 'pytest --confcutdir=. -p no:randomly', 'pytest -x --confcutdir=. -p no:randomly'],
+    // The user's own choice stands.
+    ['mocha', 'mocha -b -R dot', 'mocha -b -R dot'],
+    ['mocha', 'mocha --no-bail', 'mocha --no-bail'],
+    ['pytest', 'pytest -vx', 'pytest -vx'],
+    ['pytest', 'pytest --maxfail=3', 'pytest --maxfail=3'],
+    ['pytest', 'pytest --maxfail 3', 'pytest --maxfail 3'],
+    // Runners without such an option (jest's --bail counts test files) are left as they are.
+    ['jest', './node_modules/.bin/jest --ci', './node_modules/.bin/jest --ci'],
+    ['node', 'node --test', 'node --test'],
+  ];
+  for (const [runner, base, stopping] of cases) {
+    it(`${runner}: ${base}`, () => assert.equal(stoppingAtFirstFailure(runner, base), stopping));
+  }
+
+  it('stage 1\'s command stops at the first failure; the same selection for other runs does not', () => {
+    const ids = ['test/a.js > caps'];
+    const stopping = selectionCommand(mochaAdapter, 'mocha -R spec test/', ids, { stopAtFirstFailure: true })?.command('/r', '/o');
+    assert.match(stopping ?? '', /mocha --bail -R spec /);
+    assert.ok(!/ test\/ /.test(`${stopping} `), stopping);
+    assert.ok(!/--bail/.test(selectionCommand(mochaAdapter, 'mocha -R spec test/', ids)?.command('/r', '/o') ?? ''));
+    const pytest = selectionCommand(pytestAdapter, 'python3 -m pytest -q tests', ['tests/test_a.py::test_x'], { stopAtFirstFailure: true })?.command('/r', '/o');
+    assert.match(pytest ?? '', /python3 -m pytest -x -q /);
   });
 });

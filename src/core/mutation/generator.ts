@@ -1,5 +1,5 @@
 // Generates the mutants of a selection (single edits, then pairs of edits), likeliest first, without duplicates or syntax errors.
-import type { Node } from 'web-tree-sitter';
+import type { Node, Parser, Tree } from 'web-tree-sitter';
 import { callEditsAt } from './callEdits';
 import { conditionEditsAt } from './conditionEdits';
 import { combined, isOneToken } from './edit';
@@ -168,22 +168,37 @@ function ordered(edits: readonly MutationEdit[], fileText: string, lineStarts: r
 }
 
 /**
- * All mutants of the selection, likeliest first under the prior of `prior.ts` (the hinted lines' tiers, the bug
- * class's share, the sites of that class on the line, the alternative); ties go by hint rank and position. The order depends only on the input, so it is the same on every call.
+ * A selection parsed, its edits found and the first of them checked for syntax: everything of generateMutants that
+ * does not depend on the hint lines, so it can run while the baseline, whose failures give the hints, still runs.
+ * generateMutants takes it over (and frees its tree); `release` frees it when it is never used.
  */
-export async function generateMutants(input: MutationInput): Promise<MutationResult> {
-  const began = performance.now();
+export interface PreparedSelection {
+  readonly parser: Parser;
+  readonly tree: Tree;
+  readonly edits: readonly MutationEdit[];
+  /** Each checked edit: whether the file still parses as well as before with it. */
+  readonly parses: ReadonlyMap<MutationEdit, boolean>;
+  release(): void;
+}
+
+type SelectionInput = Omit<MutationInput, 'hintLines'>;
+
+/** How long prepareSelection's syntax checks hold the thread before letting other work run. */
+const CHECK_SLICE_MS = 10;
+
+/**
+ * Parses `input`'s file and finds the selection's edits; checks the first `limit` of them (in the file's order: a
+ * selection has fewer edits than that, but for the largest) for syntax. Undefined where the language has no grammar
+ * or the parser gives no tree.
+ */
+export async function prepareSelection(input: SelectionInput): Promise<PreparedSelection | undefined> {
   const grammar = grammarFor(input.languageId);
-  const none = (supported: boolean): MutationResult => ({
-    mutants: [],
-    stats: { supported, generated: 0, duplicates: 0, unparsable: 0, candidates: 0, unchecked: 0, durationMs: performance.now() - began },
-  });
-  if (!grammar) return none(false);
+  if (!grammar) return undefined;
   const { fileText, start, end } = input;
   const profile = profileFor(grammar);
   const parser = await parserFor(grammar);
   const tree = parser.parse(fileText);
-  if (!tree) return none(true);
+  if (!tree) return undefined;
   try {
     const tables = familyTablesFor(grammar);
     const factsCache = new Map<number, FunctionFacts>();
@@ -203,11 +218,51 @@ export async function generateMutants(input: MutationInput): Promise<MutationRes
       fileProperties: () => (properties ??= collectPropertyNames(tree.rootNode, profile, tables)),
     };
     const edits = editsOf(tree.rootNode, fileText, start, end, ctx);
+    const check = syntaxCheck(parser, tree, fileText);
+    const parses = new Map<MutationEdit, boolean>();
+    let slice = performance.now();
+    for (const edit of edits.slice(0, input.limit ?? edits.length)) {
+      parses.set(edit, check(edit));
+      // In slices: the baseline this runs beside must not wait for the engine's thread to start or to be read.
+      if (performance.now() - slice > CHECK_SLICE_MS) {
+        await new Promise((resolve) => setImmediate(resolve));
+        slice = performance.now();
+      }
+    }
+    return { parser, tree, edits, parses, release: () => tree.delete() };
+  } catch (error) {
+    tree.delete();
+    throw error;
+  }
+}
 
+/** Whether an edit leaves the file parsing no worse than it does (no more ERROR or MISSING nodes). */
+function syntaxCheck(parser: Parser, tree: Tree, fileText: string): (edit: MutationEdit) => boolean {
+  const lineStarts = lineStartsOf(fileText);
+  const originalErrors = countSyntaxErrors(tree.rootNode);
+  return (edit) => errorsAfterEdit(parser, tree, fileText, lineStarts, edit) <= originalErrors;
+}
+
+/**
+ * All mutants of the selection, likeliest first under the prior of `prior.ts` (the hinted lines' tiers, the bug
+ * class's share, the sites of that class on the line, the alternative); ties go by hint rank and position. The order
+ * depends only on the input, so it is the same on every call. `prepared` (from prepareSelection on the same input) is
+ * the parse and checks made ahead; it is released here.
+ */
+export async function generateMutants(input: MutationInput, prepared?: Promise<PreparedSelection | undefined>): Promise<MutationResult> {
+  const began = performance.now();
+  const none = (supported: boolean): MutationResult => ({
+    mutants: [],
+    stats: { supported, generated: 0, duplicates: 0, unparsable: 0, candidates: 0, unchecked: 0, durationMs: performance.now() - began },
+  });
+  if (!grammarFor(input.languageId)) return none(false);
+  const selection = await (prepared ?? prepareSelection(input));
+  if (!selection) return none(true);
+  try {
+    const { fileText, start, end } = input;
     const lineStarts = lineStartsOf(fileText);
-    const keyed = ordered(edits, fileText, lineStarts, input.hintLines);
-
-    const originalErrors = countSyntaxErrors(tree.rootNode);
+    const keyed = ordered(selection.edits, fileText, lineStarts, input.hintLines);
+    const check = syntaxCheck(selection.parser, selection.tree, fileText);
     const seen = new Set<string>([fileText.slice(start, end)]);
     const mutants: Mutant[] = [];
     let duplicates = 0;
@@ -224,7 +279,7 @@ export async function generateMutants(input: MutationInput): Promise<MutationRes
         continue;
       }
       seen.add(text);
-      if (errorsAfterEdit(parser, tree, fileText, lineStarts, edit) > originalErrors) {
+      if (!(selection.parses.get(edit) ?? check(edit))) {
         unparsable++;
         continue;
       }
@@ -241,6 +296,6 @@ export async function generateMutants(input: MutationInput): Promise<MutationRes
     };
     return { mutants, stats };
   } finally {
-    tree.delete();
+    selection.release();
   }
 }

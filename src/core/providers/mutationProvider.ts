@@ -1,7 +1,7 @@
 // The `mutation` provider: offline single-edit repair candidates (`<`→`<=`, `i`→`i + 1`, swapped arguments, …).
 import { UserError } from '../base/errors';
 import { failureLines } from '../mutation/failureLines';
-import { generateMutants } from '../mutation/generator';
+import { generateMutants, prepareSelection } from '../mutation/generator';
 import type { MutationStats } from '../mutation/generator';
 import type { CandidateProvider, ProviderRequest, ProviderSample } from '../contract/provider';
 import { untilAborted } from './retryPolicy';
@@ -39,43 +39,46 @@ export function createMutationProvider(options: MutationProviderOptions = {}): M
     name: 'mutation',
     lastStats: () => last,
     async *generate(request: ProviderRequest): AsyncGenerator<ProviderSample> {
-      const baseline = await untilAborted(request.baseline, request.signal);
-      if (request.signal.aborted) return;
-      const failing = baseline !== undefined && baseline.status !== 'pass';
-      // Ranked by coverage and stack frames where the engine can localise; else the lines the failure output names.
-      const ranking = failing && request.localise ? await untilAborted(request.localise(), request.signal) : undefined;
-      if (request.signal.aborted) return;
-      const hintLines = ranking?.lines ?? (failing ? failureLines(baseline.output, request.relativePath) : []);
-      const { mutants, stats } = await generateMutants({
-        languageId: request.languageId,
-        fileText: request.fileText,
-        start: request.start,
-        end: request.end,
-        hintLines,
-        limit: Math.max(request.samples, CHECKED_AT_LEAST),
-      });
-      last = stats;
-      options.onStats?.(stats);
-      if (!stats.supported) {
-        throw new UserError(
-          `The mutation provider has no parser for '${request.languageId}'; it supports JavaScript, TypeScript, Python, Java and Go.`,
-        );
-      }
-      const hinted = ranking
-        ? `; ${ranking.evidence}; top lines ${ranking.lines.slice(0, TOP_LINES_LOGGED).join(', ')}`
-        : hintLines.length > 0
-          ? `; failure output points at line${hintLines.length > 1 ? 's' : ''} ${hintLines.join(', ')}`
-          : '';
-      request.logger.info(
-        `mutation: ${stats.candidates} candidates from ${stats.generated} edits ` +
-          `(${stats.unparsable} dropped as unparsable, ${stats.duplicates} duplicates` +
-          `${stats.unchecked > 0 ? `, ${stats.unchecked} after the first ${stats.candidates} not checked` : ''}) ` +
-          `in ${stats.durationMs.toFixed(0)} ms${hinted}; ` +
-          `trying the first ${Math.min(request.samples, stats.candidates)}`,
-      );
-      for (const mutant of mutants.slice(0, request.samples)) {
+      const selection = { languageId: request.languageId, fileText: request.fileText, start: request.start, end: request.end, limit: Math.max(request.samples, CHECKED_AT_LEAST) };
+      // The parse and the syntax checks need no hints: made while the baseline runs, they are off the request's path.
+      const prepared = prepareSelection(selection);
+      let handedOver = false;
+      try {
+        const baseline = await untilAborted(request.baseline, request.signal);
         if (request.signal.aborted) return;
-        yield { kind: 'candidate', text: mutant.text, label: mutant.label };
+        const failing = baseline !== undefined && baseline.status !== 'pass';
+        // Ranked by coverage and stack frames where the engine can localise; else the lines the failure output names.
+        const ranking = failing && request.localise ? await untilAborted(request.localise(), request.signal) : undefined;
+        if (request.signal.aborted) return;
+        const hintLines = ranking?.lines ?? (failing ? failureLines(baseline.output, request.relativePath) : []);
+        handedOver = true;
+        const { mutants, stats } = await generateMutants({ ...selection, hintLines }, prepared);
+        last = stats;
+        options.onStats?.(stats);
+        if (!stats.supported) {
+          throw new UserError(
+            `The mutation provider has no parser for '${request.languageId}'; it supports JavaScript, TypeScript, Python, Java and Go.`,
+          );
+        }
+        const hinted = ranking
+          ? `; ${ranking.evidence}; top lines ${ranking.lines.slice(0, TOP_LINES_LOGGED).join(', ')}`
+          : hintLines.length > 0
+            ? `; failure output points at line${hintLines.length > 1 ? 's' : ''} ${hintLines.join(', ')}`
+            : '';
+        request.logger.info(
+          `mutation: ${stats.candidates} candidates from ${stats.generated} edits ` +
+            `(${stats.unparsable} dropped as unparsable, ${stats.duplicates} duplicates` +
+            `${stats.unchecked > 0 ? `, ${stats.unchecked} after the first ${stats.candidates} not checked` : ''}) ` +
+            `in ${stats.durationMs.toFixed(0)} ms${hinted}; ` +
+            `trying the first ${Math.min(request.samples, stats.candidates)}`,
+        );
+        for (const mutant of mutants.slice(0, request.samples)) {
+          if (request.signal.aborted) return;
+          yield { kind: 'candidate', text: mutant.text, label: mutant.label };
+        }
+      } finally {
+        // A request cancelled before the ranking never hands the parse over: its tree is freed here.
+        if (!handedOver) void prepared.then((selection) => selection?.release(), () => undefined);
       }
     },
   };

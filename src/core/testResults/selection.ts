@@ -119,10 +119,35 @@ function withCargoTargets(base: string, only: readonly string[]): string {
  * narrowed invocation plus the adapter's own selection (files, name pattern, packages, cargo targets). Falls back to
  * the adapter's selection on `base` as it is when the narrowed one cannot be built.
  */
-export function selectionCommand(adapter: RunnerAdapter, base: string, only: readonly string[]): ReporterRun | undefined {
+export function selectionCommand(adapter: RunnerAdapter, base: string, only: readonly string[], how: { readonly stopAtFirstFailure?: boolean } = {}): ReporterRun | undefined {
+  const stop = (invocation: string) => (how.stopAtFirstFailure ? stoppingAtFirstFailure(adapter.name, invocation) : invocation);
   const narrowed = narrowBase(adapter.name, base).base;
   const selected = adapter.name === 'cargo' ? withCargoTargets(narrowed, only) : narrowed;
-  return reporterCommand(adapter, selected, only) ?? reporterCommand(adapter, base, only);
+  return reporterCommand(adapter, stop(selected), only) ?? reporterCommand(adapter, stop(base), only);
+}
+
+/**
+ * The option that ends a run at its first failing test, for runners whose rounds and runs pay for every failure they
+ * report (an assertion's diff of two large objects alone can cost more than the passing tests together), with the
+ * words that mean the user's command already says when to stop.
+ */
+const STOP_AT_FIRST_FAILURE: Partial<Record<RunnerName, { readonly option: string; readonly already: RegExp }>> = {
+  mocha: { option: '--bail', already: /^(?:--bail|-b|--no-bail)(?:=|$)/ },
+  pytest: { option: '-x', already: /^(?:-[A-Za-z]*x[A-Za-z]*|--exitfirst|--maxfail(?:=.*)?)$/ },
+};
+
+/**
+ * `base` told to stop at its first failing test, the option right after the program (and its subcommand), where
+ * neither a path nor an option the user wrote can take it for a value; `base` as it is when the runner has no such
+ * option or the user's command already decides (`--maxfail=3` stands).
+ */
+export function stoppingAtFirstFailure(runner: RunnerName, base: string): string {
+  const stop = STOP_AT_FIRST_FAILURE[runner];
+  const words = shellWords(base);
+  if (!stop || !Array.isArray(words)) return base;
+  const start = argumentsStart(runner, words);
+  if (start > words.length || words.slice(start).some((word) => stop.already.test(word.value))) return base;
+  return [...words.slice(0, start).map((word) => word.raw), stop.option, ...words.slice(start).map((word) => word.raw)].join(' ');
 }
 
 /** One log line: what stage 1 starts for this invocation, and why it might start more than the failing tests' files. */

@@ -59,6 +59,11 @@ export function planFromBaseline(adapter: RunnerAdapter, base: string, run: Exec
 }
 
 const MAX_LISTED = 3;
+
+/** Said of the failing tests a run that stopped early never reached. */
+function notRun(count: number): string {
+  return `${count} more of the failing tests did not run`;
+}
 /** Failing tests whose messages a verdict keeps for its excerpt. */
 const MAX_FAILURES_KEPT = 5;
 
@@ -71,6 +76,9 @@ export function listIds(ids: readonly string[]): string {
 /** Why the per-test results say a run is no pass, or undefined when they say it is. */
 function problemOf(diff: BaselineDiff, plan: PerTestPlan, stage: Stage): string | undefined {
   if (diff.ranCount === 0) return 'no test ran';
+  // Where a run stopped at a failure (stage 1, or the user's `--bail`), the failing tests it never reached are not
+  // known to fail: the ones that did are named, the others counted.
+  if (diff.stillFailing.length > 0 && diff.missing.length > 0) return `still failing: ${listIds(diff.stillFailing)} (${notRun(diff.missing.length)})`;
   const unfixed = [...diff.stillFailing, ...diff.missing];
   if (unfixed.length > 0) return `still failing: ${listIds(unfixed)}`;
   if (stage === 'failing-tests') return undefined;
@@ -93,7 +101,8 @@ function problemOf(diff: BaselineDiff, plan: PerTestPlan, stage: Stage): string 
 export function judgeRun(run: ExecutedRun, plan: PerTestPlan, stage: Stage): { verdict: Verdict; tests: TestEvidence } {
   const results = plan.adapter.parse(run.report ?? '', run.cwd ?? '');
   const diff = diffAgainstBaseline(plan.baseline, results);
-  const tests: TestEvidence = { fixed: diff.fixed, broke: diff.broke, stillFailing: [...diff.stillFailing, ...diff.missing], passed: diff.passed, failed: diff.failed };
+  const stillFailing = diff.stillFailing.length > 0 ? diff.stillFailing : diff.missing;
+  const tests: TestEvidence = { fixed: diff.fixed, broke: diff.broke, stillFailing, passed: diff.passed, failed: diff.failed };
   const failed = results.filter((test) => test.outcome === 'failed').slice(0, MAX_FAILURES_KEPT);
   const verdict = failed.length > 0 ? { ...run.verdict, failures: failed.map(({ id, message }) => (message ? { id, message } : { id })) } : run.verdict;
   if (verdict.status !== 'pass' && verdict.status !== 'fail') return { verdict, tests };

@@ -367,7 +367,8 @@ export class Verifier {
    * `share`, it may be a round of a process shared with other candidates (`afterOthers` when it came after theirs).
    */
   private async runSelected(selected: PerTestPlan, fileText: string, label: string, timeoutMs?: number, how: SelectedHow = { alone: false, priority: RunPriority.first }): Promise<StageOneRun | undefined> {
-    const command = selectionCommand(selected.adapter, selected.base, selected.failing);
+    // Stage 1 asks only whether every failing test now passes: the first that does not answers it.
+    const command = selectionCommand(selected.adapter, selected.base, selected.failing, { stopAtFirstFailure: true });
     if (!command) return undefined;
     const shared = how.share !== undefined && !how.alone && timeoutMs === undefined ? await this.batchOf(selected, command)?.run(fileText, label, how.share) : undefined;
     if (shared) return shared.run.verdict.cancelled ? { verdict: shared.run.verdict, tests: emptyEvidence } : { ...judgeRun(shared.run, selected, 'failing-tests'), ...(shared.afterOthers ? { afterOthers: true } : {}) };

@@ -37,6 +37,13 @@ describe('runTestCommand', async () => {
         assert.equal(fail.exitCode, 4);
       });
 
+      it('leaves no timer behind once it has settled (a pending one held the CLI open after its last run)', async () => {
+        const timers = () => process.getActiveResourcesInfo().filter((what) => what === 'Timeout').length;
+        const before = timers();
+        assert.equal((await run(caps, 'echo quick')).status, 'pass');
+        assert.equal(timers(), before);
+      });
+
       it('reports a command that does not exist as an error', async () => {
         const verdict = await run(caps, 'definitely-not-a-command-vf --flag');
         assert.equal(verdict.status, 'error');

@@ -74,6 +74,11 @@ export interface Case {
    * the first-pass rule splits the processes it may come first: no process need end for a candidate.
    */
   readonly mayEndNone?: boolean;
+  /**
+   * Stage 1 runs with the runner's own stop at the first failure (mocha's --bail, pytest's -x): #2, whose wrong value
+   * fails both failing tests, is stopped at the first, and its verdict counts the other as not run, not as failing.
+   */
+  readonly stopsAtFirstFailure?: boolean;
 }
 
 /** One request with every candidate of `c` on 2 slots, and the checks every runner's shared stage 1 must meet. */
@@ -103,6 +108,7 @@ export async function expectOwnVerdicts(c: Case): Promise<void> {
     assert.match(x.failure ?? '', c.failingTest, `#${x.number}'s excerpt names its failing test`);
   }
   assert.equal(json.verified.length, c.candidates.filter((x) => x.passes).length);
+  if (c.stopsAtFirstFailure) assert.match(json.candidates[1].failure ?? '', /^still failing: \S.* \(1 more of the failing tests did not run\)/, log);
 }
 
 /** One request with `candidates` on 2 slots (exit 0 checked): its log and each candidate's status, in order. */

@@ -30,9 +30,9 @@ const ROOT_SUITE_FILES: Record<string, string> = {
   'test/setup.js': 'exports.mochaHooks = { beforeEach: function () { global.vfTen = 10; } };\n',
 };
 
-// With --bail (mocha 5 and 11) a round that fails stops at its first failing test, so rounds run different numbers
-// of tests: they are compared by what each set out to run. --retries and a root hook plugin (mocha 8 and 11) live
-// on the root suite, which each round makes anew.
+// Stage 1 adds --bail where the script has none (mocha 1 and 8), so a round that fails stops at its first failing
+// test and rounds run different numbers of tests: they are compared by what each set out to run. --retries and a root
+// hook plugin (mocha 8 and 11) live on the root suite, which each round makes anew.
 const MOCHA_CASES = [
   ['mocha-1', 'mocha --reporter dot test/', FILES],
   ['mocha-5', 'mocha --reporter dot --bail test/', FILES],
@@ -45,7 +45,7 @@ for (const [folder, script, files] of MOCHA_CASES) {
     it('gives every candidate the verdict it earns alone, and says the process was shared and why it ended', async () => {
       const ws = makeWorkspace({ ...files, 'package.json': JSON.stringify({ name: 'shared-demo', private: true, scripts: { test: script } }) });
       symlinkSync(modules as string, join(ws, 'node_modules'));
-      await expectOwnVerdicts({ runner: 'mocha', ws, file: 'src/calc.js', candidates: CANDIDATES, unparsable: 6, failingTest: /caps (?:at hi|far above)/ });
+      await expectOwnVerdicts({ runner: 'mocha', ws, file: 'src/calc.js', candidates: CANDIDATES, unparsable: 6, failingTest: /caps (?:at hi|far above)/, stopsAtFirstFailure: true });
     });
   });
 }
@@ -108,7 +108,7 @@ describe('stage 1 shared among candidates on pytest', { skip: pytest ? false : '
   it('gives every candidate the verdict it earns alone, and says the process was shared and why it ended', async () => {
     const ws = makeWorkspace(PY_FILES);
     const test = 'python3 -m pytest -q';
-    await expectOwnVerdicts({ runner: 'pytest', ws, file: 'src/calc.py', candidates: PY_CANDIDATES, unparsable: 4, failingTest: /caps_(?:at_hi|far_above)/, test });
+    await expectOwnVerdicts({ runner: 'pytest', ws, file: 'src/calc.py', candidates: PY_CANDIDATES, unparsable: 4, failingTest: /caps_(?:at_hi|far_above)/, test, stopsAtFirstFailure: true });
   });
 });
 
