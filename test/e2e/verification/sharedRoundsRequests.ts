@@ -75,8 +75,8 @@ export interface Case {
    */
   readonly mayEndNone?: boolean;
   /**
-   * Stage 1 runs with the runner's own stop at the first failure (mocha's --bail, pytest's -x): #2, whose wrong value
-   * fails both failing tests, is stopped at the first, and its verdict counts the other as not run, not as failing.
+   * Stage 1 adds the runner's stop at the first failure (mocha's --bail) to a command without one: #2, whose wrong
+   * value fails both failing tests, is stopped at the first, and its verdict counts the other as not run, not failing.
    */
   readonly stopsAtFirstFailure?: boolean;
 }
