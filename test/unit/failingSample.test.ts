@@ -33,6 +33,13 @@ describe('the failing tests of one file first', () => {
     assert.deepEqual(sample?.baseline.map((t) => t.id), ['test/x.test.js > a1', 'test/x.test.js > a2', 'test/y.test.js > ok'], "y's failing test is not expected in it");
   });
 
+  it('takes a pytest node id\'s file, not each test, for the file', () => {
+    const failing = ['tests/test_a.py::test_one', 'tests/test_b.py::TestB::test_two', 'tests/test_a.py::test_three[1]'];
+    const pytestPlan: PerTestPlan = { ...plan, baseline: failing.map((id) => ({ id, outcome: 'failed' as const })), failing };
+    assert.deepEqual(failingSample(pytestPlan)?.failing, ['tests/test_a.py::test_one', 'tests/test_a.py::test_three[1]']);
+    assert.equal(failingSample({ ...pytestPlan, failing: ['tests/test_a.py::test_one', 'tests/test_a.py::test_three[1]'] }), undefined);
+  });
+
   it('is none when one file holds every failing test', () => {
     assert.equal(failingSample({ ...plan, failing: ['test/x.test.js > a1', 'test/x.test.js > a2'] }), undefined);
   });

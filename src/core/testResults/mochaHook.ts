@@ -145,12 +145,18 @@ export const MOCHA_HOOK_SOURCE = `'use strict';
     if (!shared) return;
     var plan = shared.plan, dir = shared.dir, target = shared.target, texts = shared.texts;
     var kept = builtins(); // before any test file or project code loads: no round may change them
+    // The interface each round sets up again: mocha 5 and earlier take "-u tdd" through ui() after the constructor,
+    // so their options never hold it, and a round with the default one would leave tdd's suite() on the last root.
+    var ui = Mocha.prototype.ui;
+    var uiName;
+    Mocha.prototype.ui = function (name) { if (name) uiName = name; return ui.apply(this, arguments); };
     var run = Mocha.prototype.run;
     Mocha.prototype.run = function (fn) {
       Mocha.prototype.run = run;
       var mocha = this;
       if (mocha.options && mocha.options.parallel) return run.apply(mocha, arguments); // workers keep their own modules
       var files = (mocha.files || []).map(function (file) { return path.resolve(file); });
+      var helpers = requiredHelpers(files);
       var globals; // what the first round leaves (mocha <= 5 defines its interface, test helpers their own): later rounds must add nothing
       var clock = watchdog(plan.roundMs, path.join(dir, ${JSON.stringify(ROUNDS_OVERRUN_FILE)}));
       var handles = openHandles();
@@ -176,7 +182,7 @@ export const MOCHA_HOOK_SOURCE = `'use strict';
         var left = added(openHandles(), handles);
         if (left) { batch.detail = left; return ${JSON.stringify('handle' satisfies RoundStop)}; }
         if (!require.cache[target]) return ${JSON.stringify('notRequired' satisfies RoundStop)};
-        if (loadedOutsideTests(target, files)) return ${JSON.stringify('loadedElsewhere' satisfies RoundStop)};
+        if (loadedOutsideTests(target, files.concat(helpers))) return ${JSON.stringify('loadedElsewhere' satisfies RoundStop)};
         if (packageKeepsProjectModule()) return ${JSON.stringify('packageKeeps' satisfies RoundStop)};
         return undefined;
       }
@@ -202,10 +208,11 @@ export const MOCHA_HOOK_SOURCE = `'use strict';
           write();
           begin();
           try {
+            helpers.forEach(function (file) { require(file); });
             mocha.suite = rootLike(mocha.suite, new Mocha.Suite('', new Mocha.Context(), true));
             // Root hook plugins (mocha 8 and later: --require of a file exporting mochaHooks) live on the root suite.
             if (mocha.options && mocha.options.rootHooks && typeof mocha.rootHooks === 'function') mocha.rootHooks(mocha.options.rootHooks);
-            mocha.ui(mocha.options && mocha.options.ui);
+            mocha.ui(uiName || (mocha.options && mocha.options.ui));
             if (mocha._lazyLoadFiles && typeof mocha.lazyLoadFiles === 'function') mocha.lazyLoadFiles(false);
             return run.call(mocha, once(done));
           } catch (e) {
@@ -229,6 +236,18 @@ export const MOCHA_HOOK_SOURCE = `'use strict';
       try { if (typeof old[name] === 'function' && typeof made[name] === 'function') made[name](old[name]()); } catch (e) { /* not in this mocha */ }
     });
     return made;
+  }
+  // The project's modules that mocha's --require (or a .mocharc's require) loaded before the first round, in load
+  // order: a helper that puts the module under repair on a global ("global.lib = require('../lib')", as many older
+  // suites do) would keep the first round's code there. Each round runs them again, as a process of its own would.
+  function requiredHelpers(files) {
+    var root = fs.realpathSync(process.cwd()) + path.sep;
+    var project = function (file) { return typeof file === 'string' && file.indexOf(root) === 0 && !/[\\/]node_modules[\\/]/.test(file); };
+    return Object.keys(require.cache).filter(function (key) {
+      if (!project(key) || files.indexOf(key) >= 0) return false;
+      var parent = require.cache[key].parent;
+      return !parent || !project(parent.filename);
+    });
   }
   // Whether a package outside mocha holds a module of the project: deleting it from the cache would not load it anew there.
   function packageKeepsProjectModule() {

@@ -20,6 +20,11 @@ export interface PerTestPlan {
 
 export type Stage = 'failing-tests' | 'full';
 
+/** The file a test id belongs to: its scope, or for pytest's node ids (`tests/test_a.py::Class::test`) the path. */
+export function fileOf(id: string): string {
+  return splitId(id).scope.split('::')[0];
+}
+
 /**
  * The failing tests of one file, where they span several: a candidate that still fails one of them fails stage 1
  * whatever the others do, and finding that out costs one file's run instead of every failing file's. The file with
@@ -29,7 +34,7 @@ export type Stage = 'failing-tests' | 'full';
 export function failingSample(plan: PerTestPlan): PerTestPlan | undefined {
   const byFile = new Map<string, string[]>();
   for (const id of plan.failing) {
-    const file = splitId(id).scope;
+    const file = fileOf(id);
     byFile.set(file, [...(byFile.get(file) ?? []), id]);
   }
   if (byFile.size < 2) return undefined;

@@ -4,9 +4,8 @@ import type { Evidence, SetAsideRun, TestEvidence, Verdict } from '../contract/f
 import type { Logger } from '../base/logger';
 
 import { describeTestRunEdits, findTestRunEdits } from '../security/testRunEdits';
-import { failingSample, judgeRun } from './stagedVerification';
+import { failingSample, fileOf, judgeRun } from './stagedVerification';
 import type { PerTestPlan } from './stagedVerification';
-import { splitId } from '../testResults/ids';
 import { FlakyTests, flakyNote } from './flakyTests';
 import { errorVerdict } from '../execution/executor';
 import type { ExecutedRun, RunOptions, TestExecutor } from '../execution/executor';
@@ -335,7 +334,7 @@ export class Verifier {
       const sample = failingSample(plan);
       this.sample = sample ?? null;
       if (sample) {
-        const file = splitId(sample.failing[0]).scope;
+        const file = fileOf(sample.failing[0]);
         this.options.logger?.info(`stage 1 starts with the failing tests of ${file} (${sample.failing.length} of ${plan.failing.length}, the file with the most): a candidate that still fails one of them ends there, for one file's run; one that passes them runs all the failing tests`);
       }
     }
