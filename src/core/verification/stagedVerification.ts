@@ -64,11 +64,6 @@ export function planFromBaseline(adapter: RunnerAdapter, base: string, run: Exec
 }
 
 const MAX_LISTED = 3;
-
-/** Said of the failing tests a run that stopped early never reached. */
-function notRun(count: number): string {
-  return `${count} more of the failing tests did not run`;
-}
 /** Failing tests whose messages a verdict keeps for its excerpt. */
 const MAX_FAILURES_KEPT = 5;
 
@@ -83,7 +78,7 @@ function problemOf(diff: BaselineDiff, plan: PerTestPlan, stage: Stage): string 
   if (diff.ranCount === 0) return 'no test ran';
   // Where a run stopped at a failure (stage 1, or the user's `--bail`), the failing tests it never reached are not
   // known to fail: the ones that did are named, the others counted.
-  if (diff.stillFailing.length > 0 && diff.missing.length > 0) return `still failing: ${listIds(diff.stillFailing)} (${notRun(diff.missing.length)})`;
+  if (diff.stillFailing.length > 0 && diff.missing.length > 0) return `still failing: ${listIds(diff.stillFailing)} (${diff.missing.length} more of the failing tests did not run)`;
   const unfixed = [...diff.stillFailing, ...diff.missing];
   if (unfixed.length > 0) return `still failing: ${listIds(unfixed)}`;
   if (stage === 'failing-tests') return undefined;
