@@ -86,6 +86,8 @@ describe('stoppingAtFirstFailure', () => {
     ['pytest', 'pytest -vx', 'pytest -vx'],
     ['pytest', 'pytest --maxfail=3', 'pytest --maxfail=3'],
     ['pytest', 'pytest --maxfail 3', 'pytest --maxfail 3'],
+    ['vitest', './node_modules/.bin/vitest run --globals', './node_modules/.bin/vitest run --bail=1 --globals'],
+    ['vitest', './node_modules/.bin/vitest run --bail 3', './node_modules/.bin/vitest run --bail 3'],
     // Runners without such an option (jest's --bail counts test files) are left as they are.
     ['jest', './node_modules/.bin/jest --ci', './node_modules/.bin/jest --ci'],
     ['node', 'node --test', 'node --test'],

@@ -134,6 +134,7 @@ export function selectionCommand(adapter: RunnerAdapter, base: string, only: rea
 const STOP_AT_FIRST_FAILURE: Partial<Record<RunnerName, { readonly option: string; readonly already: RegExp }>> = {
   mocha: { option: '--bail', already: /^(?:--bail|-b|--no-bail)(?:=|$)/ },
   pytest: { option: '-x', already: /^(?:-[A-Za-z]*x[A-Za-z]*|--exitfirst|--maxfail(?:=.*)?)$/ },
+  vitest: { option: '--bail=1', already: /^--bail(?:=|$)/ },
 };
 
 /**

@@ -75,8 +75,9 @@ export interface Case {
    */
   readonly mayEndNone?: boolean;
   /**
-   * Stage 1 adds the runner's stop at the first failure (mocha's --bail) to a command without one: #2, whose wrong
-   * value fails both failing tests, is stopped at the first, and its verdict counts the other as not run, not failing.
+   * Stage 1 adds the runner's stop at the first failure (mocha's --bail, vitest's --bail=1) to a command without one:
+   * #2, whose wrong value fails both failing tests, is stopped at the first, and its verdict counts the other as not
+   * run, not as failing.
    */
   readonly stopsAtFirstFailure?: boolean;
 }

@@ -31,7 +31,7 @@ for (const [folder, modules, files, type] of VITEST_CASES) {
     it('gives every candidate the verdict it earns alone, and says the process was shared and why it ended', async () => {
       const ws = makeWorkspace({ ...files, 'package.json': JSON.stringify({ name: 'shared-vitest-demo', private: true, type, scripts: { test: 'vitest run --globals' } }) });
       linkModuleEntries(modules as string, ws);
-      await expectOwnVerdicts({ runner: 'vitest', ws, file: 'src/calc.js', candidates: CANDIDATES, unparsable: 6, failingTest: /caps (?:at hi|far above)/, ownContexts: true, mayEndNone: true });
+      await expectOwnVerdicts({ runner: 'vitest', ws, file: 'src/calc.js', candidates: CANDIDATES, unparsable: 6, failingTest: /caps (?:at hi|far above)/, ownContexts: true, mayEndNone: true, stopsAtFirstFailure: true });
     });
   });
 }
@@ -44,7 +44,7 @@ describe('stage 1 shared on vitest whose config names its reporters (the wrapper
       'package.json': JSON.stringify({ name: 'reporters-vitest-demo', private: true, type: 'module', scripts: { test: 'vitest run' } }),
     });
     linkModuleEntries(join(process.cwd(), 'node_modules'), ws);
-    await expectOwnVerdicts({ runner: 'vitest', ws, file: 'src/calc.js', candidates: CANDIDATES, unparsable: 6, failingTest: /caps (?:at hi|far above)/, ownContexts: true, mayEndNone: true });
+    await expectOwnVerdicts({ runner: 'vitest', ws, file: 'src/calc.js', candidates: CANDIDATES, unparsable: 6, failingTest: /caps (?:at hi|far above)/, ownContexts: true, mayEndNone: true, stopsAtFirstFailure: true });
   });
 });
 
