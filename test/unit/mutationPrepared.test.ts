@@ -37,9 +37,9 @@ describe('generateMutants with a selection prepared ahead', () => {
     const input = { languageId: 'javascript', fileText: js, start: 0, end: js.length };
     const real = await prepareSelection(input);
     assert.ok(real);
-    // Every edit marked as breaking the syntax: a generator that checked again would keep most of them.
+    // Every edit found ahead marked as breaking the syntax: a generator that checked again would keep most of them.
     let released = 0;
-    const prepared: PreparedSelection = { ...real, parses: new Map(real.edits.map((edit) => [edit, false])), release: () => (released++, real.release()) };
+    const prepared: PreparedSelection = { ...real, parses: (edit) => !real.edits.includes(edit) && real.parses(edit), release: () => (released++, real.release()) };
     const { mutants, stats } = await generateMutants({ ...input, hintLines: [3] }, Promise.resolve(prepared));
     assert.ok(mutants.every((m) => m.family === 'pair'), mutants.map((m) => m.label).join('\n'));
     assert.ok(stats.unparsable > real.edits.length / 2, JSON.stringify(stats));

@@ -173,11 +173,9 @@ function ordered(edits: readonly MutationEdit[], fileText: string, lineStarts: r
  * generateMutants takes it over (and frees its tree); `release` frees it when it is never used.
  */
 export interface PreparedSelection {
-  readonly parser: Parser;
-  readonly tree: Tree;
   readonly edits: readonly MutationEdit[];
-  /** Each checked edit: whether the file still parses as well as before with it. */
-  readonly parses: ReadonlyMap<MutationEdit, boolean>;
+  /** Whether the file still parses as well as before with `edit`: checked ahead for the first edits, else now. */
+  parses(edit: MutationEdit): boolean;
   release(): void;
 }
 
@@ -219,17 +217,17 @@ export async function prepareSelection(input: SelectionInput): Promise<PreparedS
     };
     const edits = editsOf(tree.rootNode, fileText, start, end, ctx);
     const check = syntaxCheck(parser, tree, fileText);
-    const parses = new Map<MutationEdit, boolean>();
+    const checked = new Map<MutationEdit, boolean>();
     let slice = performance.now();
     for (const edit of edits.slice(0, input.limit ?? edits.length)) {
-      parses.set(edit, check(edit));
+      checked.set(edit, check(edit));
       // In slices: the baseline this runs beside must not wait for the engine's thread to start or to be read.
       if (performance.now() - slice > CHECK_SLICE_MS) {
         await new Promise((resolve) => setImmediate(resolve));
         slice = performance.now();
       }
     }
-    return { parser, tree, edits, parses, release: () => tree.delete() };
+    return { edits, parses: (edit) => checked.get(edit) ?? check(edit), release: () => tree.delete() };
   } catch (error) {
     tree.delete();
     throw error;
@@ -262,7 +260,6 @@ export async function generateMutants(input: MutationInput, prepared?: Promise<P
     const { fileText, start, end } = input;
     const lineStarts = lineStartsOf(fileText);
     const keyed = ordered(selection.edits, fileText, lineStarts, input.hintLines);
-    const check = syntaxCheck(selection.parser, selection.tree, fileText);
     const seen = new Set<string>([fileText.slice(start, end)]);
     const mutants: Mutant[] = [];
     let duplicates = 0;
@@ -279,7 +276,7 @@ export async function generateMutants(input: MutationInput, prepared?: Promise<P
         continue;
       }
       seen.add(text);
-      if (!(selection.parses.get(edit) ?? check(edit))) {
+      if (!selection.parses(edit)) {
         unparsable++;
         continue;
       }

@@ -78,7 +78,7 @@ export function createMutationProvider(options: MutationProviderOptions = {}): M
         }
       } finally {
         // A request cancelled before the ranking never hands the parse over: its tree is freed here.
-        if (!handedOver) void prepared.then((selection) => selection?.release(), () => undefined);
+        if (!handedOver) void prepared.then((unused) => unused?.release(), () => undefined);
       }
     },
   };

@@ -53,7 +53,7 @@ export const CANDIDATES: Array<{ text: string; passes: boolean; status?: string 
 
 
 export interface Json {
-  readonly candidates: Array<{ number: number; status: string; verified: boolean; stage?: string; failure?: string; tests?: { fixed: string[] } }>;
+  readonly candidates: Array<{ number: number; status: string; verified: boolean; stage?: string; reason?: string; failure?: string; tests?: { fixed: string[] } }>;
   readonly verified: unknown[];
 }
 
@@ -112,8 +112,8 @@ export async function expectOwnVerdicts(c: Case): Promise<void> {
   if (c.stopsAtFirstFailure) assert.match(json.candidates[1].failure ?? '', /^still failing: \S.* \(1 more of the failing tests did not run\)/, log);
 }
 
-/** One request with `candidates` on 2 slots (exit 0 checked): its log and each candidate's status, in order. */
-export async function candidatesRequest(ws: string, file: string, candidates: readonly string[], test?: string): Promise<{ stderr: string; statuses: string[] }> {
+/** One request with `candidates` on 2 slots (exit 0 checked): its log, each candidate's status in order, and its --json candidates. */
+export async function candidatesRequest(ws: string, file: string, candidates: readonly string[], test?: string): Promise<{ stderr: string; statuses: string[]; candidates: Json['candidates'] }> {
   const list = makeWorkspace({ 'c.json': JSON.stringify(candidates) });
   const tempRoot = makeTempRoot();
   made.push(ws, list, tempRoot);
@@ -124,5 +124,5 @@ export async function candidatesRequest(ws: string, file: string, candidates: re
   if (process.env.VF_DEBUG) console.error(r.stderr.split('\n').filter((l) => /stage 1 of/.test(l)).join('\n'));
   assert.equal(r.exitCode, 0, r.stderr);
   const json = JSON.parse(r.stdout.slice(r.stdout.indexOf('{'))) as Json;
-  return { stderr: r.stderr, statuses: json.candidates.map((c) => c.status) };
+  return { stderr: r.stderr, statuses: json.candidates.map((c) => c.status), candidates: json.candidates };
 }

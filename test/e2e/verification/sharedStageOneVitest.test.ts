@@ -26,36 +26,36 @@ const VITEST_CASES = [
   ['vitest-2', cachedRunner('vitest-2', 'vitest'), ESM_FILES, 'module'],
   ['vitest-3', join(process.cwd(), 'node_modules'), ESM_FILES, 'module'], // the project's own
 ] as const;
+/** Every candidate's own verdict on vitest, the first failure stopping stage 1 (expectOwnVerdicts). */
+const ownVitestVerdicts = (ws: string) =>
+  expectOwnVerdicts({ runner: 'vitest', ws, file: 'src/calc.js', candidates: CANDIDATES, unparsable: 6, failingTest: /caps (?:at hi|far above)/, ownContexts: true, mayEndNone: true, stopsAtFirstFailure: true });
+
+/** ESM_FILES with `config` as vitest.config.mjs and `vitest run` as the test script, on this project's vitest 3. */
+function configuredWorkspace(name: string, config: string): string {
+  const ws = makeWorkspace({ ...ESM_FILES, 'vitest.config.mjs': config, 'package.json': JSON.stringify({ name, private: true, type: 'module', scripts: { test: 'vitest run' } }) });
+  linkModuleEntries(join(process.cwd(), 'node_modules'), ws);
+  return ws;
+}
+
 for (const [folder, modules, files, type] of VITEST_CASES) {
   describe(`stage 1 shared among candidates on ${folder} (${type})`, { skip: modules ? false : missingRunner(folder) }, () => {
     it('gives every candidate the verdict it earns alone, and says the process was shared and why it ended', async () => {
       const ws = makeWorkspace({ ...files, 'package.json': JSON.stringify({ name: 'shared-vitest-demo', private: true, type, scripts: { test: 'vitest run --globals' } }) });
       linkModuleEntries(modules as string, ws);
-      await expectOwnVerdicts({ runner: 'vitest', ws, file: 'src/calc.js', candidates: CANDIDATES, unparsable: 6, failingTest: /caps (?:at hi|far above)/, ownContexts: true, mayEndNone: true, stopsAtFirstFailure: true });
+      await ownVitestVerdicts(ws);
     });
   });
 }
 
 describe('stage 1 shared on vitest whose config names its reporters (the wrapper config adds the engine\'s)', () => {
   it('shares, and each candidate gets the verdict it earns alone', async () => {
-    const ws = makeWorkspace({
-      ...ESM_FILES,
-      'vitest.config.mjs': "export default { test: { globals: true, reporters: ['dot'] } };\n",
-      'package.json': JSON.stringify({ name: 'reporters-vitest-demo', private: true, type: 'module', scripts: { test: 'vitest run' } }),
-    });
-    linkModuleEntries(join(process.cwd(), 'node_modules'), ws);
-    await expectOwnVerdicts({ runner: 'vitest', ws, file: 'src/calc.js', candidates: CANDIDATES, unparsable: 6, failingTest: /caps (?:at hi|far above)/, ownContexts: true, mayEndNone: true, stopsAtFirstFailure: true });
+    await ownVitestVerdicts(configuredWorkspace('reporters-vitest-demo', "export default { test: { globals: true, reporters: ['dot'] } };\n"));
   });
 });
 
 describe('stage 1 on vitest whose workers keep what they loaded (isolate: false)', () => {
   it('ends sharing after the first process\'s first round, and every candidate still gets its own verdict', async () => {
-    const ws = makeWorkspace({
-      ...ESM_FILES,
-      'vitest.config.mjs': 'export default { test: { isolate: false, globals: true } };\n',
-      'package.json': JSON.stringify({ name: 'kept-vitest-demo', private: true, type: 'module', scripts: { test: 'vitest run' } }),
-    });
-    linkModuleEntries(join(process.cwd(), 'node_modules'), ws);
+    const ws = configuredWorkspace('kept-vitest-demo', 'export default { test: { isolate: false, globals: true } };\n');
     const r = await candidatesRequest(ws, 'src/calc.js', ['  if (x < lo) return lo;\n  if (x > hi) return x;', '  if (x < lo) return hi;\n  if (x > hi) return lo;', '  if (x < lo) return lo;\n  if (x > hi) return hi - 1;', '  if (x < lo) return lo;\n  if (x > hi) return hi;']);
     assert.match(r.stderr, /stage 1 runs one process per candidate from here on: the runner keeps its workers from one run to the next, and what they loaded with them \(isolate: false\)/);
     assert.doesNotMatch(r.stderr, /ended after [2-9]/, 'no process runs a second round');

@@ -5,43 +5,24 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { symlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
-import { runCli } from '../../unit/helpers/cli';
+import { describe, it } from 'node:test';
 import { cachedRunner, missingRunner } from '../../unit/helpers/runners';
-import { makeTempRoot, makeWorkspace, remove } from '../../unit/helpers/workspace';
+import { makeWorkspace } from '../../unit/helpers/workspace';
+import { FILES, candidatesRequest } from './sharedRoundsRequests';
 
-const made: string[] = [];
-after(() => remove(...made));
-
-interface Json {
-  readonly candidates: Array<{ number: number; status: string; verified: boolean; reason?: string; tests?: { fixed: string[] } }>;
+/** Candidate 1 caps only up to 50, so it passes the first failing test and fails the other two; candidate 2 is right. */
+function expectStopped(r: Awaited<ReturnType<typeof candidatesRequest>>, first: RegExp, fixedByRight: number): void {
+  const [wrong, right] = r.candidates;
+  assert.equal(wrong.status, 'fail', r.stderr);
+  assert.match(wrong.reason ?? '', first, r.stderr);
+  assert.match(wrong.reason ?? '', /\(1 more of the failing tests did not run\)$/, r.stderr);
+  assert.equal(right.status, 'pass', r.stderr);
+  assert.equal(right.tests?.fixed.length, fixedByRight, r.stderr);
 }
 
-/** clamp returns lo above hi: three tests fail. Candidate 1 caps only up to 50; candidate 2 is right. */
-async function request(ws: string, file: string, candidates: readonly string[], test?: string): Promise<{ json: Json; log: string }> {
-  const list = makeWorkspace({ 'c.json': JSON.stringify(candidates) });
-  const tempRoot = makeTempRoot();
-  made.push(ws, list, tempRoot);
-  const env: NodeJS.ProcessEnv = { ...process.env, VERIFIED_FIX_TMPDIR: tempRoot };
-  delete env.NODE_TEST_CONTEXT;
-  const r = await runCli(['fix', '--workspace', ws, '--file', file, '--lines', '2-3', '--provider', 'file', '--candidates', join(list, 'c.json'), ...(test ? ['--test', test] : []),
-    '--parallel', '1', '--confirm-runs', '1', '--k', '1', '--timeout', '120', '--strength', 'off', '--behaviour', 'off', '--verbose', '--json'], { env, timeoutMs: 300_000 });
-  const log = `${r.stdout}\n${r.stderr}`;
-  assert.equal(r.exitCode, 0, log);
-  return { json: JSON.parse(r.stdout.slice(r.stdout.indexOf('{'))) as Json, log };
-}
-
-function expectStopped({ json, log }: { json: Json; log: string }, first: RegExp, fixedByRight: number): void {
-  const [wrong, right] = json.candidates;
-  assert.equal(wrong.status, 'fail', log);
-  assert.match(wrong.reason ?? '', first, log);
-  assert.match(wrong.reason ?? '', /\(1 more of the failing tests did not run\)$/, log);
-  assert.equal(right.status, 'pass', log);
-  assert.equal(right.tests?.fixed.length, fixedByRight, log);
-}
-
+/** clamp returns lo above hi: three tests fail. */
 const JS_FILES: Record<string, string> = {
-  'src/calc.js': ['function clamp(x, lo, hi) {', '  if (x < lo) return lo;', '  if (x > hi) return lo;', '  return x;', '}', 'module.exports = { clamp };', ''].join('\n'),
+  'src/calc.js': FILES['src/calc.js'],
   'test/clamp.test.js': [
     "var assert = require('assert');",
     "var calc = require('../src/calc');",
@@ -62,7 +43,7 @@ for (const folder of ['mocha-1', 'mocha-11']) {
     it('names the test a wrong candidate still fails and counts the one after it as not run', async () => {
       const ws = makeWorkspace({ ...JS_FILES, 'package.json': JSON.stringify({ name: 'stops-demo', private: true, scripts: { test: 'mocha --reporter spec test/' } }) });
       symlinkSync(modules as string, join(ws, 'node_modules'));
-      expectStopped(await request(ws, 'src/calc.js', JS_CANDIDATES), /^still failing: test\/clamp\.test\.js > clamp > caps far above /, 3);
+      expectStopped(await candidatesRequest(ws, 'src/calc.js', JS_CANDIDATES), /^still failing: test\/clamp\.test\.js > clamp > caps far above /, 3);
     });
   });
 }
@@ -83,6 +64,6 @@ describe('stage 1 stops at its first failure on pytest', { skip: pytest ? false 
       'pytest.ini': '[pytest]\npythonpath = src\n',
     });
     const candidates = ['    if x < lo: return lo\n    if x > hi: return hi if x < 50 else lo', '    if x < lo: return lo\n    if x > hi: return hi'];
-    expectStopped(await request(ws, 'src/calc.py', candidates, 'python3 -m pytest -q'), /^still failing: tests\/test_clamp\.py::test_caps_far_above /, 3);
+    expectStopped(await candidatesRequest(ws, 'src/calc.py', candidates, 'python3 -m pytest -q'), /^still failing: tests\/test_clamp\.py::test_caps_far_above /, 3);
   });
 });
