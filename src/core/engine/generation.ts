@@ -110,15 +110,19 @@ export class Generation {
       const valid: Sample = { index: i, replacement: sample.text, ...(sample.label ? { label: sample.label } : {}), ...tags };
       const added = pool.add(valid);
       this.report(added.finished);
-      if (added.run) this.verifications.push(this.options.readyToVerify.then(() => this.verify(valid)));
+      if (added.run) this.verifications.push(this.verify(valid));
     }
     return taken;
   }
 
+  /** Verifies `sample` once candidates may start; one that comes while the baseline runs may start its full run at once. */
   private async verify(sample: Sample): Promise<void> {
-    const { prepared, verifier, pool } = this.options;
+    const { prepared, verifier, pool, readyToVerify } = this.options;
     const { text, start, end } = prepared;
-    const outcome = await verifier.verify(sample.index, text.slice(start, end), sample.replacement, applyReplacement(text, start, end, sample.replacement));
+    const fileText = applyReplacement(text, start, end, sample.replacement);
+    verifier.headStart(sample.index, text.slice(start, end), sample.replacement, fileText);
+    await readyToVerify;
+    const outcome = await verifier.verify(sample.index, text.slice(start, end), sample.replacement, fileText);
     if (outcome) this.report(pool.complete(sample, outcome.runs, outcome.evidence));
     const survived = outcome ? undefined : verifier.passedFailingTestsOnly(sample.index);
     if (survived) this.unfinished.push(pool.unfinished(sample, survived));

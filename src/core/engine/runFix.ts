@@ -59,7 +59,7 @@ export async function runFix(request: FixRequest, onEvent: (event: FixEvent) => 
   const readyToVerify: Promise<unknown> = plan.fullCommand && plan.staged ? baseline.reference : Promise.resolve();
   const verifier = new Verifier({
     executor, reference: baseline.reference, fullCommand: plan.fullCommand, staged: plan.staged, requiredRuns, languageId: prepared.languageId, signal: lifetime.signal, slot: queue.slot,
-    testTimeoutMs: request.testTimeoutMs, originalText: prepared.text, selectionStart: prepared.start, fullSuite, logger, sharing: { relativePath: prepared.relativePath, parallel: Math.max(1, request.parallel) }, ...(census ? { census } : {}), ...(plan.wide ? { wide: plan.wide } : {}),
+    testTimeoutMs: request.testTimeoutMs, originalText: prepared.text, selectionStart: prepared.start, fullSuite, logger, sharing: { relativePath: prepared.relativePath, parallel: Math.max(1, request.parallel) }, idleSlot: queue.idle, ...(census ? { census } : {}), ...(plan.wide ? { wide: plan.wide } : {}),
   });
   const pool = new CandidatePool({ relativePath: prepared.relativePath, originalText: prepared.text, start: prepared.start, end: prepared.end, requiredRuns });
   const generation = new Generation({ request, prepared, baseline, pool, verifier, readyToVerify, signal: lifetime.signal, logger, onEvent });

@@ -27,6 +27,8 @@ export interface RunOptions {
   readonly timeoutMs?: number;
   /** Up to this much wall time, waiting for a CPU does not count against `timeoutMs` (a limit from the baseline). */
   readonly waitingExtendsUpToMs?: number;
+  /** Ends this run as cancelled (as the request's own cancel does): a head start the request no longer needs. */
+  readonly signal?: AbortSignal;
 }
 
 /** A finished run: its verdict and, when the command wrote one, the test reporter's file. */

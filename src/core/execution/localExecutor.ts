@@ -125,14 +125,14 @@ export class LocalExecutor implements TestExecutor {
 
   /** One test run of `fileText` in a fresh copy; never throws. */
   async run(fileText: string, label: string, runOptions: RunOptions = {}): Promise<ExecutedRun> {
-    const { signal } = this.options;
-    if (signal.aborted) return { verdict: cancelledVerdict() };
+    if (this.options.signal.aborted || runOptions.signal?.aborted) return { verdict: cancelledVerdict() };
     const work = () => this.runInTree(fileText, label, runOptions);
     return runOptions.alone ? this.gate.alone(work) : this.gate.shared(work);
   }
 
-  private async runInTree(fileText: string, label: string, { command, timeoutMs, waitingExtendsUpToMs, outputFiles }: RunOptions): Promise<ExecutedRun> {
-    const { request, relativePath, logger, signal } = this.options;
+  private async runInTree(fileText: string, label: string, { command, timeoutMs, waitingExtendsUpToMs, outputFiles, signal: own }: RunOptions): Promise<ExecutedRun> {
+    const { request, relativePath, logger } = this.options;
+    const signal = own ? AbortSignal.any([this.options.signal, own]) : this.options.signal;
     const trees = this.trees;
     if (signal.aborted || !trees) return { verdict: cancelledVerdict() };
     // A tree of a vanished workspace would hold only the target file, and its verdict would mean nothing.

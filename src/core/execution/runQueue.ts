@@ -66,6 +66,9 @@ export class RunQueue {
     this.listeners.push(listener);
   }
 
+  /** Whether a run of one slot would start at once: a slot is free and no run waits. */
+  readonly idle = (): boolean => this.waiting.length === 0 && this.active < this.concurrency;
+
   /** Runs still waiting for a slot. */
   get pending(): number {
     return this.waiting.length;

@@ -29,9 +29,9 @@ export interface MutationProvider extends CandidateProvider {
 }
 
 /**
- * Creates the `mutation` provider. It waits for the baseline run and the fault localisation first: the lines the
- * failing tests point at decide which mutants come first, and a deterministic order is worth more than starting a
- * test run earlier.
+ * Creates the `mutation` provider. Where the selection spans lines it waits for the baseline run and the fault
+ * localisation first: the lines the failing tests point at decide which mutants come first, and a deterministic order
+ * is worth more than starting a test run earlier.
  */
 export function createMutationProvider(options: MutationProviderOptions = {}): MutationProvider {
   let last: MutationStats | undefined;
@@ -44,7 +44,10 @@ export function createMutationProvider(options: MutationProviderOptions = {}): M
       const prepared = prepareSelection(selection);
       let handedOver = false;
       try {
-        const baseline = await untilAborted(request.baseline, request.signal);
+        // Within one line the hints cannot reorder anything (every mutant is on the same line): the mutants go out
+        // without waiting for the baseline, and the first can start its full run beside it.
+        const oneLine = !request.fileText.slice(request.start, request.end).includes('\n');
+        const baseline = oneLine ? undefined : await untilAborted(request.baseline, request.signal);
         if (request.signal.aborted) return;
         const failing = baseline !== undefined && baseline.status !== 'pass';
         // Ranked by coverage and stack frames where the engine can localise; else the lines the failure output names.

@@ -20,6 +20,8 @@ interface Waiting {
   readonly label: string;
   /** As the log names it ("#3"). */
   readonly name: string;
+  /** Its full run is underway already (a head start beside the baseline): a pass of its needs no runs of its own. */
+  readonly fullRunUnderway: boolean;
   readonly done: (round: SharedRound | undefined) => void;
 }
 
@@ -86,10 +88,10 @@ export class StageOneBatch {
   ) {}
 
   /** The candidate's run, from a shared process; undefined: run it on its own. */
-  run(fileText: string, label: string, name: string): Promise<SharedRound | undefined> {
+  run(fileText: string, label: string, name: string, fullRunUnderway = false): Promise<SharedRound | undefined> {
     if (this.unsharedBecause !== undefined) return Promise.resolve(undefined);
     return new Promise((done) => {
-      this.waiting.push({ fileText, label, name, done });
+      this.waiting.push({ fileText, label, name, fullRunUnderway, done });
       if (this.requesting) return;
       // Once the runs that start in this turn have joined: a process for every two, up to the slots.
       this.requesting = true;
@@ -132,8 +134,10 @@ export class StageOneBatch {
   private start(group: readonly Waiting[]): SharedStart {
     // Until a candidate of the request has passed its failing tests, the first to pass ends its process (unless the
     // rounds left take less than the process took to start): the request's first fix is then shown about as early as
-    // when every candidate had a process of its own.
-    const plan = { target: this.options.relativePath, first: textFile(0), texts: group.slice(1).map((_, i) => textFile(i + 1)), roundMs: this.perRunMs, stopAfterPass: !this.passed };
+    // when every candidate had a process of its own. Not in a process that holds a candidate whose full run is
+    // underway: that one, the best ranked, is the likelier first fix, and its pass needs no runs of its own.
+    const stopAfterPass = !this.passed && !group.some((w) => w.fullRunUnderway);
+    const plan = { target: this.options.relativePath, first: textFile(0), texts: group.slice(1).map((_, i) => textFile(i + 1)), roundMs: this.perRunMs, stopAfterPass };
     const texts = Object.fromEntries(group.map((w, i) => [textFile(i), w.fileText]));
     const { command, outputFiles } = this.command;
     const { variable, hook } = this.dialect;
@@ -171,7 +175,7 @@ export class StageOneBatch {
       this.say(group, count, `#${count + 1}'s round ran past its limit (${seconds(overrun.cpuMs)} of CPU time)`, run.verdict);
       const rest = group.slice(count + 1);
       if (count > 0) group[count].done(undefined);
-      for (const w of rest) void this.run(w.fileText, w.label, w.name).then(w.done);
+      for (const w of rest) void this.run(w.fileText, w.label, w.name, w.fullRunUnderway).then(w.done);
       return;
     }
     const stopped = parsed?.stopped;
@@ -194,7 +198,7 @@ export class StageOneBatch {
     // limit or crashed), that candidate runs on its own; the others wait for a shared process again.
     const again = implicated ? rest.slice(1) : rest;
     if (implicated) rest[0].done(undefined);
-    for (const w of again) void this.run(w.fileText, w.label, w.name).then(w.done);
+    for (const w of again) void this.run(w.fileText, w.label, w.name, w.fullRunUnderway).then(w.done);
   }
 
   private say(group: readonly Waiting[], count: number, stopped: string | undefined, verdict: Verdict): void {

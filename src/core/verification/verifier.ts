@@ -66,6 +66,8 @@ export interface VerifierOptions {
    * runs that start together share started runners where the runner allows it (StageOneBatch).
    */
   readonly sharing?: { readonly relativePath: string; readonly parallel: number };
+  /** Whether a run of one slot would start at once (RunQueue.idle): while the baseline runs, a candidate's full run may start there. */
+  readonly idleSlot?: () => boolean;
 }
 
 /** A candidate's runs so far, each with its per-test evidence, and those set aside. */
@@ -99,6 +101,8 @@ export class Verifier {
   private settled?: Reference;
   /** The failing tests of one file run before stage 1 (null: none, one file holds them all); see sampleOf. */
   private sample?: PerTestPlan | null;
+  /** Full runs started while the baseline ran, by candidate (headStart); taken by the candidate's verification. */
+  private readonly headStarts = new Map<number, HeadStart>();
   /** Per selection, the stage-1 runs shared among candidates (null: the runner or the request cannot share them). */
   private readonly batches = new Map<PerTestPlan, StageOneBatch | null>();
   constructor(private readonly options: VerifierOptions, private readonly kept: Kept = { failingTestsMs: new Map(), scopes: new Map() }) {
@@ -139,14 +143,19 @@ export class Verifier {
     // Edits that change how the tests run rather than what the code does are refused before anything runs.
     const edits = findTestRunEdits(this.options.languageId, selection, replacement);
     if (edits.length > 0) return { runs: [{ ...errorVerdict(describeTestRunEdits(edits), 0, 'staticCheck'), status: 'fail' }], evidence: {} };
+    const head = this.headStarts.get(index);
+    this.headStarts.delete(index);
     // A candidate that still fails the baseline's failing tests costs one short run and is a failed sample.
-    const first = await this.runStageOne(fileText, `c${index}f`, undefined, `#${index + 1}`);
+    const first = await this.runStageOne(fileText, `c${index}f`, undefined, { name: `#${index + 1}`, fullRunUnderway: head !== undefined });
+    if (first && (first.verdict.cancelled || first.verdict.status !== 'pass')) head?.drop.abort();
     if (first?.verdict.cancelled) return undefined;
     if (first && first.verdict.status !== 'pass') return { runs: [first.verdict], evidence: { stage: 'failing-tests', tests: first.tests } };
     // Until its verdict is in: a stop (the total timeout) from here on leaves a candidate that passed its failing tests.
     if (first) this.survivors.set(index, first.tests);
     if (first) this.kept.failingTestsMs.set(index, first.verdict.durationMs);
-    const scope = first ? candidateScope(await this.options.reference, this.options, `candidate #${index + 1}`, selection, replacement) : undefined;
+    // A head start runs the whole command: its candidate is not narrowed to the reaching tests.
+    const scope = first && !head ? candidateScope(await this.options.reference, this.options, `candidate #${index + 1}`, selection, replacement) : undefined;
+    const fullRun = () => (head ? this.afterHeadStart(head, index, fileText) : this.runFull(fileText, `c${index}`, { priority: first ? RunPriority.full : RunPriority.first, scope }));
     if (scope) this.kept.scopes.set(index, { scope, selection });
     const runs: Runs = { verdicts: [], tests: [], fixedOnly: [], setAside: [], ...(scope ? { scope } : {}) };
     const push = (run: { verdict: Verdict; tests?: TestEvidence; fixedOnly?: boolean }) => (runs.verdicts.push(run.verdict), runs.tests.push(run.tests), runs.fixedOnly.push(run.fixedOnly === true));
@@ -155,7 +164,7 @@ export class Verifier {
       // Stage 1 ran the fixed tests alone, in a run of its own: exactly what a cheap confirmation runs, so it counts
       // as the first one and one run fewer starts. Not when it ran after other candidates in a shared process.
       const stageOne = this.cheapConfirmation && !first.afterOthers ? 1 : 0;
-      const all = await Promise.all(Array.from({ length: requiredRuns - stageOne }, (_, i) => (i === 0 ? this.runFull(fileText, `c${index}`, false, undefined, RunPriority.full, scope) : this.confirm(fileText, `c${index}r${i + 1}`, false, first, RunPriority.full, scope))));
+      const all = await Promise.all(Array.from({ length: requiredRuns - stageOne }, (_, i) => (i === 0 ? fullRun() : this.confirm(fileText, `c${index}r${i + 1}`, false, first, RunPriority.full, scope))));
       if (all[0].verdict.cancelled) return undefined;
       // A cheap confirmation ran only the fixed tests: beside a full run that failed it proves nothing about the tests
       // that broke, so it must not make that failure look flaky.
@@ -167,7 +176,7 @@ export class Verifier {
         if (runs.verdicts[at].status !== 'pass') await this.recheck(fileText, `c${index}x${at + 1}`, false, runs, at, confirming && at > 0);
       }
     } else {
-      const full = await this.runFull(fileText, `c${index}`, false, undefined, first ? RunPriority.full : RunPriority.first, scope);
+      const full = await fullRun();
       if (full.verdict.cancelled) return undefined;
       push(full);
       if (full.verdict.status !== 'pass') await this.recheck(fileText, `c${index}x1`, false, runs, 0, false);
@@ -200,6 +209,39 @@ export class Verifier {
   }
 
   /**
+   * Starts candidate `index`'s full run at once, where the baseline still runs and leaves a slot idle: staged
+   * candidates wait for the baseline's failing tests, so on two slots one would wait for nothing. The run stands for
+   * the full run the candidate has once it passes its failing tests (the whole command: never fewer tests than that
+   * one); a candidate that fails them drops it unread, so every verdict rests on the runs it had before. Once the
+   * baseline is in, the run gets the baseline's limit, counted from its own start.
+   */
+  headStart(index: number, selection: string, replacement: string, fileText: string): void {
+    const { staged, fullCommand, executor, idleSlot, testTimeoutMs, languageId, logger } = this.options;
+    if (this.settled || !staged || !fullCommand || executor.runsCanInterfere || !idleSlot?.()) return;
+    if (findTestRunEdits(languageId, selection, replacement).length > 0) return;
+    const drop = new AbortController();
+    const startedAt = performance.now();
+    const run = this.runFull(fileText, `c${index}h`, { signal: drop.signal });
+    this.headStarts.set(index, { run, drop });
+    logger?.info(`candidate #${index + 1}'s full run starts beside the baseline, on a slot the baseline leaves idle: it counts once the candidate passes its failing tests`);
+    void this.options.reference.then(({ limit }) => {
+      const { ms } = runLimit(limit, testTimeoutMs);
+      if (ms === undefined) return;
+      const timer = setTimeout(() => drop.abort(), Math.max(0, ms - (performance.now() - startedAt)));
+      const clear = () => clearTimeout(timer);
+      void run.then(clear, clear);
+    });
+  }
+
+  /** The candidate's full run: its head start, or a run now where the head start ran past the baseline's limit. */
+  private async afterHeadStart(head: HeadStart, index: number, fileText: string): Promise<{ verdict: Verdict; tests?: TestEvidence }> {
+    const run = await head.run;
+    if (!run.verdict.cancelled || this.options.signal.aborted) return run;
+    this.options.logger?.info(`candidate #${index + 1}'s full run beside the baseline ran past the baseline's limit and was dropped: it runs again`);
+    return this.runFull(fileText, `c${index}`, { priority: RunPriority.full });
+  }
+
+  /**
    * A run that did not pass, looked at again before it counts against the candidate: a confirmation that timed out
    * runs once more with a longer limit; one whose only failures are tests that passed on the baseline has those
    * tests run on the unmodified code, and when they fail there too the run is set aside (flaky tests) and the
@@ -226,7 +268,7 @@ export class Verifier {
     }
     if (!why && !confirming) return;
     if (this.options.signal.aborted) return;
-    const again = await this.runFull(fileText, label, alone || this.options.executor.runsCanInterfere, timeoutMs, RunPriority.confirm, runs.scope);
+    const again = await this.runFull(fileText, label, { alone: alone || this.options.executor.runsCanInterfere, timeoutMs, priority: RunPriority.confirm, scope: runs.scope });
     if (again.verdict.cancelled) return;
     if (why) runs.setAside.push({ run: at, why });
     runs.verdicts.push(again.verdict);
@@ -255,7 +297,7 @@ export class Verifier {
    * verified on everything); alone where runs can reach each other.
    */
   fullSuiteRun(fileText: string, label: string): Promise<{ verdict: Verdict; tests?: TestEvidence }> {
-    return this.runFull(fileText, label, this.options.executor.runsCanInterfere, undefined, RunPriority.full, undefined, this.options.wide);
+    return this.runFull(fileText, label, { alone: this.options.executor.runsCanInterfere, priority: RunPriority.full, wide: this.options.wide });
   }
 
   /** Tests found flaky on the unmodified code while judging this request's candidates. */
@@ -276,7 +318,7 @@ export class Verifier {
     if (first?.verdict.cancelled) return undefined;
     if (first?.verdict.status === 'timeout') return 'timedOut';
     if (first && first.verdict.status !== 'pass') return 'caught';
-    const full = await this.runFull(fileText, label, false, timeoutMs, RunPriority.first, of ? await this.variantScope(label, of) : undefined);
+    const full = await this.runFull(fileText, label, { timeoutMs, scope: of ? await this.variantScope(label, of) : undefined });
     if (full.verdict.cancelled) return undefined;
     if (full.verdict.status === 'timeout') return 'timedOut';
     return full.verdict.status === 'pass' ? 'survived' : 'caught';
@@ -308,13 +350,13 @@ export class Verifier {
       const again = await this.runFailingTests(fileText, label, undefined, { alone, priority });
       if (again) return { ...again, fixedOnly: true };
     }
-    return this.runFull(fileText, label, alone, undefined, priority, scope);
+    return this.runFull(fileText, label, { alone, priority, scope });
   }
 
   /** One full run of the command (or of the reaching tests, with `scope`), judged by the per-test plan or, without one, by the test summary. */
-  private async runFull(fileText: string, label: string, alone: boolean, timeoutMs?: number, priority: number = RunPriority.first, scope?: ReachScope, wide?: WideRun): Promise<{ verdict: Verdict; tests?: TestEvidence }> {
+  private async runFull(fileText: string, label: string, { alone = false, timeoutMs, priority = RunPriority.first, scope, wide, signal }: FullHow = {}): Promise<{ verdict: Verdict; tests?: TestEvidence }> {
     const command = scope?.command ?? wide?.command ?? this.options.fullCommand;
-    const run = await this.limitedRun(fileText, label, { alone, ...command }, timeoutMs || undefined, priority, wide?.width);
+    const run = await this.limitedRun(fileText, label, { alone, ...command, ...(signal ? { signal } : {}) }, timeoutMs || undefined, priority, wide?.width);
     if (run.verdict.cancelled) return run;
     const { plan: whole, summary } = await this.options.reference;
     const plan = scope?.plan ?? whole;
@@ -347,7 +389,7 @@ export class Verifier {
    * candidate's name for the log), its first run may be a round of a process shared with others; never a variant's:
    * there a failure is what counts, and an earlier round could cause one.
    */
-  private async runStageOne(fileText: string, label: string, timeoutMs?: number, share?: string): Promise<StageOneRun | undefined> {
+  private async runStageOne(fileText: string, label: string, timeoutMs?: number, share?: Sharing): Promise<StageOneRun | undefined> {
     const { plan } = await this.options.reference;
     const sample = plan && this.options.staged ? this.sampleOf(plan) : undefined;
     const first = sample ? await this.runSelected(sample, fileText, `${label}0`, timeoutMs, { alone: false, priority: RunPriority.first, share }) : undefined;
@@ -369,7 +411,7 @@ export class Verifier {
     // Stage 1 asks only whether every failing test now passes: the first that does not answers it.
     const command = selectionCommand(selected.adapter, selected.base, selected.failing, { stopAtFirstFailure: true });
     if (!command) return undefined;
-    const shared = how.share !== undefined && !how.alone && timeoutMs === undefined ? await this.batchOf(selected, command)?.run(fileText, label, how.share) : undefined;
+    const shared = how.share !== undefined && !how.alone && timeoutMs === undefined ? await this.batchOf(selected, command)?.run(fileText, label, how.share.name, how.share.fullRunUnderway) : undefined;
     if (shared) return shared.run.verdict.cancelled ? { verdict: shared.run.verdict, tests: emptyEvidence } : { ...judgeRun(shared.run, selected, 'failing-tests'), ...(shared.afterOthers ? { afterOthers: true } : {}) };
     const run = await this.limitedRun(fileText, label, { ...command, alone: how.alone }, timeoutMs || undefined, how.priority);
     return run.verdict.cancelled ? { verdict: run.verdict, tests: emptyEvidence } : judgeRun(run, selected, 'failing-tests');
@@ -395,7 +437,29 @@ export class Verifier {
 interface SelectedHow {
   readonly alone: boolean;
   readonly priority: number;
-  readonly share?: string;
+  readonly share?: Sharing;
+}
+
+/** A candidate's stage-1 run that may be a round of a shared process: its name in the log, and whether its full run is underway. */
+interface Sharing {
+  readonly name: string;
+  readonly fullRunUnderway: boolean;
+}
+
+/** How a full run runs: alone, its own limit, its place in the queue, on the reaching tests or wide, and what ends it early. */
+interface FullHow {
+  readonly alone?: boolean;
+  readonly timeoutMs?: number;
+  readonly priority?: number;
+  readonly scope?: ReachScope;
+  readonly wide?: WideRun;
+  readonly signal?: AbortSignal;
+}
+
+/** A candidate's full run started while the baseline ran (Verifier.headStart), and what drops it. */
+interface HeadStart {
+  readonly run: Promise<{ verdict: Verdict; tests?: TestEvidence }>;
+  readonly drop: AbortController;
 }
 
 /** A stage-1 run's verdict and evidence; `afterOthers` when it ran after other candidates' rounds in one process. */
