@@ -116,6 +116,27 @@ describe('mutation provider', () => {
     assert.deepEqual(await pending, []);
   });
 
+  it('sends the mutants of a one-line selection without waiting for the baseline, in the order a hinted baseline would give', async () => {
+    const start = file.indexOf('return a <= b');
+    const line = { start, end: file.indexOf(';', start) + 1, samples: 6 };
+    // A baseline that records whether the provider waits for it.
+    let waited = false;
+    const watched = Promise.resolve(undefined);
+    const then = watched.then.bind(watched);
+    watched.then = ((...args: Parameters<typeof then>) => ((waited = true), then(...args))) as typeof watched.then;
+    const early = await collect(createMutationProvider().generate(request({ ...line, baseline: watched })));
+    assert.equal(waited, false);
+    assert.equal(early.length, 6);
+    for (const at of ['5:10', '2:10']) {
+      const hinted: BaselineReport = { status: 'fail', output: `    at f (/tmp/vf-copy-1/src/math.js:${at})` };
+      const localise = async () => ({ lines: [Number(at.split(':')[0])], evidence: 'coverage' });
+      assert.deepEqual(await collect(createMutationProvider().generate(request({ ...line, baseline: Promise.resolve(hinted), localise }))), early, `hinted at line ${at}`);
+    }
+    // Across lines the hints decide the order: the provider waits for the baseline.
+    await collect(createMutationProvider().generate(request({ baseline: watched })));
+    assert.equal(waited, true);
+  });
+
   it('refuses a language it has no parser for with a UserError', async () => {
     const provider = createMutationProvider();
     await assert.rejects(collect(provider.generate(request({ languageId: 'cobol' }))), (e: unknown) => e instanceof UserError);

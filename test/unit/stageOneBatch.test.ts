@@ -89,7 +89,7 @@ function slots(parallel: number, run: Process) {
 }
 
 /** Every candidate's stage 1 through one batch at once; what each got (undefined: run on its own). */
-async function stageOne(texts: readonly string[], parallel = 2): Promise<{ results: Array<SharedRound | undefined>; processes: string[][]; stopsAfterPass: boolean[]; log: string[] }> {
+async function stageOne(texts: readonly string[], parallel = 2, fullRunUnderway: readonly number[] = []): Promise<{ results: Array<SharedRound | undefined>; processes: string[][]; stopsAfterPass: boolean[]; log: string[] }> {
   const processes: string[][] = [];
   const stopsAfterPass: boolean[] = [];
   const log: string[] = [];
@@ -97,7 +97,7 @@ async function stageOne(texts: readonly string[], parallel = 2): Promise<{ resul
     { relativePath: 'src/calc.js', parallel, run: slots(parallel, fakeProcess(processes, stopsAfterPass)), logger: { ...silentLogger, info: (line) => log.push(line) } },
     MOCHA_ROUNDS, { command: () => 'mocha test/' }, 5000, "5× the baseline's 1 s",
   );
-  const results = await Promise.all(texts.map((text, i) => batch.run(text, `c${i}f`, `#${i + 1}`)));
+  const results = await Promise.all(texts.map((text, i) => batch.run(text, `c${i}f`, `#${i + 1}`, fullRunUnderway.includes(i))));
   return { results, processes, stopsAfterPass, log };
 }
 
@@ -137,6 +137,13 @@ describe('shared stage 1', () => {
     assert.deepEqual(stopsAfterPass, [true, false]);
     assert.deepEqual(results.map(statusOf), ['pass', 'fail', 'fail after others', 'pass after others', 'fail after others']);
     assert.match(log.join('\n'), /it ended after 1: a candidate passed, the first of the request to/);
+  });
+
+  it('does not end a process at its first pass where a candidate of it has its full run underway (a head start)', async () => {
+    const { results, processes, stopsAfterPass } = await stageOne(['pass', 'fail', 'pass', 'fail'], 1, [0]);
+    assert.deepEqual(processes, [['pass', 'fail', 'pass', 'fail']], 'one process, all its rounds');
+    assert.deepEqual(stopsAfterPass, [false]);
+    assert.deepEqual(results.map(statusOf), ['pass', 'fail after others', 'pass after others', 'fail after others']);
   });
 
   it('runs the candidates after a stop in another shared process, and the one a round could not load on its own', async () => {

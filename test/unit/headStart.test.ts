@@ -1,0 +1,130 @@
+// A head start: while the baseline runs on one slot and another is idle, the first candidate's full run starts there.
+// Orders of events and verdicts only, never timings.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { RunQueue } from '../../src/core/execution/runQueue';
+import { Verifier } from '../../src/core/verification/verifier';
+import type { Reference } from '../../src/core/verification/reference';
+import type { ExecutedRun, RunOptions, TestExecutor } from '../../src/core/execution/executor';
+import type { TestResult } from '../../src/core/testResults/types';
+import { describeRuns } from '../../src/core/verification/evidence';
+import { defer } from '../../src/core/base/defer';
+import type { BaselineLimit } from '../../src/core/verification/timeLimits';
+import { scriptedExecutor, selectingAdapter } from './helpers/fakeRuns';
+
+const baseline: TestResult[] = [{ id: 'a', outcome: 'failed' }, { id: 'b', outcome: 'passed' }];
+const referenceWith = (limit?: BaselineLimit): Reference => ({ plan: { adapter: selectingAdapter, base: 'node --test', baseline, failing: ['a'], baselineRan: 2 }, ...(limit ? { limit } : {}) });
+
+/**
+ * The fake runs of survivorsFirst ('good' passes everything, anything else fails `a`), where a head start (a label
+ * ending in `h`) waits for `release` and ends as cancelled when its own signal aborts, as the local executor's does.
+ */
+function executor(started: string[], release: Promise<void>, dropped: string[], interfere = false): TestExecutor {
+  const inner = scriptedExecutor(started, ['a', 'b'], (text, id) => text === 'good' || id !== 'a');
+  return {
+    ...inner,
+    runsCanInterfere: interfere,
+    run: async (fileText: string, label: string, options?: RunOptions): Promise<ExecutedRun> => {
+      if (!label.endsWith('h')) return inner.run(fileText, label, options);
+      const signal = options?.signal;
+      const aborted = new Promise<'aborted'>((resolve) => signal?.addEventListener('abort', () => resolve('aborted'), { once: true }));
+      if ((await Promise.race([release.then(() => 'released' as const), aborted])) === 'aborted') {
+        dropped.push(label);
+        return { verdict: { status: 'error', durationMs: 0, exitCode: null, output: '', stdout: '', stderr: '', cancelled: true } };
+      }
+      return inner.run(fileText, label, options);
+    },
+  };
+}
+
+/** A request of two slots whose baseline holds one until `baselineDone` opens, as runFix's is. */
+function request(options: { interfere?: boolean; limit?: BaselineLimit; slots?: number } = {}) {
+  const started: string[] = [];
+  const dropped: string[] = [];
+  const headRelease = defer<void>();
+  const reference = defer<Reference>();
+  const queue = new RunQueue(options.slots ?? 2);
+  const baselineRun = queue.slot(() => reference.promise);
+  const verifier = new Verifier({
+    executor: executor(started, headRelease.promise, dropped, options.interfere), reference: reference.promise, fullCommand: { command: () => 'all' }, staged: true,
+    requiredRuns: 2, languageId: 'javascript', signal: new AbortController().signal, slot: queue.slot, idleSlot: queue.idle,
+  });
+  const baselineDone = async () => {
+    reference.resolve(referenceWith(options.limit));
+    await baselineRun;
+  };
+  return { started, dropped, verifier, baselineDone, releaseHead: () => headRelease.resolve() };
+}
+
+const turn = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('a head start beside the baseline', () => {
+  it("starts the first candidate's full run on the idle slot, and counts it as the full run once its failing tests pass", async () => {
+    const { started, verifier, baselineDone, releaseHead } = request();
+    verifier.headStart(0, 'x', 'good', 'good');
+    await turn();
+    assert.deepEqual(started, [], 'waiting for release: started, not finished');
+    releaseHead();
+    await turn();
+    assert.deepEqual(started, ['c0h'], 'ran before the baseline was in');
+    await baselineDone();
+    const outcome = await verifier.verify(0, 'x', 'good', 'good');
+    assert.deepEqual(started, ['c0h', 'c0f'], 'no second full run');
+    assert.deepEqual(outcome?.runs.map((r) => r.status), ['pass', 'pass']);
+    assert.equal(outcome?.evidence.stage, 'full');
+    assert.equal(outcome?.evidence.tests?.passed, 2, "the full run's evidence");
+    assert.equal(describeRuns({ runs: outcome?.runs ?? [], flaky: false, confirmedOn: outcome?.evidence.confirmedOn }), 'full suite passed; fixed tests passed 2/2 runs');
+  });
+
+  it('is dropped unread when the candidate fails its failing tests: the verdict is the one stage 1 gives', async () => {
+    const { started, dropped, verifier, baselineDone } = request();
+    verifier.headStart(0, 'x', 'bad', 'bad');
+    await baselineDone();
+    const outcome = await verifier.verify(0, 'x', 'bad', 'bad');
+    await turn();
+    assert.deepEqual(dropped, ['c0h']);
+    assert.deepEqual(started, ['c0f']);
+    assert.equal(outcome?.evidence.stage, 'failing-tests');
+    assert.deepEqual(outcome?.runs.map((r) => r.status), ['fail']);
+  });
+
+  it("is dropped once it runs past the baseline's limit, counted from its own start; the full run then starts again", async () => {
+    const { started, dropped, verifier, baselineDone } = request({ limit: { ms: 1, basis: "the floor" } });
+    verifier.headStart(0, 'x', 'good', 'good');
+    await baselineDone();
+    const outcome = await verifier.verify(0, 'x', 'good', 'good');
+    assert.deepEqual(dropped, ['c0h']);
+    assert.deepEqual(started, ['c0f', 'c0'], 'stage 1, then a full run of its own');
+    assert.deepEqual(outcome?.runs.map((r) => r.status), ['pass', 'pass']);
+  });
+
+  it('one per idle slot: a second candidate, with both slots held, waits for the baseline as before', async () => {
+    const { started, verifier, baselineDone, releaseHead } = request();
+    verifier.headStart(0, 'x', 'bad', 'bad');
+    verifier.headStart(1, 'x', 'good', 'good');
+    releaseHead();
+    await turn();
+    assert.deepEqual(started, ['c0h']);
+    await baselineDone();
+    await Promise.all([verifier.verify(0, 'x', 'bad', 'bad'), verifier.verify(1, 'x', 'good', 'good')]);
+    assert.ok(started.includes('c1'), 'the second candidate has a full run of its own');
+    assert.ok(!started.includes('c1h'));
+  });
+
+  it('never starts without an idle slot, after the baseline, where runs can reach each other, or for an edit to how the tests run', async () => {
+    const cases: Array<{ why: string; made: ReturnType<typeof request>; replacement?: string; afterBaseline?: boolean }> = [
+      { why: 'one slot, the baseline holds it', made: request({ slots: 1 }) },
+      { why: 'the baseline is in', made: request(), afterBaseline: true },
+      { why: 'runs can interfere', made: request({ interfere: true }) },
+      { why: 'a test-run edit', made: request(), replacement: 'process.exit(0)' },
+    ];
+    for (const { why, made, replacement = 'good', afterBaseline } of cases) {
+      made.releaseHead();
+      if (afterBaseline) await made.baselineDone();
+      made.verifier.headStart(0, 'x', replacement, replacement);
+      await turn();
+      assert.deepEqual(made.started, [], why);
+      if (!afterBaseline) await made.baselineDone();
+    }
+  });
+});
