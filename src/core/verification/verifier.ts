@@ -89,6 +89,9 @@ interface Kept {
   readonly scopes: Map<number, { readonly scope: ReachScope; readonly selection: string }>;
 }
 
+/** A head start still running this many times the baseline's duration after its own start is dropped. */
+const HEAD_START_BASELINES = 2;
+
 /** A confirmation that timed out runs once more with this many times the request's per-run limit. */
 const CONFIRM_RETRY_SLOWDOWN = 2;
 
@@ -213,7 +216,8 @@ export class Verifier {
    * candidates wait for the baseline's failing tests, so on two slots one would wait for nothing. The run stands for
    * the full run the candidate has once it passes its failing tests (the whole command: never fewer tests than that
    * one); a candidate that fails them drops it unread, so every verdict rests on the runs it had before. Once the
-   * baseline is in, the run gets the baseline's limit, counted from its own start.
+   * baseline is in, a run still going twice the baseline's time after its own start (or past the limit) is dropped,
+   * and the candidate's full run starts anew once it passes its failing tests.
    */
   headStart(index: number, selection: string, replacement: string, fileText: string): void {
     const { staged, fullCommand, executor, idleSlot, testTimeoutMs, languageId, logger } = this.options;
@@ -226,18 +230,21 @@ export class Verifier {
     logger?.info(`candidate #${index + 1}'s full run starts beside the baseline, on a slot the baseline leaves idle: it counts once the candidate passes its failing tests`);
     void this.options.reference.then(({ limit }) => {
       const { ms } = runLimit(limit, testTimeoutMs);
-      if (ms === undefined) return;
-      const timer = setTimeout(() => drop.abort(), Math.max(0, ms - (performance.now() - startedAt)));
+      if (ms === undefined || !limit) return;
+      // A right candidate's full run takes about what the baseline took: one that runs past twice that holds the
+      // slot stage 1 now needs, and is likelier a loop than a fix. Dropped, it costs the work, never a verdict.
+      const allowed = Math.min(ms, HEAD_START_BASELINES * limit.baselineMs);
+      const timer = setTimeout(() => drop.abort(), Math.max(0, allowed - (performance.now() - startedAt)));
       const clear = () => clearTimeout(timer);
       void run.then(clear, clear);
     });
   }
 
-  /** The candidate's full run: its head start, or a run now where the head start ran past the baseline's limit. */
+  /** The candidate's full run: its head start, or a run now where the head start was dropped for its time. */
   private async afterHeadStart(head: HeadStart, index: number, fileText: string): Promise<{ verdict: Verdict; tests?: TestEvidence }> {
     const run = await head.run;
     if (!run.verdict.cancelled || this.options.signal.aborted) return run;
-    this.options.logger?.info(`candidate #${index + 1}'s full run beside the baseline ran past the baseline's limit and was dropped: it runs again`);
+    this.options.logger?.info(`candidate #${index + 1}'s full run beside the baseline took more than twice the baseline's time and was dropped: it runs again`);
     return this.runFull(fileText, `c${index}`, { priority: RunPriority.full });
   }
 

@@ -41,10 +41,13 @@ async function fix(candidates: readonly string[], lines: string, extra: readonly
 
 describe('tests that reach the change (pytest)', { skip: !pytestAvailable && 'needs pytest' }, () => {
   it('a survivor runs only the test files that import the target; the top fix runs the full suite once', async () => {
-    const { r, json } = await fix(CANDIDATES, '5-5');
+    // A wrong candidate first: the first starts its full run beside the baseline (a head start) and is never narrowed.
+    const { r, json } = await fix(['        return x', ...CANDIDATES], '5-5');
     assert.equal(r.exitCode, 0, r.stderr);
     assert.match(r.stderr, /reaching tests: 3 of 5 tests are in test files that load the target module/);
-    const [top, larger] = json.candidates;
+    const [wrong, top, larger] = json.candidates;
+    assert.equal(wrong.verified, false);
+    assert.equal(wrong.stage, 'failing-tests', "its head start was dropped unread: stage 1's verdict");
     assert.equal(larger.verified, true, r.stderr);
     assert.deepEqual(larger.reachingTests, { ran: 3, cannotReach: 2, note: 'verified on the 3 tests that reach this change (the other 2 cannot)' });
     assert.equal(larger.tests.passed, 3, 'test_words.py and test_plain.py did not run');
@@ -52,6 +55,18 @@ describe('tests that reach the change (pytest)', { skip: !pytestAvailable && 'ne
     assert.equal(top.reachingTests, undefined, 'the top-ranked fix is verified on everything');
     assert.equal(top.tests.passed, 5, 'its last run was the full suite');
     assert.deepEqual(top.runs, ['pass', 'pass'], 'the reaching tests, then the full suite');
+  });
+
+  it("the first candidate's head start runs the whole command beside the baseline: verified on everything, in one full run", async () => {
+    const { r, json } = await fix(CANDIDATES, '5-5');
+    assert.equal(r.exitCode, 0, r.stderr);
+    assert.match(r.stderr, /candidate #1's full run starts beside the baseline, on a slot the baseline leaves idle/);
+    const [top, larger] = json.candidates;
+    assert.equal(top.verified, true, r.stderr);
+    assert.equal(top.reachingTests, undefined, 'never narrowed');
+    assert.equal(top.tests.passed, 5);
+    assert.deepEqual(top.runs, ['pass'], 'its head start, and no second full run for the top fix');
+    assert.deepEqual(larger.reachingTests?.ran, 3, 'the second candidate runs the reaching tests');
   });
 
   it('a candidate that breaks a test reaching the target through a helper fails', async () => {

@@ -161,9 +161,12 @@ const SLOW_PY_FILES: Record<string, string> = {
   ...PY_FILES,
   'tests/test_clamp.py': PY_FILES['tests/test_clamp.py'].replace('def test_caps_at_hi(): assert', 'def test_caps_at_hi(): __import__("time").sleep(3); assert'),
 };
-const FIRST_PASSES = [CANDIDATES[3].text, ...WRONG, '  if (x < lo) return lo;\n  if (x > hi) return hi + 1;', '  if (x < lo) return lo - 1;\n  if (x > hi) return lo;'];
+// A wrong candidate first: the first candidate starts its full run beside the baseline (a head start), and a shared
+// process holding it never ends at its first pass. The right one is #2, the first round of the other process.
+const FIRST_PASSES = ['  if (x < lo) return lo;\n  if (x > hi) return hi + 2;', CANDIDATES[3].text, ...WRONG, '  if (x < lo) return lo;\n  if (x > hi) return hi + 1;', '  if (x < lo) return lo - 1;\n  if (x > hi) return lo;'];
 const PY_WRONG = [1, 2, 6, 8].map((i) => PY_CANDIDATES[i].text);
-const PY_FIRST_PASSES = [PY_CANDIDATES[5].text, ...PY_WRONG, '    if x < lo: return lo\n    if x > hi: return hi + 1', '    if x < lo: return lo - 1\n    if x > hi: return lo'];
+const PY_FIRST_PASSES = ['    if x < lo: return lo\n    if x > hi: return hi + 2', PY_CANDIDATES[5].text, ...PY_WRONG, '    if x < lo: return lo\n    if x > hi: return hi + 1', '    if x < lo: return lo - 1\n    if x > hi: return lo'];
+const FIRST_PASS_STATUSES = ['fail', 'pass', 'fail', 'fail', 'fail', 'fail', 'fail', 'fail'];
 
 
 const JEST_SLOW_TEST_FILES: Record<string, string> = {
@@ -181,8 +184,8 @@ describe('the request\'s first pass in a shared jest process', () => {
     const ws = makeWorkspace({ ...JEST_SLOW_TEST_FILES, 'package.json': JSON.stringify({ name: 'first-pass-jest', private: true, scripts: { test: 'jest' }, jest: { testEnvironment: 'node' } }) });
     symlinkSync(jest29, join(ws, 'node_modules'));
     const r = await candidatesRequest(ws, 'src/calc.js', FIRST_PASSES);
-    assert.deepEqual(r.statuses, ['pass', 'fail', 'fail', 'fail', 'fail', 'fail', 'fail'], r.stderr);
-    assert.match(r.stderr, /stage 1 of candidates #1, #3, #5, #7 shared one jest process \([\d.]+ s\), one round each; it ended after 2: a candidate passed, the first of the request to: it goes on to its own runs at once \(rounds left: 2, about [\d.]+ s; a process of their own: about [\d.]+ s to start\)/, r.stderr);
+    assert.deepEqual(r.statuses, FIRST_PASS_STATUSES, r.stderr);
+    assert.match(r.stderr, /stage 1 of candidates #2, #4, #6, #8 shared one jest process \([\d.]+ s\), one round each; it ended after 2: a candidate passed, the first of the request to: it goes on to its own runs at once \(rounds left: 2, about [\d.]+ s; a process of their own: about [\d.]+ s to start\)/, r.stderr);
   });
 });
 for (const c of FIRST_PASS_CASES) {
@@ -192,18 +195,17 @@ for (const c of FIRST_PASS_CASES) {
     symlinkSync(mocha11 as string, join(ws, 'node_modules'));
     return ws;
   };
-  const want = ['pass', 'fail', 'fail', 'fail', 'fail', 'fail', 'fail'];
   describe(`the request's first pass in a shared ${c.runner} process`, { skip: c.skip }, () => {
     it('lets the process go on when the rounds left take less than its start', async () => {
       const r = await candidatesRequest(workspace(c.files), c.file, c.candidates, 'test' in c ? c.test : undefined);
-      assert.deepEqual(r.statuses, want, r.stderr);
-      assert.match(r.stderr, new RegExp(`stage 1 of candidates #1, #3, #5, #7 shared one ${c.runner} process \\([\\d.]+ s\\), one round each\\n`), r.stderr);
+      assert.deepEqual(r.statuses, FIRST_PASS_STATUSES, r.stderr);
+      assert.match(r.stderr, new RegExp(`stage 1 of candidates #2, #4, #6, #8 shared one ${c.runner} process \\([\\d.]+ s\\), one round each\\n`), r.stderr);
       assert.doesNotMatch(r.stderr, /ended after/, r.stderr);
     });
     it('ends the process there when the rounds left take longer than its start, and says so', async () => {
       const r = await candidatesRequest(workspace(c.slowFiles), c.file, c.candidates, 'test' in c ? c.test : undefined);
-      assert.deepEqual(r.statuses, want, r.stderr);
-      assert.match(r.stderr, new RegExp(`stage 1 of candidates #1, #3, #5, #7 shared one ${c.runner} process \\([\\d.]+ s\\), one round each; it ended after 2: a candidate passed, the first of the request to: it goes on to its own runs at once \\(rounds left: 2, about [\\d.]+ s; a process of their own: about [\\d.]+ s to start\\)`), r.stderr);
+      assert.deepEqual(r.statuses, FIRST_PASS_STATUSES, r.stderr);
+      assert.match(r.stderr, new RegExp(`stage 1 of candidates #2, #4, #6, #8 shared one ${c.runner} process \\([\\d.]+ s\\), one round each; it ended after 2: a candidate passed, the first of the request to: it goes on to its own runs at once \\(rounds left: 2, about [\\d.]+ s; a process of their own: about [\\d.]+ s to start\\)`), r.stderr);
     });
   });
 }
