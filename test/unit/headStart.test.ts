@@ -19,12 +19,14 @@ const referenceWith = (limit?: BaselineLimit): Reference => ({ plan: { adapter: 
  * The fake runs of survivorsFirst ('good' passes everything, anything else fails `a`), where a head start (a label
  * ending in `h`) waits for `release` and ends as cancelled when its own signal aborts, as the local executor's does.
  */
-function executor(started: string[], release: Promise<void>, dropped: string[], interfere = false): TestExecutor {
-  const inner = scriptedExecutor(started, ['a', 'b'], (text, id) => text === 'good' || id !== 'a');
+function executor(started: string[], release: Promise<void>, dropped: string[], interfere = false, lowPriority: string[] = []): TestExecutor {
+  // 'breaker' fixes `a` and breaks `b`.
+  const inner = scriptedExecutor(started, ['a', 'b'], (text, id) => text === 'good' || (text === 'breaker' ? id === 'a' : id !== 'a'));
   return {
     ...inner,
     runsCanInterfere: interfere,
     run: async (fileText: string, label: string, options?: RunOptions): Promise<ExecutedRun> => {
+      if (options?.lowPriority) lowPriority.push(label);
       if (!label.endsWith('h')) return inner.run(fileText, label, options);
       const signal = options?.signal;
       const aborted = new Promise<'aborted'>((resolve) => signal?.addEventListener('abort', () => resolve('aborted'), { once: true }));
@@ -41,32 +43,34 @@ function executor(started: string[], release: Promise<void>, dropped: string[], 
 function request(options: { interfere?: boolean; limit?: BaselineLimit; slots?: number } = {}) {
   const started: string[] = [];
   const dropped: string[] = [];
+  const lowPriority: string[] = [];
   const headRelease = defer<void>();
   const reference = defer<Reference>();
   const queue = new RunQueue(options.slots ?? 2);
   const baselineRun = queue.slot(() => reference.promise);
   const verifier = new Verifier({
-    executor: executor(started, headRelease.promise, dropped, options.interfere), reference: reference.promise, fullCommand: { command: () => 'all' }, staged: true,
+    executor: executor(started, headRelease.promise, dropped, options.interfere, lowPriority), reference: reference.promise, fullCommand: { command: () => 'all' }, staged: true,
     requiredRuns: 2, languageId: 'javascript', signal: new AbortController().signal, slot: queue.slot, idleSlot: queue.idle,
   });
   const baselineDone = async () => {
     reference.resolve(referenceWith(options.limit));
     await baselineRun;
   };
-  return { started, dropped, verifier, baselineDone, releaseHead: () => headRelease.resolve() };
+  return { started, dropped, lowPriority, verifier, baselineDone, releaseHead: () => headRelease.resolve() };
 }
 
 const turn = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('a head start beside the baseline', () => {
   it("starts the first candidate's full run on the idle slot, and counts it as the full run once its failing tests pass", async () => {
-    const { started, verifier, baselineDone, releaseHead } = request();
+    const { started, lowPriority, verifier, baselineDone, releaseHead } = request();
     verifier.headStart(0, 'x', 'good', 'good');
     await turn();
     assert.deepEqual(started, [], 'waiting for release: started, not finished');
     releaseHead();
     await turn();
     assert.deepEqual(started, ['c0h'], 'ran before the baseline was in');
+    assert.deepEqual(lowPriority, ['c0h'], 'at the lowest CPU priority, on what the baseline leaves');
     await baselineDone();
     const outcome = await verifier.verify(0, 'x', 'good', 'good');
     assert.deepEqual(started, ['c0h', 'c0f'], 'no second full run');
@@ -96,6 +100,17 @@ describe('a head start beside the baseline', () => {
     assert.deepEqual(dropped, ['c0h']);
     assert.deepEqual(started, ['c0f', 'c0'], 'stage 1, then a full run of its own');
     assert.deepEqual(outcome?.runs.map((r) => r.status), ['pass', 'pass']);
+  });
+
+  it('counts only a pass of it: one that failed ran at the lowest priority, so a run of its own decides', async () => {
+    const { started, verifier, baselineDone, releaseHead } = request();
+    verifier.headStart(0, 'x', 'breaker', 'breaker');
+    releaseHead();
+    await baselineDone();
+    const outcome = await verifier.verify(0, 'x', 'breaker', 'breaker');
+    assert.deepEqual(started, ['c0h', 'c0f', 'c0'], 'stage 1 passed; the failed head start is run again');
+    assert.equal(outcome?.evidence.stage, 'full');
+    assert.deepEqual(outcome?.evidence.tests?.broke, ['b']);
   });
 
   it('one per idle slot: a second candidate, with both slots held, waits for the baseline as before', async () => {

@@ -29,6 +29,11 @@ export interface RunOptions {
   readonly waitingExtendsUpToMs?: number;
   /** Ends this run as cancelled (as the request's own cancel does): a head start the request no longer needs. */
   readonly signal?: AbortSignal;
+  /**
+   * Runs at the lowest CPU priority (`nice`): it takes only the CPU time other runs leave, so a run beside the
+   * baseline cannot slow it down (a runner with workers keeps more than one core busy).
+   */
+  readonly lowPriority?: boolean;
 }
 
 /** A finished run: its verdict and, when the command wrote one, the test reporter's file. */

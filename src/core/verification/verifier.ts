@@ -213,9 +213,10 @@ export class Verifier {
 
   /**
    * Starts candidate `index`'s full run at once, where the baseline still runs and leaves a slot idle: staged
-   * candidates wait for the baseline's failing tests, so on two slots one would wait for nothing. The run stands for
-   * the full run the candidate has once it passes its failing tests (the whole command: never fewer tests than that
-   * one); a candidate that fails them drops it unread, so every verdict rests on the runs it had before. Once the
+   * candidates wait for the baseline's failing tests, so on two slots one would wait for nothing. It runs at the
+   * lowest CPU priority, on what the baseline leaves. Where it passes, it is the full run the candidate has once it
+   * passes its failing tests (the whole command: never fewer tests than that one); a candidate that fails them drops
+   * it unread, and one that did not pass is run again, so no verdict rests on it but a pass. Once the
    * baseline is in, a run still going twice the baseline's time after its own start (or past the limit) is dropped,
    * and the candidate's full run starts anew once it passes its failing tests.
    */
@@ -225,7 +226,7 @@ export class Verifier {
     if (findTestRunEdits(languageId, selection, replacement).length > 0) return;
     const drop = new AbortController();
     const startedAt = performance.now();
-    const run = this.runFull(fileText, `c${index}h`, { signal: drop.signal });
+    const run = this.runFull(fileText, `c${index}h`, { headStart: drop.signal });
     this.headStarts.set(index, { run, drop });
     logger?.info(`candidate #${index + 1}'s full run starts beside the baseline, on a slot the baseline leaves idle: it counts once the candidate passes its failing tests`);
     void this.options.reference.then(({ limit }) => {
@@ -240,11 +241,15 @@ export class Verifier {
     });
   }
 
-  /** The candidate's full run: its head start, or a run now where the head start was dropped for its time. */
+  /**
+   * The candidate's full run: its head start where that passed. One that did not is not the verdict: it ran at the
+   * lowest priority, where other runs can starve a test past its own timeout, so a run of its own decides.
+   */
   private async afterHeadStart(head: HeadStart, index: number, fileText: string): Promise<{ verdict: Verdict; tests?: TestEvidence }> {
     const run = await head.run;
-    if (!run.verdict.cancelled || this.options.signal.aborted) return run;
-    this.options.logger?.info(`candidate #${index + 1}'s full run beside the baseline took more than twice the baseline's time and was dropped: it runs again`);
+    if (run.verdict.status === 'pass' || this.options.signal.aborted) return run;
+    const why = run.verdict.cancelled ? "took more than twice the baseline's time and was dropped" : 'did not pass';
+    this.options.logger?.info(`candidate #${index + 1}'s full run beside the baseline ${why}: a run of its own decides`);
     return this.runFull(fileText, `c${index}`, { priority: RunPriority.full });
   }
 
@@ -361,9 +366,9 @@ export class Verifier {
   }
 
   /** One full run of the command (or of the reaching tests, with `scope`), judged by the per-test plan or, without one, by the test summary. */
-  private async runFull(fileText: string, label: string, { alone = false, timeoutMs, priority = RunPriority.first, scope, wide, signal }: FullHow = {}): Promise<{ verdict: Verdict; tests?: TestEvidence }> {
+  private async runFull(fileText: string, label: string, { alone = false, timeoutMs, priority = RunPriority.first, scope, wide, headStart }: FullHow = {}): Promise<{ verdict: Verdict; tests?: TestEvidence }> {
     const command = scope?.command ?? wide?.command ?? this.options.fullCommand;
-    const run = await this.limitedRun(fileText, label, { alone, ...command, ...(signal ? { signal } : {}) }, timeoutMs || undefined, priority, wide?.width);
+    const run = await this.limitedRun(fileText, label, { alone, ...command, ...(headStart ? { signal: headStart, lowPriority: true } : {}) }, timeoutMs || undefined, priority, wide?.width);
     if (run.verdict.cancelled) return run;
     const { plan: whole, summary } = await this.options.reference;
     const plan = scope?.plan ?? whole;
@@ -453,14 +458,15 @@ interface Sharing {
   readonly fullRunUnderway: boolean;
 }
 
-/** How a full run runs: alone, its own limit, its place in the queue, on the reaching tests or wide, and what ends it early. */
+/** How a full run runs: alone, its own limit, its place in the queue, on the reaching tests or wide, or as a head start. */
 interface FullHow {
   readonly alone?: boolean;
   readonly timeoutMs?: number;
   readonly priority?: number;
   readonly scope?: ReachScope;
   readonly wide?: WideRun;
-  readonly signal?: AbortSignal;
+  /** A head start's: what drops it. It runs at the lowest CPU priority, on what the baseline leaves. */
+  readonly headStart?: AbortSignal;
 }
 
 /** A candidate's full run started while the baseline ran (Verifier.headStart), and what drops it. */
