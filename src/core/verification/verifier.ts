@@ -24,6 +24,8 @@ import type { WideRun } from '../testCommand/wideRuns';
 import { StageOneBatch } from './stageOneBatch';
 import type { SharedStart } from './stageOneBatch';
 import { roundsDialectOf } from './roundDialects';
+import { HeadStarts } from './headStarts';
+import type { FullRun, HeadStart } from './headStarts';
 
 const emptyEvidence: TestEvidence = { fixed: [], broke: [], stillFailing: [], passed: 0, failed: 0 };
 
@@ -89,9 +91,6 @@ interface Kept {
   readonly scopes: Map<number, { readonly scope: ReachScope; readonly selection: string }>;
 }
 
-/** A head start still running this many times the baseline's duration after its own start is dropped. */
-const HEAD_START_BASELINES = 2;
-
 /** A confirmation that timed out runs once more with this many times the request's per-run limit. */
 const CONFIRM_RETRY_SLOWDOWN = 2;
 
@@ -104,12 +103,13 @@ export class Verifier {
   private settled?: Reference;
   /** The failing tests of one file run before stage 1 (null: none, one file holds them all); see sampleOf. */
   private sample?: PerTestPlan | null;
-  /** Full runs started while the baseline ran, by candidate (headStart); taken by the candidate's verification. */
-  private readonly headStarts = new Map<number, HeadStart>();
+  /** Full runs started while the baseline ran (headStart); each taken by its candidate's verification. */
+  private readonly headStarts: HeadStarts;
   /** Per selection, the stage-1 runs shared among candidates (null: the runner or the request cannot share them). */
   private readonly batches = new Map<PerTestPlan, StageOneBatch | null>();
   constructor(private readonly options: VerifierOptions, private readonly kept: Kept = { failingTestsMs: new Map(), scopes: new Map() }) {
     void options.reference.then((reference) => (this.settled = reference));
+    this.headStarts = new HeadStarts(options.reference, options.testTimeoutMs);
   }
 
   /** The same verifier running through another executor and slot (the strength check's metered ones). */
@@ -146,11 +146,10 @@ export class Verifier {
     // Edits that change how the tests run rather than what the code does are refused before anything runs.
     const edits = findTestRunEdits(this.options.languageId, selection, replacement);
     if (edits.length > 0) return { runs: [{ ...errorVerdict(describeTestRunEdits(edits), 0, 'staticCheck'), status: 'fail' }], evidence: {} };
-    const head = this.headStarts.get(index);
-    this.headStarts.delete(index);
+    const head = this.headStarts.take(index);
     // A candidate that still fails the baseline's failing tests costs one short run and is a failed sample.
     const first = await this.runStageOne(fileText, `c${index}f`, undefined, { name: `#${index + 1}`, fullRunUnderway: head !== undefined });
-    if (first && (first.verdict.cancelled || first.verdict.status !== 'pass')) head?.drop.abort();
+    if (first && (first.verdict.cancelled || first.verdict.status !== 'pass')) head?.drop();
     if (first?.verdict.cancelled) return undefined;
     if (first && first.verdict.status !== 'pass') return { runs: [first.verdict], evidence: { stage: 'failing-tests', tests: first.tests } };
     // Until its verdict is in: a stop (the total timeout) from here on leaves a candidate that passed its failing tests.
@@ -216,36 +215,22 @@ export class Verifier {
    * candidates wait for the baseline's failing tests, so on two slots one would wait for nothing. It runs at the
    * lowest CPU priority, on what the baseline leaves. Where it passes, it is the full run the candidate has once it
    * passes its failing tests (the whole command: never fewer tests than that one); a candidate that fails them drops
-   * it unread, and one that did not pass is run again, so no verdict rests on it but a pass. Once the
-   * baseline is in, a run still going twice the baseline's time after its own start (or past the limit) is dropped,
-   * and the candidate's full run starts anew once it passes its failing tests.
+   * it unread, and one that did not pass is run again, so no verdict rests on it but a pass (HeadStarts: when one
+   * is dropped for its time).
    */
   headStart(index: number, selection: string, replacement: string, fileText: string): void {
-    const { staged, fullCommand, executor, idleSlot, testTimeoutMs, languageId, logger } = this.options;
+    const { staged, fullCommand, executor, idleSlot, languageId, logger } = this.options;
     if (this.settled || !staged || !fullCommand || executor.runsCanInterfere || !idleSlot?.()) return;
     if (findTestRunEdits(languageId, selection, replacement).length > 0) return;
-    const drop = new AbortController();
-    const startedAt = performance.now();
-    const run = this.runFull(fileText, `c${index}h`, { headStart: drop.signal });
-    this.headStarts.set(index, { run, drop });
+    this.headStarts.start(index, (drop) => this.runFull(fileText, `c${index}h`, { headStart: drop }));
     logger?.info(`candidate #${index + 1}'s full run starts beside the baseline, on a slot the baseline leaves idle: it counts once the candidate passes its failing tests`);
-    void this.options.reference.then(({ limit }) => {
-      const { ms } = runLimit(limit, testTimeoutMs);
-      if (ms === undefined || !limit) return;
-      // A right candidate's full run takes about what the baseline took: one that runs past twice that holds the
-      // slot stage 1 now needs, and is likelier a loop than a fix. Dropped, it costs the work, never a verdict.
-      const allowed = Math.min(ms, HEAD_START_BASELINES * limit.baselineMs);
-      const timer = setTimeout(() => drop.abort(), Math.max(0, allowed - (performance.now() - startedAt)));
-      const clear = () => clearTimeout(timer);
-      void run.then(clear, clear);
-    });
   }
 
   /**
    * The candidate's full run: its head start where that passed. One that did not is not the verdict: it ran at the
    * lowest priority, where other runs can starve a test past its own timeout, so a run of its own decides.
    */
-  private async afterHeadStart(head: HeadStart, index: number, fileText: string): Promise<{ verdict: Verdict; tests?: TestEvidence }> {
+  private async afterHeadStart(head: HeadStart, index: number, fileText: string): Promise<FullRun> {
     const run = await head.run;
     if (run.verdict.status === 'pass' || this.options.signal.aborted) return run;
     const why = run.verdict.cancelled ? "took more than twice the baseline's time and was dropped" : 'did not pass';
@@ -308,7 +293,7 @@ export class Verifier {
    * One run of the whole command for a fix verified on its reaching tests (the top-ranked one, before it is shown as
    * verified on everything); alone where runs can reach each other.
    */
-  fullSuiteRun(fileText: string, label: string): Promise<{ verdict: Verdict; tests?: TestEvidence }> {
+  fullSuiteRun(fileText: string, label: string): Promise<FullRun> {
     return this.runFull(fileText, label, { alone: this.options.executor.runsCanInterfere, priority: RunPriority.full, wide: this.options.wide });
   }
 
@@ -366,7 +351,7 @@ export class Verifier {
   }
 
   /** One full run of the command (or of the reaching tests, with `scope`), judged by the per-test plan or, without one, by the test summary. */
-  private async runFull(fileText: string, label: string, { alone = false, timeoutMs, priority = RunPriority.first, scope, wide, headStart }: FullHow = {}): Promise<{ verdict: Verdict; tests?: TestEvidence }> {
+  private async runFull(fileText: string, label: string, { alone = false, timeoutMs, priority = RunPriority.first, scope, wide, headStart }: FullHow = {}): Promise<FullRun> {
     const command = scope?.command ?? wide?.command ?? this.options.fullCommand;
     const run = await this.limitedRun(fileText, label, { alone, ...command, ...(headStart ? { signal: headStart, lowPriority: true } : {}) }, timeoutMs || undefined, priority, wide?.width);
     if (run.verdict.cancelled) return run;
@@ -469,11 +454,6 @@ interface FullHow {
   readonly headStart?: AbortSignal;
 }
 
-/** A candidate's full run started while the baseline ran (Verifier.headStart), and what drops it. */
-interface HeadStart {
-  readonly run: Promise<{ verdict: Verdict; tests?: TestEvidence }>;
-  readonly drop: AbortController;
-}
 
 /** A stage-1 run's verdict and evidence; `afterOthers` when it ran after other candidates' rounds in one process. */
 interface StageOneRun {

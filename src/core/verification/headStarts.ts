@@ -1,0 +1,54 @@
+// Head starts: candidates' full runs started while the baseline runs, on a slot it leaves idle (Verifier.headStart),
+// each dropped when it runs too long or its candidate fails its failing tests.
+import type { TestEvidence, Verdict } from '../contract/fixRequest';
+import type { Reference } from './reference';
+import { runLimit } from './timeLimits';
+
+/** A full run's verdict and per-test evidence. */
+export interface FullRun {
+  readonly verdict: Verdict;
+  readonly tests?: TestEvidence;
+}
+
+/** A candidate's head start: its run, and what drops it (the run then ends as cancelled). */
+export interface HeadStart {
+  readonly run: Promise<FullRun>;
+  readonly drop: () => void;
+}
+
+/** A head start still running this many times the baseline's duration after its own start is dropped. */
+const HEAD_START_BASELINES = 2;
+
+/** One request's head starts, by candidate; each is taken once, by its candidate's verification. */
+export class HeadStarts {
+  private readonly started = new Map<number, HeadStart>();
+
+  constructor(private readonly reference: Promise<Reference>, private readonly testTimeoutMs: number | undefined) {}
+
+  /**
+   * Starts `run` as candidate `index`'s head start, handing it what drops it. Once the baseline is in, it is dropped
+   * where it runs past twice the baseline's time from its own start (or past the request's limit): a right
+   * candidate's full run takes about what the baseline took, and one that runs on holds the slot stage 1 now needs.
+   */
+  start(index: number, run: (drop: AbortSignal) => Promise<FullRun>): void {
+    const controller = new AbortController();
+    const startedAt = performance.now();
+    const running = run(controller.signal);
+    this.started.set(index, { run: running, drop: () => controller.abort() });
+    void this.reference.then(({ limit }) => {
+      const { ms } = runLimit(limit, this.testTimeoutMs);
+      if (ms === undefined || !limit) return;
+      const allowed = Math.min(ms, HEAD_START_BASELINES * limit.baselineMs);
+      const timer = setTimeout(() => controller.abort(), Math.max(0, allowed - (performance.now() - startedAt)));
+      const clear = () => clearTimeout(timer);
+      void running.then(clear, clear);
+    });
+  }
+
+  /** Candidate `index`'s head start, once; undefined where it has none. */
+  take(index: number): HeadStart | undefined {
+    const head = this.started.get(index);
+    this.started.delete(index);
+    return head;
+  }
+}
