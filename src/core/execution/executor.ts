@@ -30,8 +30,8 @@ export interface RunOptions {
   /** Ends this run as cancelled (as the request's own cancel does): a head start the request no longer needs. */
   readonly signal?: AbortSignal;
   /**
-   * Runs at the lowest CPU priority (`nice`): it takes only the CPU time other runs leave, so a run beside the
-   * baseline cannot slow it down (a runner with workers keeps more than one core busy).
+   * Runs at the lowest CPU priority (`nice`): where runs outnumber the cores (a runner with workers), it takes only
+   * the CPU time the others leave. Two runs on two cores still share the rest of the hardware.
    */
   readonly lowPriority?: boolean;
 }

@@ -454,7 +454,6 @@ interface FullHow {
   readonly headStart?: AbortSignal;
 }
 
-
 /** A stage-1 run's verdict and evidence; `afterOthers` when it ran after other candidates' rounds in one process. */
 interface StageOneRun {
   readonly verdict: Verdict;
