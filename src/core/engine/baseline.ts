@@ -59,7 +59,7 @@ export function startBaseline({ run, executor, plan, prepared, slot, logger, onE
   // Staged candidates wait for the baseline, so it has every slot to itself; unstaged ones run beside it.
   const wide = plan.staged ? plan.wide : undefined;
   const full = wide?.command ?? plan.fullCommand;
-  const options = full && !noCoverage ? withCoverage(full, plan.runner) : { ...full };
+  const options = { ...(full && !noCoverage ? withCoverage(full, plan.runner) : full), seedsRunnerCache: true };
   const verdict = run
     ? slot(() => executor.run(prepared.text, 'baseline', options), RunPriority.first, wide?.width).then(async (executed) => {
         const { verdict } = executed;

@@ -93,7 +93,7 @@ export async function localiseRequest(request: LocaliseOnlyRequest): Promise<Loc
   try {
     logger.info(`workspace localisation: running \`${plan.testCommand}\` on the unmodified workspace (${sources.length} source file${sources.length === 1 ? '' : 's'}); isolation: ${executor.isolation}`);
     // The only run of this phase: it may keep every slot's core busy.
-    const executed = await slot(() => executor.run(carrier.text, 'baseline', { ...(plan.wide?.command ?? plan.fullCommand) }));
+    const executed = await slot(() => executor.run(carrier.text, 'baseline', { ...(plan.wide?.command ?? plan.fullCommand), seedsRunnerCache: true }));
     const { verdict } = executed;
     if (verdict.cancelled || lifetime.signal.aborted) throw new UserError(lifetime.stoppedEarly?.message ?? 'cancelled');
     if (verdict.status === 'pass') throw new UserError(`the tests pass on the unmodified workspace (\`${plan.testCommand}\`): there is no failing test to start from`);

@@ -34,6 +34,11 @@ export interface RunOptions {
    * the CPU time the others leave. Two runs on two cores still share the rest of the hardware.
    */
   readonly lowPriority?: boolean;
+  /**
+   * The unmodified code's run (the baseline): what jest caches in the run's private /tmp (every file it transformed)
+   * starts each run after it warm, as the user's second run is. A run that was cancelled or tampered with seeds nothing.
+   */
+  readonly seedsRunnerCache?: boolean;
 }
 
 /** A finished run: its verdict and, when the command wrote one, the test reporter's file. */

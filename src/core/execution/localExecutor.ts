@@ -21,6 +21,8 @@ import { runTestCommand } from '../sandbox/runCommand';
 import { shellQuote } from '../testResults/shell';
 import type { WorkspaceListing } from '../isolation/workspaceCopy';
 import type { Protections } from '../contract/protections';
+import { jestCacheFolder, RunnerCache } from './runnerCache';
+import type { TempBind } from '../sandbox/backend';
 
 async function readReport(path: string): Promise<string | undefined> {
   try {
@@ -82,6 +84,8 @@ export class LocalExecutor implements TestExecutor {
   private trees?: RunTrees;
   /** The workspace's `.git` and untracked `.env*`, hidden from every run unless the user shows them. */
   private hiddenInTree: readonly string[] = [];
+  /** Where each run has a private /tmp: jest's cache there, carried from the baseline into later runs. */
+  private runnerCache?: RunnerCache;
 
   constructor(private readonly options: LocalExecutorOptions) {
     this.readOnlyInTree = readOnlyTestPaths(options.listing.files, options.relativePath);
@@ -125,6 +129,10 @@ export class LocalExecutor implements TestExecutor {
     }
     const all = [...outside].sort();
     this.readOnlyPaths.push(...all.filter((path) => !all.some((other) => other !== path && path.startsWith(`${other}/`))));
+    // Only where runners name their cache after /tmp: a TMPDIR elsewhere is not the run's own.
+    const uid = backend.privateTempUid;
+    const temp = this.options.env.TMPDIR?.replace(/\/+$/, '');
+    if (uid !== undefined && (!temp || temp === '/tmp')) this.runnerCache = new RunnerCache(this.requestDir, jestCacheFolder(uid), logger);
   }
 
   /** One test run of `fileText` in a fresh copy; never throws. */
@@ -134,7 +142,7 @@ export class LocalExecutor implements TestExecutor {
     return runOptions.alone ? this.gate.alone(work) : this.gate.shared(work);
   }
 
-  private async runInTree(fileText: string, label: string, { command, timeoutMs, waitingExtendsUpToMs, outputFiles, signal: own, lowPriority }: RunOptions): Promise<ExecutedRun> {
+  private async runInTree(fileText: string, label: string, { command, timeoutMs, waitingExtendsUpToMs, outputFiles, signal: own, lowPriority, seedsRunnerCache }: RunOptions): Promise<ExecutedRun> {
     const { request, relativePath, logger } = this.options;
     const signal = own ? AbortSignal.any([this.options.signal, own]) : this.options.signal;
     const trees = this.trees;
@@ -146,6 +154,8 @@ export class LocalExecutor implements TestExecutor {
     let reportDir: string | undefined;
     let outputDir: string | undefined;
     let trusted = false;
+    let cache: TempBind | undefined;
+    let cacheKept = false;
     try {
       const acquired = trees.acquire(label, fileText);
       // The total timeout covers preparing the tree too (a copy being made, a write that would wait).
@@ -170,6 +180,7 @@ export class LocalExecutor implements TestExecutor {
         await mkdir(outputDir, { mode: 0o700 });
         for (const [name, text] of Object.entries(outputFiles)) await writeFile(join(outputDir, name), text);
       }
+      cache = await this.runnerCache?.bindFor(label);
       const shellCommand = command && reportPath ? command(reportPath, outputDir) : this.options.testCommand;
       const verdict = await runTestCommand({
         command: lowPriority ? `exec nice -n ${LOWEST_PRIORITY} /bin/sh -c ${shellQuote(shellCommand)}` : shellCommand,
@@ -180,6 +191,7 @@ export class LocalExecutor implements TestExecutor {
         hiddenFolders: [tempRootPath()],
         writablePaths: [reportDir, outputDir].filter((dir) => dir !== undefined),
         hiddenInTree: this.hiddenInTree,
+        ...(cache ? { tempBinds: [cache] } : {}),
         ...runLimits(request.testTimeoutMs, timeoutMs, waitingExtendsUpToMs),
         signal,
         backend: this.options.backend,
@@ -194,6 +206,7 @@ export class LocalExecutor implements TestExecutor {
       const problem = await tamperingIn(await tree.changes(), relativePath, (rel) => this.existedBefore(rel));
       if (problem) return { verdict: this.redact({ ...verdict, status: 'error', reason: problem, cause: 'tamper' }) };
       trusted = true;
+      if (seedsRunnerCache && cache && this.runnerCache) cacheKept = await this.runnerCache.keep(cache.source);
       const report = reportPath ? await readReport(reportPath) : undefined;
       return {
         verdict: this.redact(verdict),
@@ -208,9 +221,8 @@ export class LocalExecutor implements TestExecutor {
       return { verdict: errorVerdict(`${what}: ${err.code === 'ENOSPC' ? 'no space left in the temp folder' : err.message}`, Math.round(performance.now() - t0), 'startFailed') };
     } finally {
       // Resetting or removing does not hold the run's slot: the next candidate starts meanwhile (awaited in dispose).
-      if (reportDir) {
-        const dir = reportDir;
-        this.removals.push(rm(dir, { recursive: true, force: true }).catch(() => undefined));
+      for (const dir of [reportDir, cacheKept ? undefined : cache?.source]) {
+        if (dir) this.removals.push(rm(dir, { recursive: true, force: true }).catch(() => undefined));
       }
       if (tree) this.removals.push(trees.release(tree, !trusted));
     }

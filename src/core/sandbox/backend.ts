@@ -19,6 +19,12 @@ export interface OverlayMount {
   readonly work: string;
 }
 
+/** A host folder the run sees, writable, at `target` in its private /tmp (a runner's cache folder there). */
+export interface TempBind {
+  readonly source: string;
+  readonly target: string;
+}
+
 /** One run as the engine asks for it. */
 export interface RunSpec {
   /** The shell command line to run in the copy. */
@@ -44,6 +50,8 @@ export interface RunSpec {
   readonly hostEnv: NodeJS.ProcessEnv;
   /** Mounted at `copyDir` (which is then `overlay.lower`) before anything else of the run; only where `mountsOverlay`. */
   readonly overlay?: OverlayMount;
+  /** Bound into the run's private /tmp; only where `privateTempUid` is set. */
+  readonly tempBinds?: readonly TempBind[];
 }
 
 /** A run made ready by its backend: the process the runner spawns, and how the backend ends and cleans it. */
@@ -76,6 +84,11 @@ export interface SandboxBackend {
   readonly usesHostTools: boolean;
   /** Whether it can mount `RunSpec.overlay` (in a mount namespace of its own), so a run needs no copy. */
   readonly mountsOverlay: boolean;
+  /**
+   * The user id a run has, where each run gets a /tmp of its own that `RunSpec.tempBinds` can bind folders into
+   * (runners name their cache folders there after it: jest's `/tmp/jest_<uid in base 36>`); undefined elsewhere.
+   */
+  readonly privateTempUid?: number;
   protections(options: { readonly allowNetwork: boolean; readonly memoryMB: number }): Protections;
   /** Everything a run needs before it is spawned (a cgroup, a container); never leaves anything behind on failure. */
   prepare(spec: RunSpec): Promise<PreparedRun>;

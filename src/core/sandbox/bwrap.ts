@@ -21,6 +21,7 @@ function bwrapArgs(userNamespace: boolean, spec: RunSpec, command: readonly stri
   const temp = privateTempFolders();
   // --size applies to the next tmpfs only.
   for (const folder of temp) args.push(...(spec.memoryMB > 0 ? ['--size', String(spec.memoryMB * 1024 * 1024)] : []), '--tmpfs', folder);
+  for (const bind of spec.tempBinds ?? []) args.push('--bind', bind.source, bind.target);
   for (const path of spec.readOnlyPaths) args.push('--ro-bind-try', path, path);
   const hidden = hiddenPaths(spec.hostEnv, spec.allowNetwork);
   for (const folder of [...hidden.folders, ...spec.hiddenFolders]) args.push('--tmpfs', folder);
@@ -45,6 +46,12 @@ function bwrapArgs(userNamespace: boolean, spec: RunSpec, command: readonly stri
   return args;
 }
 
+/** Who a run is inside: `nobody` for root in a user namespace, else the caller (bwrap keeps the caller's id). */
+function runUid(userNamespace: boolean): number | undefined {
+  const own = process.getuid?.();
+  return userNamespace && own === 0 ? Number(UNPRIVILEGED_ID) : own;
+}
+
 /**
  * bubblewrap 0.8 (Debian 12, Ubuntu 24.04) has no overlay options: the overlay is mounted by util-linux `unshare` in a
  * mount namespace (and, for a user, a user namespace) of its own, and bwrap, started in it, binds it like any folder.
@@ -65,6 +72,7 @@ export function bwrapBackend(tools: LocalTools, userNamespace: boolean): Sandbox
     isolatesRuns: true,
     usesHostTools: true,
     mountsOverlay: true,
+    privateTempUid: runUid(userNamespace),
     protections: ({ allowNetwork, memoryMB }): Protections => ({
       backend: 'bwrap',
       name: `bubblewrap sandbox${userNamespace ? ' as an unprivileged user' : ''}, no capabilities`,

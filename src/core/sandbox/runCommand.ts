@@ -4,7 +4,7 @@ import type { RunStatus, Verdict, VerdictCause } from '../contract/fixRequest';
 import { armDeadline, waitingNote } from './cpuWait';
 import { OutputTail } from './outputTail';
 import { SANDBOX_SETUP_EXIT, SANDBOX_SETUP_MARKER } from './backend';
-import type { OverlayMount, PreparedRun, SandboxBackend } from './backend';
+import type { OverlayMount, PreparedRun, SandboxBackend, TempBind } from './backend';
 
 /** Bytes kept of each stream (and of the two interleaved). */
 export const OUTPUT_TAIL_BYTES = 64 * 1024;
@@ -38,6 +38,8 @@ export interface TestRunOptions {
   readonly env?: NodeJS.ProcessEnv;
   /** A copy-on-write view mounted at `cwd` instead of a copy there (backends with `mountsOverlay`). */
   readonly overlay?: OverlayMount;
+  /** Host folders bound into the run's private /tmp (backends with `privateTempUid`). */
+  readonly tempBinds?: readonly TempBind[];
 }
 
 const memoryExhausted = /JavaScript heap out of memory|Allocation failed|MemoryError|Cannot allocate memory|std::bad_alloc|out of memory/i;
@@ -61,6 +63,7 @@ export async function runTestCommand(options: TestRunOptions): Promise<Verdict> 
       env: options.env ?? process.env,
       hostEnv: process.env,
       ...(options.overlay ? { overlay: options.overlay } : {}),
+      ...(options.tempBinds ? { tempBinds: options.tempBinds } : {}),
     });
   } catch (error) {
     return { status: 'error', exitCode: null, durationMs: elapsed(), reason: `could not prepare the sandbox: ${(error as Error).message}`, cause: 'sandboxSetup', output: '', stdout: '', stderr: '' };

@@ -1,0 +1,77 @@
+// Jest's cache carried from the baseline into the request's later runs. Each run has a /tmp of its own, where jest's
+// default cacheDirectory started empty: every run transformed every file again (babel, ts-jest), while on the user's
+// machine the second run finds them cached. The cache is keyed by each file's content and the project's config, and
+// an overlay shows the workspace at its own path in every run, so the baseline's entries serve every later run.
+import { randomBytes } from 'node:crypto';
+import { lstat, mkdir, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { toolPath } from '../base/toolPath';
+import type { Logger } from '../base/logger';
+import type { TempBind } from '../sandbox/backend';
+
+/** A baseline's cache above this size is not copied into each run: the copies would cost more than they save. */
+export const RUNNER_CACHE_MAX_BYTES = 256 * 1024 * 1024;
+
+/** jest-config's default cacheDirectory for a process of user `uid` whose temp folder is /tmp. */
+export function jestCacheFolder(uid: number): string {
+  return `/tmp/jest_${uid.toString(36)}`;
+}
+
+/** Bytes and files under `dir` (links counted, not followed). */
+async function sizeOf(dir: string): Promise<{ bytes: number; files: number }> {
+  let bytes = 0;
+  let files = 0;
+  const walk = async (folder: string): Promise<void> => {
+    for (const entry of await readdir(folder, { withFileTypes: true })) {
+      const path = join(folder, entry.name);
+      if (entry.isDirectory()) await walk(path);
+      else {
+        files += 1;
+        bytes += (await lstat(path)).size;
+      }
+    }
+  };
+  await walk(dir);
+  return { bytes, files };
+}
+
+/**
+ * The request's runner cache: one folder per run, bound at jest's cache path in the run's private /tmp. The baseline's
+ * (the unmodified code's run) is kept; each run that starts after it gets a copy of it, its own, which it may change
+ * freely: no run writes where another reads, so a candidate cannot plant a transformed file for the next.
+ */
+export class RunnerCache {
+  /** The baseline's folder, once it is in and worth copying. */
+  private seed?: string;
+
+  constructor(
+    private readonly requestDir: string,
+    private readonly target: string,
+    private readonly logger: Logger,
+    private readonly maxBytes = RUNNER_CACHE_MAX_BYTES,
+  ) {}
+
+  /** A folder of the run's own for `label`'s run: a copy of the baseline's cache, or empty before it is in. */
+  async bindFor(label: string): Promise<TempBind> {
+    const source = join(this.requestDir, `${label}-cache-${randomBytes(8).toString('hex')}`);
+    // cp -a: jest's files as they were written, links copied as links (never followed out of the folder).
+    if (this.seed) await execa(toolPath('cp'), ['-a', '--', this.seed, source]);
+    else await mkdir(source, { mode: 0o700 });
+    return { source, target: this.target };
+  }
+
+  /** After the baseline's run: its folder is what each later run starts from, unless it is empty or too large. */
+  async keep(folder: string): Promise<boolean> {
+    const { bytes, files } = await sizeOf(folder).catch(() => ({ bytes: 0, files: 0 }));
+    if (files === 0) return false;
+    const size = `${(bytes / 1024 / 1024).toFixed(1)} MB, ${files} file${files === 1 ? '' : 's'}`;
+    if (bytes > this.maxBytes) {
+      this.logger.info(`jest's cache: the baseline's (${size}) is over the ${(this.maxBytes / 1024 / 1024).toFixed(0)} MB copied into each run, so each run starts with an empty one`);
+      return false;
+    }
+    this.seed = folder;
+    this.logger.info(`jest's cache: each later run starts with a copy of the baseline's (${size}; jest's default cacheDirectory, ${this.target}, in the run's private /tmp)`);
+    return true;
+  }
+}
