@@ -27,7 +27,7 @@ interface Waiting {
 
 /**
  * A candidate's round of a shared process, as a run of its own. `afterOthers`: earlier rounds of other candidates ran
- * in the same process, so what they left could have reached it; the first round of a process is a run like any other.
+ * in the same process (it started only once the hook's checks found nothing they left): how candidates were grouped.
  */
 export interface SharedRound {
   readonly run: ExecutedRun;
@@ -61,7 +61,8 @@ export interface StageOneBatchOptions {
  * its verdict; what a shared process did not finish (a crash, its limit, a round that did not load anew) runs again,
  * shared with the others left or on its own.
  * A candidate can make a later one in the same process fail (the hook ends the process where it sees how), never
- * pass: a pass here is followed by runs of its own, and it is never counted as a confirmation.
+ * verify it: a pass here is followed by the candidate's own full run, which it only repeats (as its cheap
+ * confirmation, where confirmations are asked for).
  */
 export class StageOneBatch {
   private waiting: Waiting[] = [];

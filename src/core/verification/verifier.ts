@@ -163,9 +163,11 @@ export class Verifier {
     const push = (run: { verdict: Verdict; tests?: TestEvidence; fixedOnly?: boolean }) => (runs.verdicts.push(run.verdict), runs.tests.push(run.tests), runs.fixedOnly.push(run.fixedOnly === true));
     // Past the failing tests a pass is likely: where runs cannot reach each other, its confirmations run beside it.
     if (first && !executor.runsCanInterfere && requiredRuns > 1) {
-      // Stage 1 ran the fixed tests alone, in a run of its own: exactly what a cheap confirmation runs, so it counts
-      // as the first one and one run fewer starts. Not when it ran after other candidates in a shared process.
-      const stageOne = this.cheapConfirmation && !first.afterOthers ? 1 : 0;
+      // Stage 1 ran the fixed tests alone: exactly what a cheap confirmation runs, so it counts as the first one and
+      // one run fewer starts. A round after other candidates' in a shared process counts too: it started only once
+      // the checks found nothing their rounds left, and the pass it repeats is the candidate's own full run, in a
+      // process of its own, so no round can verify a candidate.
+      const stageOne = this.cheapConfirmation ? 1 : 0;
       const all = await Promise.all(Array.from({ length: requiredRuns - stageOne }, (_, i) => (i === 0 ? fullRun() : this.confirm(fileText, `c${index}r${i + 1}`, false, first, RunPriority.full, scope))));
       if (all[0].verdict.cancelled) return undefined;
       // A cheap confirmation ran only the fixed tests: beside a full run that failed it proves nothing about the tests
@@ -402,14 +404,14 @@ export class Verifier {
 
   /**
    * A run of `selected.failing` alone, judged against `selected`; undefined when the runner cannot select them. With
-   * `share`, it may be a round of a process shared with other candidates (`afterOthers` when it came after theirs).
+   * `share`, it may be a round of a process shared with other candidates.
    */
   private async runSelected(selected: PerTestPlan, fileText: string, label: string, timeoutMs?: number, how: SelectedHow = { alone: false, priority: RunPriority.first }): Promise<StageOneRun | undefined> {
     // Stage 1 asks only whether every failing test now passes: the first that does not answers it.
     const command = selectionCommand(selected.adapter, selected.base, selected.failing, { stopAtFirstFailure: true });
     if (!command) return undefined;
     const shared = how.share !== undefined && !how.alone && timeoutMs === undefined ? await this.batchOf(selected, command)?.run(fileText, label, how.share.name, how.share.fullRunUnderway) : undefined;
-    if (shared) return shared.run.verdict.cancelled ? { verdict: shared.run.verdict, tests: emptyEvidence } : { ...judgeRun(shared.run, selected, 'failing-tests'), ...(shared.afterOthers ? { afterOthers: true } : {}) };
+    if (shared) return shared.run.verdict.cancelled ? { verdict: shared.run.verdict, tests: emptyEvidence } : judgeRun(shared.run, selected, 'failing-tests');
     const run = await this.limitedRun(fileText, label, { ...command, alone: how.alone }, timeoutMs || undefined, how.priority);
     return run.verdict.cancelled ? { verdict: run.verdict, tests: emptyEvidence } : judgeRun(run, selected, 'failing-tests');
   }
@@ -454,9 +456,8 @@ interface FullHow {
   readonly headStart?: AbortSignal;
 }
 
-/** A stage-1 run's verdict and evidence; `afterOthers` when it ran after other candidates' rounds in one process. */
+/** A stage-1 run's verdict and evidence. */
 interface StageOneRun {
   readonly verdict: Verdict;
   readonly tests: TestEvidence;
-  readonly afterOthers?: boolean;
 }
