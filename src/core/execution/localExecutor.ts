@@ -21,7 +21,7 @@ import { runTestCommand } from '../sandbox/runCommand';
 import { shellQuote } from '../testResults/shell';
 import type { WorkspaceListing } from '../isolation/workspaceCopy';
 import type { Protections } from '../contract/protections';
-import { jestCacheFolder, RunnerCache } from './runnerCache';
+import { jestCacheFolder, RUN_OUTPUT_FOLDER, RunnerCache } from './runnerCache';
 import type { TempBind } from '../sandbox/backend';
 
 async function readReport(path: string): Promise<string | undefined> {
@@ -181,7 +181,10 @@ export class LocalExecutor implements TestExecutor {
         for (const [name, text] of Object.entries(outputFiles)) await writeFile(join(outputDir, name), text);
       }
       cache = await this.runnerCache?.bindFor(label);
-      const shellCommand = command && reportPath ? command(reportPath, outputDir) : this.options.testCommand;
+      // Where each run has a private /tmp, its output folder shows at one path in every run: jest keys its cache by
+      // the project's config, and the config names the engine's files there (its guard as a setup file).
+      const outputBind = cache && outputDir ? { source: outputDir, target: RUN_OUTPUT_FOLDER } : undefined;
+      const shellCommand = command && reportPath ? command(reportPath, outputBind?.target ?? outputDir) : this.options.testCommand;
       const verdict = await runTestCommand({
         command: lowPriority ? `exec nice -n ${LOWEST_PRIORITY} /bin/sh -c ${shellQuote(shellCommand)}` : shellCommand,
         cwd: dir,
@@ -191,7 +194,7 @@ export class LocalExecutor implements TestExecutor {
         hiddenFolders: [tempRootPath()],
         writablePaths: [reportDir, outputDir].filter((dir) => dir !== undefined),
         hiddenInTree: this.hiddenInTree,
-        ...(cache ? { tempBinds: [cache] } : {}),
+        ...(cache ? { tempBinds: [cache, ...(outputBind ? [outputBind] : [])] } : {}),
         ...runLimits(request.testTimeoutMs, timeoutMs, waitingExtendsUpToMs),
         signal,
         backend: this.options.backend,

@@ -1,7 +1,8 @@
 // Jest's cache carried from the baseline into the request's later runs. Each run has a /tmp of its own, where jest's
 // default cacheDirectory started empty: every run transformed every file again (babel, ts-jest), while on the user's
-// machine the second run finds them cached. The cache is keyed by each file's content and the project's config, and
-// an overlay shows the workspace at its own path in every run, so the baseline's entries serve every later run.
+// machine the second run finds them cached. The cache is keyed by each file's content and the project's config: an
+// overlay shows the workspace at its own path in every run, and the engine's files show at RUN_OUTPUT_FOLDER, so the
+// baseline's entries serve every later run.
 import { randomBytes } from 'node:crypto';
 import { lstat, mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -9,6 +10,12 @@ import { execa } from 'execa';
 import { toolPath } from '../base/toolPath';
 import type { Logger } from '../base/logger';
 import type { TempBind } from '../sandbox/backend';
+
+/**
+ * Where a run with a private /tmp sees its output folder (the engine's hooks, reporters and guard): the same path in
+ * every run, so that a config naming them is the same config, and jest's cache keys (which hash it) match.
+ */
+export const RUN_OUTPUT_FOLDER = '/tmp/.verified-fix-run';
 
 /** A baseline's cache above this size is not copied into each run: the copies would cost more than they save. */
 export const RUNNER_CACHE_MAX_BYTES = 256 * 1024 * 1024;

@@ -21,13 +21,14 @@ function bwrapArgs(userNamespace: boolean, spec: RunSpec, command: readonly stri
   const temp = privateTempFolders();
   // --size applies to the next tmpfs only.
   for (const folder of temp) args.push(...(spec.memoryMB > 0 ? ['--size', String(spec.memoryMB * 1024 * 1024)] : []), '--tmpfs', folder);
-  for (const bind of spec.tempBinds ?? []) args.push('--bind', bind.source, bind.target);
   for (const path of spec.readOnlyPaths) args.push('--ro-bind-try', path, path);
   const hidden = hiddenPaths(spec.hostEnv, spec.allowNetwork);
   for (const folder of [...hidden.folders, ...spec.hiddenFolders]) args.push('--tmpfs', folder);
   for (const file of hidden.files) args.push('--ro-bind', '/dev/null', file);
   args.push('--bind', spec.copyDir, spec.copyDir);
   for (const path of spec.writablePaths) args.push('--bind', path, path);
+  // After the folders hidden above: a temp root at /tmp itself must not cover them.
+  for (const bind of spec.tempBinds ?? []) args.push('--bind', bind.source, bind.target);
   for (const path of spec.readOnlyInCopy) args.push('--ro-bind', path, path);
   // Every socket listening at this moment (a name list misses /var/tmp, ~/.colima/…/docker.sock), the copy's own view
   // included: with an overlay it is the workspace, where a daemon's socket would be reached through the lower layer.

@@ -27,7 +27,7 @@ describe("jest's cache from the baseline (jest 29)", () => {
     const ws = makeWorkspace({ ...FILES, 'stamp.js': STAMP, 'test/cached.test.js': CACHED_TEST, 'package.json': JSON.stringify({ name: 'jest-cache-demo', private: true, scripts: { test: 'jest' }, jest }) });
     symlinkSync(join(process.cwd(), 'node_modules'), join(ws, 'node_modules'));
     const r = await candidatesRequest(ws, 'src/calc.js', [RIGHT, WRONG]);
-    assert.match(r.stderr, /per-test results \(jest\): 3 of 5 tests fail on the unmodified code: .*test\/cached\.test\.js > was transformed before this run started/, r.stderr);
+    assert.match(r.stderr, /per-test results \(jest\): 3 of 6 tests fail on the unmodified code: .*test\/cached\.test\.js > was transformed before this run started/, r.stderr);
     assert.match(r.stderr, /jest's cache: each later run starts with a copy of the baseline's \([\d.]+ MB, \d+ files; jest's default cacheDirectory, \/tmp\/jest_\w+, in the run's private \/tmp\)/, r.stderr);
     assert.deepEqual(r.statuses, ['pass', 'fail'], r.stderr);
     assert.equal(r.candidates[0].verified, true, r.stderr);
