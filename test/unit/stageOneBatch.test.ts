@@ -146,6 +146,14 @@ describe('shared stage 1', () => {
     assert.deepEqual(results.map(statusOf), ['pass', 'fail after others', 'pass after others', 'fail after others']);
   });
 
+  it('does not end any process at its first pass while a head-started candidate waits for its round in another', async () => {
+    // Two processes: #1 (head-started) and #3 in the first, #2 and #4 in the second. #2's pass would end the second
+    // process and start a third for #4, though #1 is the likelier first fix and needs no runs of its own.
+    const { processes, stopsAfterPass } = await stageOne(['fail', 'pass', 'fail', 'fail'], 2, [0]);
+    assert.deepEqual(processes, [['fail', 'fail'], ['pass', 'fail']], 'two processes, each with all its rounds');
+    assert.deepEqual(stopsAfterPass, [false, false]);
+  });
+
   it('runs the candidates after a stop in another shared process, and the one a round could not load on its own', async () => {
     const { results, processes, log } = await stageOne(['global', 'fail', 'fail', 'broken', 'fail', 'fail'], 1);
     assert.deepEqual(processes[0], ['global', 'fail', 'fail', 'broken', 'fail', 'fail']);

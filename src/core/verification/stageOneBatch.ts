@@ -74,6 +74,8 @@ export class StageOneBatch {
   private unsharedBecause?: string;
   /** Whether a round of this request has passed. */
   private passed = false;
+  /** Candidates waiting for their round whose full run is underway already (a head start). */
+  private underway = 0;
   /** Shared processes that left no report at all. */
   private noReports = 0;
   /** Shared processes whose second round, the first one loaded anew, did not finish or could not load. */
@@ -91,7 +93,12 @@ export class StageOneBatch {
   /** The candidate's run, from a shared process; undefined: run it on its own. */
   run(fileText: string, label: string, name: string, fullRunUnderway = false): Promise<SharedRound | undefined> {
     if (this.unsharedBecause !== undefined) return Promise.resolve(undefined);
-    return new Promise((done) => {
+    if (fullRunUnderway) this.underway++;
+    return new Promise((resolve) => {
+      const done = (round: SharedRound | undefined) => {
+        if (fullRunUnderway) this.underway--;
+        resolve(round);
+      };
       this.waiting.push({ fileText, label, name, fullRunUnderway, done });
       if (this.requesting) return;
       // Once the runs that start in this turn have joined: a process for every two, up to the slots.
@@ -135,9 +142,10 @@ export class StageOneBatch {
   private start(group: readonly Waiting[]): SharedStart {
     // Until a candidate of the request has passed its failing tests, the first to pass ends its process (unless the
     // rounds left take less than the process took to start): the request's first fix is then shown about as early as
-    // when every candidate had a process of its own. Not in a process that holds a candidate whose full run is
-    // underway: that one, the best ranked, is the likelier first fix, and its pass needs no runs of its own.
-    const stopAfterPass = !this.passed && !group.some((w) => w.fullRunUnderway);
+    // when every candidate had a process of its own. Not while a candidate whose full run is underway (a head start)
+    // waits for its round, in this process or another: that one, the best ranked, is the likelier first fix, and its
+    // pass needs no runs of its own, so ending a process early would only start another for the rounds left.
+    const stopAfterPass = !this.passed && this.underway === 0;
     const plan = { target: this.options.relativePath, first: textFile(0), texts: group.slice(1).map((_, i) => textFile(i + 1)), roundMs: this.perRunMs, stopAfterPass };
     const texts = Object.fromEntries(group.map((w, i) => [textFile(i), w.fileText]));
     const { command, outputFiles } = this.command;
