@@ -60,6 +60,17 @@ describe('the runner cache carried from the baseline', () => {
     assert.deepEqual(said, []);
   });
 
+  it('gives a run an empty folder where the copy fails: the run goes on without a warm start', async () => {
+    const { cache, said } = setUp();
+    const baseline = await cache.bindFor('baseline');
+    writeFileSync(join(baseline.source, 'entry'), 'transformed');
+    assert.equal(await cache.keep(baseline.source), true);
+    assert.ok(said.length > 0);
+    remove(baseline.source); // cp has nothing to copy from now
+    const run = await cache.bindFor('c1');
+    assert.deepEqual(readdirSync(run.source), []);
+  });
+
   it('keeps nothing over the size it copies into each run, and says so', async () => {
     const { cache, said } = setUp(1024);
     const baseline = await cache.bindFor('baseline');

@@ -4,7 +4,7 @@
 // overlay shows the workspace at its own path in every run, and the engine's files show at RUN_OUTPUT_FOLDER, so the
 // baseline's entries serve every later run.
 import { randomBytes } from 'node:crypto';
-import { lstat, mkdir, readdir } from 'node:fs/promises';
+import { lstat, mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { toolPath } from '../base/toolPath';
@@ -63,8 +63,12 @@ export class RunnerCache {
   async bindFor(label: string): Promise<TempBind> {
     const source = join(this.requestDir, `${label}-cache-${randomBytes(8).toString('hex')}`);
     // cp -a: jest's files as they were written, links copied as links (never followed out of the folder).
-    if (this.seed) await execa(toolPath('cp'), ['-a', '--', this.seed, source]);
-    else await mkdir(source, { mode: 0o700 });
+    const copied = this.seed ? await execa(toolPath('cp'), ['-a', '--', this.seed, source]).then(() => true, () => false) : false;
+    if (!copied) {
+      // A copy that failed (a full disk) costs the run its warm start, never the run.
+      await rm(source, { recursive: true, force: true });
+      await mkdir(source, { mode: 0o700 });
+    }
     return { source, target: this.target };
   }
 
