@@ -161,8 +161,9 @@ const SLOW_PY_FILES: Record<string, string> = {
   ...PY_FILES,
   'tests/test_clamp.py': PY_FILES['tests/test_clamp.py'].replace('def test_caps_at_hi(): assert', 'def test_caps_at_hi(): __import__("time").sleep(3); assert'),
 };
-// A wrong candidate first: the first candidate starts its full run beside the baseline (a head start), and a shared
-// process holding it never ends at its first pass. The right one is #2, the first round of the other process.
+// One slot: the first candidate gets no head start (that needs a slot the baseline leaves idle), and while a
+// head-started candidate waits for its round no process ends at its first pass. All eight share one process; a wrong
+// candidate first, so the right one (#2) passes in the second round, the first loaded anew, whose cost is known.
 const FIRST_PASSES = ['  if (x < lo) return lo;\n  if (x > hi) return hi + 2;', CANDIDATES[3].text, ...WRONG, '  if (x < lo) return lo;\n  if (x > hi) return hi + 1;', '  if (x < lo) return lo - 1;\n  if (x > hi) return lo;'];
 const PY_WRONG = [1, 2, 6, 8].map((i) => PY_CANDIDATES[i].text);
 const PY_FIRST_PASSES = ['    if x < lo: return lo\n    if x > hi: return hi + 2', PY_CANDIDATES[5].text, ...PY_WRONG, '    if x < lo: return lo\n    if x > hi: return hi + 1', '    if x < lo: return lo - 1\n    if x > hi: return lo'];
@@ -183,9 +184,9 @@ describe('the request\'s first pass in a shared jest process', () => {
   it('ends the process there when the rounds left take longer than its start, and says so', async () => {
     const ws = makeWorkspace({ ...JEST_SLOW_TEST_FILES, 'package.json': JSON.stringify({ name: 'first-pass-jest', private: true, scripts: { test: 'jest' }, jest: { testEnvironment: 'node' } }) });
     symlinkSync(jest29, join(ws, 'node_modules'));
-    const r = await candidatesRequest(ws, 'src/calc.js', FIRST_PASSES);
+    const r = await candidatesRequest(ws, 'src/calc.js', FIRST_PASSES, undefined, 1);
     assert.deepEqual(r.statuses, FIRST_PASS_STATUSES, r.stderr);
-    assert.match(r.stderr, /stage 1 of candidates #2, #4, #6, #8 shared one jest process \([\d.]+ s\), one round each; it ended after 2: a candidate passed, the first of the request to: it goes on to its own runs at once \(rounds left: 2, about [\d.]+ s; a process of their own: about [\d.]+ s to start\)/, r.stderr);
+    assert.match(r.stderr, /stage 1 of candidates #1, #2, #3, #4, #5, #6, #7, #8 shared one jest process \([\d.]+ s\), one round each; it ended after 2: a candidate passed, the first of the request to: it goes on to its own runs at once \(rounds left: 6, about [\d.]+ s; a process of their own: about [\d.]+ s to start\)/, r.stderr);
   });
 });
 for (const c of FIRST_PASS_CASES) {
@@ -197,15 +198,15 @@ for (const c of FIRST_PASS_CASES) {
   };
   describe(`the request's first pass in a shared ${c.runner} process`, { skip: c.skip }, () => {
     it('lets the process go on when the rounds left take less than its start', async () => {
-      const r = await candidatesRequest(workspace(c.files), c.file, c.candidates, 'test' in c ? c.test : undefined);
+      const r = await candidatesRequest(workspace(c.files), c.file, c.candidates, 'test' in c ? c.test : undefined, 1);
       assert.deepEqual(r.statuses, FIRST_PASS_STATUSES, r.stderr);
-      assert.match(r.stderr, new RegExp(`stage 1 of candidates #2, #4, #6, #8 shared one ${c.runner} process \\([\\d.]+ s\\), one round each\\n`), r.stderr);
+      assert.match(r.stderr, new RegExp(`stage 1 of candidates #1, #2, #3, #4, #5, #6, #7, #8 shared one ${c.runner} process \\([\\d.]+ s\\), one round each\\n`), r.stderr);
       assert.doesNotMatch(r.stderr, /ended after/, r.stderr);
     });
     it('ends the process there when the rounds left take longer than its start, and says so', async () => {
-      const r = await candidatesRequest(workspace(c.slowFiles), c.file, c.candidates, 'test' in c ? c.test : undefined);
+      const r = await candidatesRequest(workspace(c.slowFiles), c.file, c.candidates, 'test' in c ? c.test : undefined, 1);
       assert.deepEqual(r.statuses, FIRST_PASS_STATUSES, r.stderr);
-      assert.match(r.stderr, new RegExp(`stage 1 of candidates #2, #4, #6, #8 shared one ${c.runner} process \\([\\d.]+ s\\), one round each; it ended after 2: a candidate passed, the first of the request to: it goes on to its own runs at once \\(rounds left: 2, about [\\d.]+ s; a process of their own: about [\\d.]+ s to start\\)`), r.stderr);
+      assert.match(r.stderr, new RegExp(`stage 1 of candidates #1, #2, #3, #4, #5, #6, #7, #8 shared one ${c.runner} process \\([\\d.]+ s\\), one round each; it ended after 2: a candidate passed, the first of the request to: it goes on to its own runs at once \\(rounds left: 6, about [\\d.]+ s; a process of their own: about [\\d.]+ s to start\\)`), r.stderr);
     });
   });
 }
