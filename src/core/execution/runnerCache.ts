@@ -4,10 +4,11 @@
 // overlay shows the workspace at its own path in every run, and the engine's files show at RUN_OUTPUT_FOLDER, so the
 // baseline's entries serve every later run.
 import { randomBytes } from 'node:crypto';
-import { lstat, mkdir, readdir, rm } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { toolPath } from '../base/toolPath';
+import { walkTree } from '../isolation/treeChanges';
 import type { Logger } from '../base/logger';
 import type { TempBind } from '../sandbox/backend';
 
@@ -29,17 +30,11 @@ export function jestCacheFolder(uid: number): string {
 async function sizeOf(dir: string): Promise<{ bytes: number; files: number }> {
   let bytes = 0;
   let files = 0;
-  const walk = async (folder: string): Promise<void> => {
-    for (const entry of await readdir(folder, { withFileTypes: true })) {
-      const path = join(folder, entry.name);
-      if (entry.isDirectory()) await walk(path);
-      else {
-        files += 1;
-        bytes += (await lstat(path)).size;
-      }
-    }
-  };
-  await walk(dir);
+  await walkTree(dir, (_rel, stats) => {
+    if (stats.isDirectory()) return;
+    files += 1;
+    bytes += Number(stats.size);
+  });
   return { bytes, files };
 }
 
@@ -63,12 +58,12 @@ export class RunnerCache {
   async bindFor(label: string): Promise<TempBind> {
     const source = join(this.requestDir, `${label}-cache-${randomBytes(8).toString('hex')}`);
     // cp -a: jest's files as they were written, links copied as links (never followed out of the folder).
-    const copied = this.seed ? await execa(toolPath('cp'), ['-a', '--', this.seed, source]).then(() => true, () => false) : false;
-    if (!copied) {
+    if (this.seed) {
+      if (await execa(toolPath('cp'), ['-a', '--', this.seed, source]).then(() => true, () => false)) return { source, target: this.target };
       // A copy that failed (a full disk) costs the run its warm start, never the run.
       await rm(source, { recursive: true, force: true });
-      await mkdir(source, { mode: 0o700 });
     }
+    await mkdir(source, { mode: 0o700 });
     return { source, target: this.target };
   }
 

@@ -29,7 +29,7 @@ function sameState(a: EntryState, b: EntryState): boolean {
 }
 
 /** Every entry under `root`, links not followed; `root` itself is the empty path. */
-async function walk(root: string, visit: (rel: string, stats: BigIntStats) => void): Promise<void> {
+export async function walkTree(root: string, visit: (rel: string, stats: BigIntStats) => void): Promise<void> {
   const go = async (rel: string): Promise<void> => {
     const stats = await lstat(rel ? join(root, rel) : root, { bigint: true }).catch(() => undefined);
     if (!stats) return;
@@ -43,7 +43,7 @@ async function walk(root: string, visit: (rel: string, stats: BigIntStats) => vo
 
 export async function snapshotTree(root: string): Promise<TreeSnapshot> {
   const snapshot: TreeSnapshot = new Map();
-  await walk(root, (rel, stats) => snapshot.set(rel, entryState(stats)));
+  await walkTree(root, (rel, stats) => snapshot.set(rel, entryState(stats)));
   return snapshot;
 }
 
@@ -54,7 +54,7 @@ export async function diffTree(root: string, snapshot: TreeSnapshot): Promise<Tr
   const modified: string[] = [];
   const changedDirs: string[] = [];
   const seen = new Set<string>();
-  await walk(root, (rel, stats) => {
+  await walkTree(root, (rel, stats) => {
     seen.add(rel);
     const before = snapshot.get(rel);
     const now = entryState(stats);
@@ -70,7 +70,7 @@ export async function diffTree(root: string, snapshot: TreeSnapshot): Promise<Tr
 /** An overlay's changes: every non-folder entry of `upper`; a character device there is overlayfs's mark of a removal. */
 export async function overlayChanges(upper: string, lower: string): Promise<TreeChanges> {
   const entries: Array<[string, BigIntStats]> = [];
-  await walk(upper, (rel, stats) => {
+  await walkTree(upper, (rel, stats) => {
     if (rel && !stats.isDirectory()) entries.push([rel, stats]);
   });
   const added: string[] = [];
