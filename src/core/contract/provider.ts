@@ -48,6 +48,12 @@ export interface ProviderRequest {
   /** Settles when the baseline run ends; undefined when the baseline check is off or could not run. */
   readonly baseline: Promise<BaselineReport | undefined>;
   /**
+   * Settles once the baseline's process has started (at once without one). A provider that computes candidates on
+   * this machine's CPU waits for it: the run's setup needs the event loop its work would hold, and the baseline is
+   * on every candidate's path.
+   */
+  readonly testsStarted?: Promise<void>;
+  /**
    * Ranks the selection's lines by the failing tests' coverage and stack frames; call it after the baseline (it
    * reruns the baseline's tests with coverage, once per request). Settles undefined when there is no evidence to
    * rank by or it could not be had (the log says why). Absent when fault localisation is off.

@@ -45,6 +45,8 @@ export interface Baseline {
   readonly verdict: Promise<Verdict | null>;
   readonly reference: Promise<Reference>;
   readonly report: Promise<BaselineReport | undefined>;
+  /** Settles once the baseline's process has started, or its run ended without one (at once when none runs). */
+  readonly started: Promise<void>;
   /** Fault localisation, at most once per request and only for a provider that asks (it reruns the failing tests). */
   readonly localise: () => Promise<SiteRanking | undefined>;
 }
@@ -53,15 +55,17 @@ export interface Baseline {
 export function startBaseline({ run, executor, plan, prepared, slot, logger, onEvent, reuse, fullSuite }: BaselineOptions): Baseline {
   const reference = defer<Reference>();
   const report = defer<BaselineReport | undefined>();
-  if (reuse) return reusedBaseline(reuse, onEvent, reference, report);
+  const started = defer<void>();
+  if (reuse) return { ...reusedBaseline(reuse, onEvent, reference, report), started: Promise.resolve() };
   // Coverage once: in the baseline run itself, where the runner gives a process per test file and survivors are staged.
   const noCoverage = plan.fullCommand && plan.staged ? whyNoBaselineCoverage(plan.runner, prepared.languageId, fullSuite === true) : 'survivors are not staged';
   // Staged candidates wait for the baseline, so it has every slot to itself; unstaged ones run beside it.
   const wide = plan.staged ? plan.wide : undefined;
   const full = wide?.command ?? plan.fullCommand;
-  const options = { ...(full && !noCoverage ? withCoverage(full, plan.runner) : full), seedsRunnerCache: true };
+  const options = { ...(full && !noCoverage ? withCoverage(full, plan.runner) : full), seedsRunnerCache: true, onStarted: () => started.resolve() };
   const verdict = run
     ? slot(() => executor.run(prepared.text, 'baseline', options), RunPriority.first, wide?.width).then(async (executed) => {
+        started.resolve();
         const { verdict } = executed;
         onEvent({ type: 'baseline', verdict });
         if (verdict.status === 'pass') logger.warn('the tests pass on the unmodified code: they do not catch the bug, so a passing candidate proves little');
@@ -73,6 +77,7 @@ export function startBaseline({ run, executor, plan, prepared, slot, logger, onE
         return verdict;
       })
     : Promise.resolve().then(() => {
+        started.resolve();
         reference.resolve({});
         report.resolve(undefined);
         return null;
@@ -85,7 +90,7 @@ export function startBaseline({ run, executor, plan, prepared, slot, logger, onE
         ? localiseFaults({ executor, plan: perTest, baselineOutput: baseline.output, relativePath, fileText: text, start, end, slot, logger })
         : undefined,
     ));
-  return { verdict, reference: reference.promise, report: report.promise, localise };
+  return { verdict, reference: reference.promise, report: report.promise, localise, started: started.promise };
 }
 
 /** The baseline of an earlier phase, announced as if it had just run; localisation answers with that phase's lines. */
@@ -94,7 +99,7 @@ function reusedBaseline(
   onEvent: (event: FixEvent) => void,
   reference: Deferred<Reference>,
   report: Deferred<BaselineReport | undefined>,
-): Baseline {
+): Omit<Baseline, 'started'> {
   const verdict = Promise.resolve().then(() => {
     onEvent({ type: 'baseline', verdict: reuse.verdict });
     reference.resolve(reuse.reference);

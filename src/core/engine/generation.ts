@@ -87,6 +87,7 @@ export class Generation {
       end: prepared.end,
       samples: budget,
       baseline: baseline.report,
+      testsStarted: baseline.started,
       ...(request.faultLocalisation !== false ? { localise: baseline.localise } : {}),
       ...(repair ? { repair } : {}),
       signal,

@@ -39,6 +39,11 @@ export interface RunOptions {
    * starts each run after it warm, as the user's second run is. A run that was cancelled or tampered with seeds nothing.
    */
   readonly seedsRunnerCache?: boolean;
+  /**
+   * Called once the run's process has started (not when the run ends before one could). The steps before it (the
+   * tree, the sandbox's mounts) need the event loop: work that holds it, such as a local provider's parse, waits.
+   */
+  readonly onStarted?: () => void;
 }
 
 /** A finished run: its verdict and, when the command wrote one, the test reporter's file. */

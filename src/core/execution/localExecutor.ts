@@ -142,7 +142,7 @@ export class LocalExecutor implements TestExecutor {
     return runOptions.alone ? this.gate.alone(work) : this.gate.shared(work);
   }
 
-  private async runInTree(fileText: string, label: string, { command, timeoutMs, waitingExtendsUpToMs, outputFiles, signal: own, lowPriority, seedsRunnerCache }: RunOptions): Promise<ExecutedRun> {
+  private async runInTree(fileText: string, label: string, { command, timeoutMs, waitingExtendsUpToMs, outputFiles, signal: own, lowPriority, seedsRunnerCache, onStarted }: RunOptions): Promise<ExecutedRun> {
     const { request, relativePath, logger } = this.options;
     const signal = own ? AbortSignal.any([this.options.signal, own]) : this.options.signal;
     const trees = this.trees;
@@ -201,6 +201,7 @@ export class LocalExecutor implements TestExecutor {
         allowNetwork: request.isolation.allowNetwork,
         memoryMB: request.isolation.memoryMB,
         env: this.options.env,
+        ...(onStarted ? { onStarted } : {}),
       });
       // Readable again, so the report can be read and removed by a user without root's override.
       if (reportDir) await chmod(reportDir, 0o700).catch(() => undefined);

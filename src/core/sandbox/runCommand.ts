@@ -40,6 +40,8 @@ export interface TestRunOptions {
   readonly overlay?: OverlayMount;
   /** Host folders bound into the run's private /tmp (backends with `privateTempUid`). */
   readonly tempBinds?: readonly TempBind[];
+  /** Called once the process has started. */
+  readonly onStarted?: () => void;
 }
 
 const memoryExhausted = /JavaScript heap out of memory|Allocation failed|MemoryError|Cannot allocate memory|std::bad_alloc|out of memory/i;
@@ -109,6 +111,7 @@ async function runPrepared(options: TestRunOptions, prepared: PreparedRun, elaps
   } catch (error) {
     return verdict('error', null, `could not start: ${(error as Error).message}`, 'startFailed');
   }
+  if (subprocess.pid !== undefined) options.onStarted?.();
   // The promise may only settle once grandchildren close the pipes; we settle on our own terms below.
   subprocess.catch(() => undefined);
   subprocess.stdout?.on('data', (chunk: Buffer) => {

@@ -44,6 +44,15 @@ describe('runTestCommand', async () => {
         assert.equal(timers(), before);
       });
 
+      it('says when its process has started, before it settles (a local provider waits for the baseline\'s)', async () => {
+        const events: string[] = [];
+        const settled = runTestCommand({ command: 'echo started', cwd, timeoutMs: 10_000, backend: caps, allowNetwork: false, memoryMB: 0, onStarted: () => events.push('started') });
+        const verdict = await settled;
+        events.push('settled');
+        assert.equal(verdict.status, 'pass');
+        assert.deepEqual(events, ['started', 'settled']);
+      });
+
       it('reports a command that does not exist as an error', async () => {
         const verdict = await run(caps, 'definitely-not-a-command-vf --flag');
         assert.equal(verdict.status, 'error');
