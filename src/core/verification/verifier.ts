@@ -385,15 +385,16 @@ export class Verifier {
   /**
    * Stage 1 of a candidate or variant: where the failing tests span several files, first those of one (a run that
    * did not pass ends the stage there), then all of them, ahead of other candidates' first runs. With `share` (the
-   * candidate's name for the log), its first run may be a round of a process shared with others; never a variant's:
-   * there a failure is what counts, and an earlier round could cause one.
+   * candidate's name for the log), each of its runs may be a round of a process shared with others; never a
+   * variant's: there a failure is what counts, and an earlier round could cause one.
    */
   private async runStageOne(fileText: string, label: string, timeoutMs?: number, share?: Sharing): Promise<StageOneRun | undefined> {
     const { plan } = await this.options.reference;
     const sample = plan && this.options.staged ? this.sampleOf(plan) : undefined;
     const first = sample ? await this.runSelected(sample, fileText, `${label}0`, timeoutMs, { alone: false, priority: RunPriority.first, share }) : undefined;
     if (first && (first.verdict.cancelled || first.verdict.status !== 'pass')) return first;
-    return this.runFailingTests(fileText, label, timeoutMs, first ? { alone: false, priority: RunPriority.failingTests } : { alone: false, priority: RunPriority.first, share });
+    // Those that passed the sample's tests in one process come back together: they share the next one as well.
+    return this.runFailingTests(fileText, label, timeoutMs, { alone: false, priority: first ? RunPriority.failingTests : RunPriority.first, share });
   }
 
   /** Stage 1: only the tests that failed on the baseline; undefined when there is nothing to select. */
@@ -410,14 +411,17 @@ export class Verifier {
     // Stage 1 asks only whether every failing test now passes: the first that does not answers it.
     const command = selectionCommand(selected.adapter, selected.base, selected.failing, { stopAtFirstFailure: true });
     if (!command) return undefined;
-    const shared = how.share !== undefined && !how.alone && timeoutMs === undefined ? await this.batchOf(selected, command)?.run(fileText, label, how.share.name, how.share.fullRunUnderway) : undefined;
+    const shared = how.share !== undefined && !how.alone && timeoutMs === undefined ? await this.batchOf(selected, command, how.priority)?.run(fileText, label, how.share.name, how.share.fullRunUnderway) : undefined;
     if (shared) return shared.run.verdict.cancelled ? { verdict: shared.run.verdict, tests: emptyEvidence } : judgeRun(shared.run, selected, 'failing-tests');
     const run = await this.limitedRun(fileText, label, { ...command, alone: how.alone }, timeoutMs || undefined, how.priority);
     return run.verdict.cancelled ? { verdict: run.verdict, tests: emptyEvidence } : judgeRun(run, selected, 'failing-tests');
   }
 
-  /** The shared stage-1 runs of `selected`, made once: mocha, pytest and jest (their hooks run the rounds), under a per-run limit. */
-  private batchOf(selected: PerTestPlan, command: ReporterRun): StageOneBatch | undefined {
+  /**
+   * The shared stage-1 runs of `selected` (at `priority` in the request's queue), made once: mocha, pytest, jest and
+   * vitest (their hooks run the rounds), under a per-run limit.
+   */
+  private batchOf(selected: PerTestPlan, command: ReporterRun, priority: number): StageOneBatch | undefined {
     if (!this.batches.has(selected)) {
       const { sharing, testTimeoutMs, slot, executor, logger } = this.options;
       const { ms: perRunMs = testTimeoutMs, basis } = runLimit(this.settled?.limit, testTimeoutMs);
@@ -425,7 +429,7 @@ export class Verifier {
       const run = (start: () => SharedStart | undefined) => slot(async () => {
         const what = start();
         return what ? executor.run(what.fileText, what.label, what.options) : undefined;
-      }, RunPriority.first);
+      }, priority);
       this.batches.set(selected, sharing && dialect && perRunMs !== undefined ? new StageOneBatch({ ...sharing, run, ...(logger ? { logger } : {}) }, dialect, command, perRunMs, basis) : null);
     }
     return this.batches.get(selected) ?? undefined;

@@ -184,7 +184,9 @@ const AVA_PATCHES = {
 function avaWorkspace(modules: string, assertion: 'is' | 'deepEqual'): string {
   const check = assertion === 'is' ? 't.is(answer(), 42)' : 't.deepEqual([answer()], [42])';
   const ws = makeWorkspace({
-    'package.json': JSON.stringify({ name: 'answer', private: true, scripts: { test: 'ava' } }),
+    // No cache: ava 6.4 makes one in node_modules, here the shared runner folder, which a run cannot write; it passed
+    // only where an unsandboxed ava run had made the folder first (the e2e files in order), and failed alone.
+    'package.json': JSON.stringify({ name: 'answer', private: true, scripts: { test: 'ava' }, ava: { cache: false } }),
     'src/answer.js': `${BUGGY}\nmodule.exports = { answer };\n`,
     'test/answer.test.js': `const test = require('ava');\nconst { answer } = require('../src/answer');\ntest('answer', (t) => { ${check}; });\n`,
   }, { git: true });
