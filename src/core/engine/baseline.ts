@@ -56,7 +56,7 @@ export function startBaseline({ run, executor, plan, prepared, slot, logger, onE
   const reference = defer<Reference>();
   const report = defer<BaselineReport | undefined>();
   const started = defer<void>();
-  if (reuse) return { ...reusedBaseline(reuse, onEvent, reference, report), started: Promise.resolve() };
+  if (reuse) return reusedBaseline(reuse, onEvent, reference, report);
   // Coverage once: in the baseline run itself, where the runner gives a process per test file and survivors are staged.
   const noCoverage = plan.fullCommand && plan.staged ? whyNoBaselineCoverage(plan.runner, prepared.languageId, fullSuite === true) : 'survivors are not staged';
   // Staged candidates wait for the baseline, so it has every slot to itself; unstaged ones run beside it.
@@ -99,7 +99,7 @@ function reusedBaseline(
   onEvent: (event: FixEvent) => void,
   reference: Deferred<Reference>,
   report: Deferred<BaselineReport | undefined>,
-): Omit<Baseline, 'started'> {
+): Baseline {
   const verdict = Promise.resolve().then(() => {
     onEvent({ type: 'baseline', verdict: reuse.verdict });
     reference.resolve(reuse.reference);
@@ -107,5 +107,5 @@ function reusedBaseline(
     return reuse.verdict;
   });
   const ranking = Promise.resolve(reuse.ranking);
-  return { verdict, reference: reference.promise, report: report.promise, localise: () => ranking };
+  return { verdict, reference: reference.promise, report: report.promise, localise: () => ranking, started: Promise.resolve() };
 }
