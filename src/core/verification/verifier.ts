@@ -4,13 +4,11 @@ import type { Evidence, SetAsideRun, TestEvidence, Verdict } from '../contract/f
 import type { Logger } from '../base/logger';
 
 import { describeTestRunEdits, findTestRunEdits } from '../security/testRunEdits';
-import { failingSample, fileOf, judgeRun } from './stagedVerification';
-import type { PerTestPlan } from './stagedVerification';
+import { judgeRun } from './stagedVerification';
 import { FlakyTests, flakyNote } from './flakyTests';
 import { errorVerdict } from '../execution/executor';
 import type { ExecutedRun, RunOptions, TestExecutor } from '../execution/executor';
 import { runLimit, timeoutReason } from './timeLimits';
-import { selectionCommand } from '../testResults/selection';
 import type { ReporterRun } from '../testResults/reporterCommand';
 import { RunPriority } from '../execution/runQueue';
 import type { Slot } from '../execution/runQueue';
@@ -21,13 +19,9 @@ import { crossCheck, judgePass } from './reference';
 import type { Reference } from './reference';
 import type { SuiteCensus } from './suiteCensus';
 import type { WideRun } from '../testCommand/wideRuns';
-import { StageOneBatch } from './stageOneBatch';
-import type { SharedStart } from './stageOneBatch';
-import { roundsDialectOf } from './roundDialects';
+import { StageOneRuns } from './stageOneRuns';
 import { HeadStarts } from './headStarts';
 import type { FullRun, HeadStart } from './headStarts';
-
-const emptyEvidence: TestEvidence = { fixed: [], broke: [], stillFailing: [], passed: 0, failed: 0 };
 
 export interface VerifierOptions {
   readonly executor: TestExecutor;
@@ -101,15 +95,18 @@ export class Verifier {
   private readonly survivors = new Map<number, TestEvidence>();
   /** The reference once the baseline is in: runs that start before it (unstaged ones) get the test timeout. */
   private settled?: Reference;
-  /** The failing tests of one file run before stage 1 (null: none, one file holds them all); see sampleOf. */
-  private sample?: PerTestPlan | null;
   /** Full runs started while the baseline ran (headStart); each taken by its candidate's verification. */
   private readonly headStarts: HeadStarts;
-  /** Per selection, the stage-1 runs shared among candidates (null: the runner or the request cannot share them). */
-  private readonly batches = new Map<PerTestPlan, StageOneBatch | null>();
+  /** Stage 1's runs: the sample file and the shared processes, worked out once per verifier. */
+  private readonly stageOne: StageOneRuns;
   constructor(private readonly options: VerifierOptions, private readonly kept: Kept = { failingTestsMs: new Map(), scopes: new Map() }) {
     void options.reference.then((reference) => (this.settled = reference));
     this.headStarts = new HeadStarts(options.reference, options.testTimeoutMs);
+    this.stageOne = new StageOneRuns({
+      ...options,
+      limitedRun: (fileText, label, runOptions, ownMs, priority) => this.limitedRun(fileText, label, runOptions, ownMs, priority),
+      baselineLimit: () => this.settled?.limit,
+    });
   }
 
   /** The same verifier running through another executor and slot (the strength check's metered ones). */
@@ -148,7 +145,7 @@ export class Verifier {
     if (edits.length > 0) return { runs: [{ ...errorVerdict(describeTestRunEdits(edits), 0, 'staticCheck'), status: 'fail' }], evidence: {} };
     const head = this.headStarts.take(index);
     // A candidate that still fails the baseline's failing tests costs one short run and is a failed sample.
-    const first = await this.runStageOne(fileText, `c${index}f`, undefined, { name: `#${index + 1}`, fullRunUnderway: head !== undefined });
+    const first = await this.stageOne.run(fileText, `c${index}f`, undefined, { name: `#${index + 1}`, fullRunUnderway: head !== undefined });
     if (first && (first.verdict.cancelled || first.verdict.status !== 'pass')) head?.drop();
     if (first?.verdict.cancelled) return undefined;
     if (first && first.verdict.status !== 'pass') return { runs: [first.verdict], evidence: { stage: 'failing-tests', tests: first.tests } };
@@ -313,7 +310,7 @@ export class Verifier {
    */
   async tryVariant(label: string, fileText: string, limit: number | { readonly failingTestsMs: number; readonly fullMs: number }, of?: VariantOf): Promise<'caught' | 'survived' | 'timedOut' | undefined> {
     const timeoutMs = typeof limit === 'number' ? limit : limit.fullMs;
-    const first = await this.runStageOne(fileText, `${label}f`, typeof limit === 'number' ? limit : limit.failingTestsMs);
+    const first = await this.stageOne.run(fileText, `${label}f`, typeof limit === 'number' ? limit : limit.failingTestsMs);
     if (first?.verdict.cancelled) return undefined;
     if (first?.verdict.status === 'timeout') return 'timedOut';
     if (first && first.verdict.status !== 'pass') return 'caught';
@@ -346,7 +343,7 @@ export class Verifier {
    */
   private async confirm(fileText: string, label: string, alone: boolean, first: { tests: TestEvidence } | undefined, priority: number, scope?: ReachScope): Promise<{ verdict: Verdict; tests?: TestEvidence; fixedOnly?: boolean }> {
     if (first && this.cheapConfirmation) {
-      const again = await this.runFailingTests(fileText, label, undefined, { alone, priority });
+      const again = await this.stageOne.failingTests(fileText, label, undefined, { alone, priority });
       if (again) return { ...again, fixedOnly: true };
     }
     return this.runFull(fileText, label, { alone, priority, scope });
@@ -368,85 +365,6 @@ export class Verifier {
     const judged = judgeRun(run, plan, 'full');
     return judged.verdict.status === 'pass' ? { ...judged, verdict: crossCheck(judged.verdict, judged.tests, summary) } : judged;
   }
-
-  /** The failing tests of one file (failingSample), worked out once and said once in the log. */
-  private sampleOf(plan: PerTestPlan): PerTestPlan | undefined {
-    if (this.sample === undefined) {
-      const sample = failingSample(plan);
-      this.sample = sample ?? null;
-      if (sample) {
-        const file = fileOf(sample.failing[0]);
-        this.options.logger?.info(`stage 1 starts with the failing tests of ${file} (${sample.failing.length} of ${plan.failing.length}, the file with the most): a candidate that still fails one of them ends there, for one file's run; one that passes them runs all the failing tests`);
-      }
-    }
-    return this.sample ?? undefined;
-  }
-
-  /**
-   * Stage 1 of a candidate or variant: where the failing tests span several files, first those of one (a run that
-   * did not pass ends the stage there), then all of them, ahead of other candidates' first runs. With `share` (the
-   * candidate's name for the log), each of its runs may be a round of a process shared with others; never a
-   * variant's: there a failure is what counts, and an earlier round could cause one.
-   */
-  private async runStageOne(fileText: string, label: string, timeoutMs?: number, share?: Sharing): Promise<StageOneRun | undefined> {
-    const { plan } = await this.options.reference;
-    const sample = plan && this.options.staged ? this.sampleOf(plan) : undefined;
-    const first = sample ? await this.runSelected(sample, fileText, `${label}0`, timeoutMs, { alone: false, priority: RunPriority.first, share }) : undefined;
-    if (first && (first.verdict.cancelled || first.verdict.status !== 'pass')) return first;
-    // Those that passed the sample's tests in one process come back together: they share the next one as well.
-    return this.runFailingTests(fileText, label, timeoutMs, { alone: false, priority: first ? RunPriority.failingTests : RunPriority.first, share });
-  }
-
-  /** Stage 1: only the tests that failed on the baseline; undefined when there is nothing to select. */
-  private async runFailingTests(fileText: string, label: string, timeoutMs?: number, how?: SelectedHow): Promise<StageOneRun | undefined> {
-    const { plan } = await this.options.reference;
-    return plan && this.options.staged && plan.failing.length > 0 ? this.runSelected(plan, fileText, label, timeoutMs, how) : undefined;
-  }
-
-  /**
-   * A run of `selected.failing` alone, judged against `selected`; undefined when the runner cannot select them. With
-   * `share`, it may be a round of a process shared with other candidates.
-   */
-  private async runSelected(selected: PerTestPlan, fileText: string, label: string, timeoutMs?: number, how: SelectedHow = { alone: false, priority: RunPriority.first }): Promise<StageOneRun | undefined> {
-    // Stage 1 asks only whether every failing test now passes: the first that does not answers it.
-    const command = selectionCommand(selected.adapter, selected.base, selected.failing, { stopAtFirstFailure: true });
-    if (!command) return undefined;
-    const shared = how.share !== undefined && !how.alone && timeoutMs === undefined ? await this.batchOf(selected, command, how.priority)?.run(fileText, label, how.share.name, how.share.fullRunUnderway) : undefined;
-    if (shared) return shared.run.verdict.cancelled ? { verdict: shared.run.verdict, tests: emptyEvidence } : judgeRun(shared.run, selected, 'failing-tests');
-    const run = await this.limitedRun(fileText, label, { ...command, alone: how.alone }, timeoutMs || undefined, how.priority);
-    return run.verdict.cancelled ? { verdict: run.verdict, tests: emptyEvidence } : judgeRun(run, selected, 'failing-tests');
-  }
-
-  /**
-   * The shared stage-1 runs of `selected` (at `priority` in the request's queue), made once: mocha, pytest, jest and
-   * vitest (their hooks run the rounds), under a per-run limit.
-   */
-  private batchOf(selected: PerTestPlan, command: ReporterRun, priority: number): StageOneBatch | undefined {
-    if (!this.batches.has(selected)) {
-      const { sharing, testTimeoutMs, slot, executor, logger } = this.options;
-      const { ms: perRunMs = testTimeoutMs, basis } = runLimit(this.settled?.limit, testTimeoutMs);
-      const dialect = roundsDialectOf(selected.adapter);
-      const run = (start: () => SharedStart | undefined) => slot(async () => {
-        const what = start();
-        return what ? executor.run(what.fileText, what.label, what.options) : undefined;
-      }, priority);
-      this.batches.set(selected, sharing && dialect && perRunMs !== undefined ? new StageOneBatch({ ...sharing, run, ...(logger ? { logger } : {}) }, dialect, command, perRunMs, basis) : null);
-    }
-    return this.batches.get(selected) ?? undefined;
-  }
-}
-
-/** How a selected run runs: alone or beside others, its place in the queue, and whether it may share a process (as whom). */
-interface SelectedHow {
-  readonly alone: boolean;
-  readonly priority: number;
-  readonly share?: Sharing;
-}
-
-/** A candidate's stage-1 run that may be a round of a shared process: its name in the log, and whether its full run is underway. */
-interface Sharing {
-  readonly name: string;
-  readonly fullRunUnderway: boolean;
 }
 
 /** How a full run runs: alone, its own limit, its place in the queue, on the reaching tests or wide, or as a head start. */
@@ -458,10 +376,4 @@ interface FullHow {
   readonly wide?: WideRun;
   /** A head start's: what drops it. It runs at the lowest CPU priority, on what the baseline leaves. */
   readonly headStart?: AbortSignal;
-}
-
-/** A stage-1 run's verdict and evidence. */
-interface StageOneRun {
-  readonly verdict: Verdict;
-  readonly tests: TestEvidence;
 }
