@@ -55,8 +55,8 @@ export interface Baseline {
 export function startBaseline({ run, executor, plan, prepared, slot, logger, onEvent, reuse, fullSuite }: BaselineOptions): Baseline {
   const reference = defer<Reference>();
   const report = defer<BaselineReport | undefined>();
-  const started = defer<void>();
   if (reuse) return reusedBaseline(reuse, onEvent, reference, report);
+  const started = defer<void>();
   // Coverage once: in the baseline run itself, where the runner gives a process per test file and survivors are staged.
   const noCoverage = plan.fullCommand && plan.staged ? whyNoBaselineCoverage(plan.runner, prepared.languageId, fullSuite === true) : 'survivors are not staged';
   // Staged candidates wait for the baseline, so it has every slot to itself; unstaged ones run beside it.

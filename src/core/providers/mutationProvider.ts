@@ -49,7 +49,7 @@ export function createMutationProvider(options: MutationProviderOptions = {}): M
       // the parse runs twice as long beside a starting baseline (measured on lunr's 3,400-line file).
       if (!oneLine && request.testsStarted) await untilAborted(request.testsStarted, request.signal);
       if (request.signal.aborted) return;
-      // The parse and the syntax checks need no hints: made while the baseline runs, they are off the request's path.
+      // The parse and the syntax checks need no hints (the baseline's failures): they start before those are in.
       const prepared = prepareSelection(selection);
       let handedOver = false;
       try {
