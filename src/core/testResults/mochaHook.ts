@@ -76,8 +76,50 @@ export const MOCHA_HOOK_SOURCE = `'use strict';
   function safeJson(value) {
     try { var s = JSON.stringify(value); return s === undefined ? String(value) : s; } catch (e) { return String(value); }
   }
+  // A shared run's built-ins as they were before any test file loaded, the file under repair, and what packages changed
+  // in them as they first loaded (set from the first round on).
+  var kept;
+  var target;
+  var packageMade = Object.create(null);
+  var packageDepth = 0;
+  var IN_PACKAGE = /[\\/]node_modules[\\/]/;
+  // A package module loaded for the first time in a shared run, by its file: what its loading changes in the
+  // built-ins is the package's (should.js, which a mocha.opts' --require or a test file loads, defines
+  // Object.prototype.should), not a candidate's. '' for anything else, and inside a package's loading (it is counted
+  // from the outermost one).
+  function firstPackageLoad(request, parent) {
+    if (!kept || packageDepth > 0 || typeof request !== 'string') return '';
+    var file = resolved(request, parent);
+    return IN_PACKAGE.test(file) && !Module._cache[file] ? file : '';
+  }
+  // Records what loading a package changed in the built-ins (each changed property as the package left it, null for
+  // one it deleted). Not where the file under repair loaded inside it: a candidate's module then ran there too.
+  function absorb(before, targetBefore) {
+    if (!targetBefore && require.cache[target]) return;
+    var now = builtins();
+    var found = Object.create(null);
+    var name;
+    while ((name = changed(now, before, function (n) { return n in found; }))) found[name] = true;
+    for (name in found) packageMade[name] = name in now ? now[name] : null;
+  }
+  // Whether a built-in property differs from before the test files loaded only as a package's loading left it.
+  function madeByPackage(now) {
+    return function (name) {
+      if (!(name in packageMade)) return false;
+      var made = packageMade[name];
+      if (made === null) return !(name in now);
+      return name in now && same(now[name][0], made[0]) && same(now[name][1], made[1]) && same(now[name][2], made[2]);
+    };
+  }
   Module._load = function (request, parent) {
-    var exported = load.apply(this, arguments);
+    var loading = firstPackageLoad(request, parent);
+    var exported;
+    if (loading) {
+      var before = builtins();
+      var targetBefore = Boolean(require.cache[target]);
+      packageDepth++;
+      try { exported = load.apply(this, arguments); } finally { packageDepth--; absorb(before, targetBefore); }
+    } else exported = load.apply(this, arguments);
     if (edges && typeof request === 'string' && parent && typeof parent.filename === 'string') {
       try {
         var child = resolved(request, parent) || request;
@@ -143,8 +185,9 @@ export const MOCHA_HOOK_SOURCE = `'use strict';
   function rounds(Mocha) {
     var shared = sharedPlan(batchPath);
     if (!shared) return;
-    var plan = shared.plan, dir = shared.dir, target = shared.target, texts = shared.texts;
-    var kept = builtins(); // before any test file or project code loads: no round may change them
+    var plan = shared.plan, dir = shared.dir, texts = shared.texts;
+    target = shared.target;
+    kept = builtins(); // before any test file or project code loads: no round may change them, packages' loading aside
     // The interface each round sets up again: mocha 5 and earlier take "-u tdd" through ui() after the constructor,
     // so their options never hold it, and a round with the default one would leave tdd's suite() on the last root.
     var ui = Mocha.prototype.ui;
@@ -169,7 +212,8 @@ export const MOCHA_HOOK_SOURCE = `'use strict';
       function stopAfter() {
         if (batch.rounds.length > texts.length) return '';
         // First, with functions held from before: a patched built-in could fool every check after it.
-        var patched = changed(builtins(), kept);
+        var now = builtins();
+        var patched = changed(now, kept, madeByPackage(now));
         if (patched) { batch.detail = patched; return ${JSON.stringify('builtins' satisfies RoundStop)}; }
         if (plan.stopAfterPass && batch.rounds.some(function (r) { return r.failures.length === 0; })) {
           var ending = firstPassStop(batch.rounds, texts.length + 1 - batch.rounds.length, startupMs);
@@ -199,6 +243,17 @@ export const MOCHA_HOOK_SOURCE = `'use strict';
         var valid = batch.rounds.length === 1 || (size === tests && Boolean(require.cache[target]));
         if (valid) report.ms = Date.now() - started;
         if (tests === undefined) tests = size;
+        // A child process the runner starts as a round ends (mocha.opts' --growl notifies through one) gets half a
+        // second to end before the checks count its handle as one a candidate left. Checked from an immediate: inside
+        // its own callback, a timer still counts as open.
+        var self = this;
+        var waits = 0;
+        (function settled() {
+          if (valid && waits < 10 && batch.rounds.length <= texts.length && added(openHandles(), handles)) { waits++; return void setTimeout(setImmediate, 50, settled); }
+          next.call(self, failures, valid);
+        })();
+      }
+      function next(failures, valid) {
         var why = valid ? stopAfter() : ${JSON.stringify('notSame' satisfies RoundStop)};
         if (why === undefined) {
           try { fs.writeFileSync(target, fs.readFileSync(texts[batch.rounds.length - 1])); } catch (e) { why = ${JSON.stringify('unwritable' satisfies RoundStop)}; }

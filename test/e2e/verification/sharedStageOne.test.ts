@@ -3,7 +3,7 @@
 // process (vitest: sharedStageOneVitest.test.ts).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { symlinkSync } from 'node:fs';
+import { mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { cachedRunner, missingRunner } from '../../unit/helpers/runners';
@@ -133,6 +133,35 @@ describe('stage 1 shared on mocha 11 with output still being written when a roun
     assert.match(r.stderr, /stage 1 of candidates #1, #3, #5 shared one mocha process \([\d.]+ s\), one round each\n/);
     assert.match(r.stderr, /stage 1 of candidates #2, #4 shared one mocha process \([\d.]+ s\), one round each\n/);
     assert.deepEqual(r.statuses, ['fail', 'fail', 'fail', 'fail', 'pass']);
+  });
+});
+
+/**
+ * What older mocha suites bring into every round (express 4's, for one): a package that defines a property on
+ * Object.prototype as it loads (should.js, from test/mocha.opts' --require) and a child process started as the tests end
+ * (its --growl notifies through one). Neither is a candidate's: before, every shared process ended after its first
+ * round ("changed a built-in object (Object.prototype.should)", then "left a timer or a handle open (ProcessWrap)").
+ * A candidate that patches a built-in itself (#3, String.prototype.trim, the second round of its process) still
+ * ends its process.
+ */
+const PACKAGE_FILES: Record<string, string> = {
+  ...FILES,
+  'test/mocha.opts': '--require vf-should\n--reporter dot\n',
+  'test/clamp.test.js': FILES['test/clamp.test.js'].replace("describe('clamp', function () {", "describe('clamp', function () {\n  after(function () { require('child_process').spawn('true'); });"),
+  'node_modules/vf-should/package.json': JSON.stringify({ name: 'vf-should', version: '1.0.0', main: 'index.js' }),
+  'node_modules/vf-should/index.js': "Object.defineProperty(Object.prototype, 'vfShould', { get: function () { return this; }, set: function () {}, configurable: true });\n",
+};
+const mocha3 = cachedRunner('mocha-3', 'mocha');
+describe('stage 1 shared on mocha 3 where a package extends Object.prototype and the suite starts a child process', { skip: mocha3 ? false : missingRunner('mocha-3') }, () => {
+  it('keeps sharing through what the packages and the runner do, and still ends at a candidate\'s own patch', async () => {
+    const ws = makeWorkspace({ ...PACKAGE_FILES, 'package.json': JSON.stringify({ name: 'package-demo', private: true, scripts: { test: 'mocha test/' } }) });
+    mkdirSync(join(ws, 'node_modules', '.bin'));
+    symlinkSync(join(mocha3 as string, 'mocha'), join(ws, 'node_modules', 'mocha'));
+    symlinkSync(join('..', 'mocha', 'bin', 'mocha'), join(ws, 'node_modules', '.bin', 'mocha'));
+    const r = await candidatesRequest(ws, 'src/calc.js', [WRONG[0], WRONG[1], CANDIDATES[7].text, CANDIDATES[3].text, WRONG[2], CANDIDATES[9].text]);
+    assert.deepEqual(r.statuses, ['fail', 'fail', 'fail', 'pass', 'fail', 'pass'], r.stderr);
+    assert.match(r.stderr, /stage 1 of candidates #2, #4, #6 shared one mocha process \([\d.]+ s\), one round each\n/, r.stderr);
+    assert.match(r.stderr, /stage 1 of candidates #1, #3, #5 shared one mocha process \([\d.]+ s\), one round each; it ended after 2: a candidate changed a built-in object or a core module \(String\.prototype\.trim\)/, r.stderr);
   });
 });
 
