@@ -166,6 +166,29 @@ describe('stage 1 shared on mocha 3 where a package extends Object.prototype and
 });
 
 /**
+ * Failing tests in two files: stage 1 runs the sample (clamp.test.js, the file with the most) first, then all the
+ * failing tests for the candidates that passed it. #2 and #4 cap at 10 whatever hi is: they pass the sample and fail
+ * high.test.js. The three of the second process that passed the sample share the run of all the failing tests as
+ * well, one round each, in the same turn: the second line naming them. Before, each ran it in a process of its own.
+ */
+const TWO_FILES: Record<string, string> = {
+  ...FILES,
+  'test/high.test.js': ["var assert = require('assert');", "var calc = require('../src/calc');", "describe('high', function () { it('caps at 20', function () { assert.equal(calc.clamp(25, 0, 20), 20); }); });", ''].join('\n'),
+};
+const CAPS_AT_TEN = ['  if (x < lo) return lo;\n  if (x > hi) return 10;', '  if (x < lo) return lo;\n  if (x > hi) return Math.min(hi, 10);'];
+describe('stage 1 shared on mocha 11 where the failing tests span two files', { skip: mocha11 ? false : missingRunner('mocha-11') }, () => {
+  it('shares the run of all the failing tests among the candidates that passed the sample together', async () => {
+    const ws = makeWorkspace({ ...TWO_FILES, 'package.json': JSON.stringify({ name: 'two-files-demo', private: true, scripts: { test: 'mocha --reporter dot test/' } }) });
+    symlinkSync(mocha11 as string, join(ws, 'node_modules'));
+    const r = await candidatesRequest(ws, 'src/calc.js', [WRONG[0], CAPS_AT_TEN[0], WRONG[1], CAPS_AT_TEN[1], WRONG[2], CANDIDATES[3].text]);
+    assert.deepEqual(r.statuses, ['fail', 'fail', 'fail', 'fail', 'fail', 'pass'], r.stderr);
+    assert.match(r.stderr, /stage 1 starts with the failing tests of test\/clamp\.test\.js/, r.stderr);
+    assert.equal(r.stderr.match(/stage 1 of candidates #2, #4, #6 shared one mocha process \([\d.]+ s\), one round each\n/g)?.length, 2, r.stderr);
+    for (const n of [2, 4]) assert.match(r.candidates[n - 1].failure ?? '', /^still failing: test\/high\.test\.js > high > caps at 20/, r.stderr);
+  });
+});
+
+/**
  * The request's first pass, in the first round of a process with three rounds left. It goes on for one more round,
  * loaded anew, to learn what a round costs. Where rounds are short against the process's start, it goes on with the
  * rest too: a process of their own would cost them another start, and the fix waits less than that start. Where each
