@@ -32,7 +32,7 @@ const reference: Promise<Reference> = Promise.resolve({ plan: { adapter, base: '
 
 interface Call { readonly fileText: string; readonly command: string; readonly timeoutMs?: number }
 /** Answers each run from `script`: which tests fail (and whether it times out) for the nth full run of the candidate or the nth baseline re-run. */
-function fakeExecutor(script: { candidate: (n: number) => string[] | 'timeout'; original?: (n: number) => string[] }): { executor: TestExecutor; calls: Call[] } {
+function fakeExecutor(script: { candidate: (n: number) => string[] | 'timeout'; original?: (n: number) => string[]; tests?: string[] }): { executor: TestExecutor; calls: Call[] } {
   const calls: Call[] = [];
   let fullRuns = 0;
   let baselineRuns = 0;
@@ -44,7 +44,7 @@ function fakeExecutor(script: { candidate: (n: number) => string[] | 'timeout'; 
     run: async (fileText: string, _label: string, options?: RunOptions): Promise<ExecutedRun> => {
       const command = options?.command?.('/report') ?? 'plain';
       calls.push({ fileText, command, ...(options?.timeoutMs ? { timeoutMs: options.timeoutMs } : {}) });
-      const selected = command.startsWith('only:') ? command.slice(5).split(',') : ['a', 'b', 'c'];
+      const selected = command.startsWith('only:') ? command.slice(5).split(',') : (script.tests ?? ['a', 'b', 'c']);
       let failing: string[] | 'timeout';
       if (fileText === ORIGINAL) failing = script.original?.(++baselineRuns) ?? [];
       else if (command === 'all') failing = script.candidate(++fullRuns);
@@ -96,6 +96,20 @@ describe('a candidate failing only on a test that is flaky on the unmodified cod
     assert.equal(result.setAside, undefined);
     assert.equal(result.verified, false);
     assert.match(result.verdict.reason ?? '', /^broke: b$/);
+  });
+});
+
+describe('a candidate failing only on a test the baseline never reached (the user\'s --bail stopped it before)', () => {
+  it('fails it as it stands: a failure of that test on the unmodified code says nothing of flakiness', async () => {
+    // Express 4's `--bail` suite: the xhr bug fails "should return true …", and the baseline stops there; candidates
+    // that fix it but break "should return false otherwise" (which fails on the unmodified code too) were called
+    // flaky ("also failed once on the unmodified code") and ran the whole suite again, to fail it again.
+    const { result, calls, flakyTests } = await verify({ candidate: () => ['d'], original: () => ['d'], tests: ['a', 'b', 'c', 'd'] });
+    assert.deepEqual(flakyTests, []);
+    assert.equal(calls.filter((c) => c.fileText === ORIGINAL).length, 0, 'nothing ran on the unmodified code');
+    assert.deepEqual(result.runs.map((r) => r.status), ['fail']);
+    assert.equal(result.setAside, undefined);
+    assert.match(result.verdict.reason ?? '', /^fails: d \(the unmodified code's run stopped before reaching it\)$/);
   });
 });
 
