@@ -6,7 +6,7 @@ import { goAdapter } from '../../src/core/testResults/go';
 import { nodeAdapter } from '../../src/core/testResults/node';
 import { pytestAdapter } from '../../src/core/testResults/pytest';
 import { mochaAdapter } from '../../src/core/testResults/mocha';
-import { describeNarrowing, narrowBase, selectionCommand, stoppingAtFirstFailure } from '../../src/core/testResults/selection';
+import { describeNarrowing, narrowBase, selectionCommand, stoppingAtFirstFailure, stopsEarly } from '../../src/core/testResults/selection';
 import type { RunnerName } from '../../src/core/testResults/types';
 
 const cases: Array<[runner: RunnerName, base: string, narrowed: string, dropped: string[], kept?: string[]]> = [
@@ -104,5 +104,29 @@ describe('stoppingAtFirstFailure', () => {
     assert.ok(!/--bail/.test(selectionCommand(mochaAdapter, 'mocha -R spec test/', ids)?.command('/r', '/o') ?? ''));
     const pytest = selectionCommand(pytestAdapter, 'python3 -m pytest -q tests', ['tests/test_a.py::test_x'], { stopAtFirstFailure: true })?.command('/r', '/o');
     assert.match(pytest ?? '', /python3 -m pytest -x -q /);
+  });
+});
+
+describe('stopsEarly', () => {
+  it('finds the option with which the user\'s command ends a run at a failure', () => {
+    const cases: Array<[RunnerName, string, string | undefined]> = [
+      ['mocha', 'mocha --require test/support/env --reporter spec --bail --check-leaks test/ test/acceptance/', '--bail'],
+      ['mocha', 'mocha -b test/', '-b'],
+      ['mocha', 'mocha --no-bail test/', undefined],
+      ['mocha', 'mocha --reporter spec test/', undefined],
+      ['pytest', 'python3 -m pytest -vx tests', '-x'],
+      ['pytest', 'pytest --exitfirst', '--exitfirst'],
+      ['pytest', 'pytest --maxfail=2 -q', '--maxfail=2'],
+      ['pytest', 'pytest --maxfail 2', '--maxfail'],
+      ['pytest', 'pytest -rx tests', undefined], // -r's value
+      ['pytest', 'pytest -k -x tests', undefined], // -k's value
+      ['jest', 'jest --bail', '--bail'],
+      ['jest', 'jest --bail=0', undefined],
+      ['vitest', 'vitest run --bail=1', '--bail=1'],
+      ['go', 'go test -failfast ./...', '-failfast'],
+      ['go', 'go test ./... -args -failfast', undefined], // the test binary's
+      ['node', 'node --test', undefined],
+    ];
+    for (const [runner, base, option] of cases) assert.equal(stopsEarly(runner, base), option, `${runner}: ${base}`);
   });
 });

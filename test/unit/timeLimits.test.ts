@@ -20,6 +20,16 @@ describe('time limits from the baseline', () => {
     assert.equal(limitFromBaseline(0, true), undefined);
   });
 
+  it('bounds only runs of the failing tests where the baseline stopped at its first failure (--bail)', () => {
+    const found = limitFromBaseline(800, true);
+    assert.ok(found);
+    const limit = { ...found, failingTestsOnly: 'the command stops at its first failure (--bail)' };
+    assert.deepEqual(runLimit(limit, 60_000), { ms: 5000, basis: 'the 5 s floor; the baseline took 0.8 s' }, 'a run of the failing tests');
+    assert.deepEqual(runLimit(limit, 60_000, undefined, true), {}, 'a full run: the test timeout');
+    assert.deepEqual(runLimit(limit, 60_000, 3000, true), { ms: 3000 }, 'a full run with a limit of its own');
+    assert.deepEqual(runLimit(found, 60_000, undefined, true), { ms: 5000, basis: 'the 5 s floor; the baseline took 0.8 s' }, 'a baseline that ran to the end bounds full runs too');
+  });
+
   it('never exceeds the test timeout or a shorter limit of the caller', () => {
     const limit = limitFromBaseline(1400, true);
     assert.deepEqual(runLimit(limit, 60_000), { ms: 7000, basis: "5× the baseline's 1.4 s" });

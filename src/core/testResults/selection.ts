@@ -151,6 +151,44 @@ export function stoppingAtFirstFailure(runner: RunnerName, base: string): string
   return [...words.slice(0, start).map((word) => word.raw), stop.option, ...words.slice(start).map((word) => word.raw)].join(' ');
 }
 
+/**
+ * The options with which the user's command ends a run at a failure, before the rest of the suite has run (a count of
+ * 0 means never): mocha's --bail, jest's and vitest's --bail, pytest's -x (bundled too: `-vx`), --exitfirst and
+ * --maxfail, go's -failfast.
+ */
+const STOPS_EARLY: Partial<Record<RunnerName, RegExp>> = {
+  mocha: /^(?:--bail(?:=true)?|-b)$/,
+  jest: /^(?:--bail(?:=(?!0$)\d+)?|-b)$/,
+  vitest: /^--bail(?:=(?!0$)\d+)?$/,
+  pytest: /^(?:-x|--exitfirst|--maxfail(?:=\d+)?)$/,
+  go: /^--?failfast$/,
+};
+
+/**
+ * The option in `base` (the invocation resolveRunner found) that ends its run at a failure, or undefined. Such a run
+ * on the unmodified code stops at the bug's first failing test: its time says how long the failing tests take, not
+ * the whole suite. An option's value is not read as an option; bundled single letters are (`-vx` holds -x).
+ */
+export function stopsEarly(runner: RunnerName, base: string): string | undefined {
+  const stops = STOPS_EARLY[runner];
+  const words = shellWords(base);
+  if (!stops || !Array.isArray(words)) return undefined;
+  const grammar = OPTION_GRAMMARS[runner];
+  for (let at = argumentsStart(runner, words); at < words.length; at++) {
+    const { value } = words[at];
+    if (grammar?.passThrough?.includes(value)) return undefined;
+    if (stops.test(value)) return value;
+    if (grammar?.bundles && /^-[A-Za-z]{2,}$/.test(value)) {
+      for (const letter of value.slice(1)) {
+        if (stops.test(`-${letter}`)) return `-${letter}`;
+        if (grammar.values.includes(`-${letter}`)) break; // the rest of the word is its value
+      }
+    }
+    if (grammar && value.startsWith('-') && optionKind(value, grammar) === 'next') at++;
+  }
+  return undefined;
+}
+
 /** One log line: what stage 1 starts for this invocation, and why it might start more than the failing tests' files. */
 export function describeNarrowing(runner: RunnerName, base: string): string {
   if (runner === 'unittest') return 'stage 1 (the failing tests): loads the tests as the command says (every test module is imported) and runs only the failing ones';

@@ -29,6 +29,7 @@ export class HeadStarts {
    * Starts `run` as candidate `index`'s head start, handing it what drops it. Once the baseline is in, it is dropped
    * where it runs past twice the baseline's time from its own start (or past the request's limit): a right
    * candidate's full run takes about what the baseline took, and one that runs on holds the slot stage 1 now needs.
+   * Not where the baseline stopped at its first failure: a full run takes longer, and only the test timeout ends it.
    */
   start(index: number, run: (drop: AbortSignal) => Promise<FullRun>): void {
     const controller = new AbortController();
@@ -36,8 +37,10 @@ export class HeadStarts {
     const running = run(controller.signal);
     this.started.set(index, { run: running, drop: () => controller.abort() });
     void this.reference.then(({ limit }) => {
+      // A baseline that stopped at its first failure (--bail) took less than a full run does: the test timeout bounds it.
+      if (!limit || limit.failingTestsOnly) return;
       const { ms } = runLimit(limit, this.testTimeoutMs);
-      if (ms === undefined || !limit) return;
+      if (ms === undefined) return;
       const allowed = Math.min(ms, HEAD_START_BASELINES * limit.baselineMs);
       const timer = setTimeout(() => controller.abort(), Math.max(0, allowed - (performance.now() - startedAt)));
       const clear = () => clearTimeout(timer);

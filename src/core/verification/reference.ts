@@ -3,6 +3,7 @@
 import type { TestEvidence, Verdict, VerdictCause } from '../contract/fixRequest';
 import type { Logger } from '../base/logger';
 import { listIds, planFromBaseline } from './stagedVerification';
+import { stopsEarly } from '../testResults/selection';
 import type { PerTestPlan } from './stagedVerification';
 import type { ExecutedRun } from '../execution/executor';
 import { seconds } from '../base/duration';
@@ -67,10 +68,14 @@ export function crossCheck(verdict: Verdict, tests: TestEvidence, reference: Tes
 export function referenceFrom(run: ExecutedRun, runner: ResolvedRunner | undefined, testCommand: string, logger: Logger, width = 1): Reference {
   const summary = parseTestSummary(run.verdict.output);
   const ranToEnd = (plan: boolean) => (run.verdict.status === 'pass' || run.verdict.status === 'fail') && (plan || summary !== undefined);
+  // A failed run of a command that stops at its first failure stopped at the bug's first failing test.
+  const early = runner && 'adapter' in runner && run.verdict.status === 'fail' ? stopsEarly(runner.adapter.name, runner.base) : undefined;
   const limitOf = (plan: boolean, files = width) => {
     // A suite of fewer files than the slots started no more files at once than it has.
-    const limit = limitFromBaseline(run.verdict.durationMs, ranToEnd(plan), Math.min(width, files));
-    if (limit) logger.info(`time limit: each candidate's run gets ${seconds(limit.ms)} (${limit.basis}), at most the test timeout`);
+    const found = limitFromBaseline(run.verdict.durationMs, ranToEnd(plan), Math.min(width, files));
+    const limit = found && early ? { ...found, failingTestsOnly: `the command stops at its first failure (${early}), so the unmodified code's run stopped at the bug's first failing test and its time says nothing of the whole suite's` } : found;
+    if (limit?.failingTestsOnly) logger.info(`time limit: each candidate's run of the failing tests gets ${seconds(limit.ms)} (${limit.basis}), at most the test timeout; its full runs get the test timeout: ${limit.failingTestsOnly}`);
+    else if (limit) logger.info(`time limit: each candidate's run gets ${seconds(limit.ms)} (${limit.basis}), at most the test timeout`);
     else logger.info('time limit: the test timeout (the unmodified code\'s run did not run its tests to the end, so its time says nothing)');
     return limit ? { limit } : {};
   };

@@ -20,6 +20,12 @@ export interface BaselineLimit {
   readonly basis: string;
   /** What the baseline took, the limit's measure (a head start beside it is dropped past twice this). */
   readonly baselineMs: number;
+  /**
+   * Set where the limit bounds runs of the failing tests only, with the reason: the command stops at its first
+   * failure (`--bail`, `-x`), so the baseline stopped at the bug's first failing test and its time says nothing of
+   * the whole suite's. Full runs then get the test timeout.
+   */
+  readonly failingTestsOnly?: string;
 }
 
 /**
@@ -36,9 +42,12 @@ export function limitFromBaseline(baselineMs: number, ranToEnd: boolean, width =
   return { ms, baselineMs, basis: ms === floorMs ? `the ${seconds(floorMs)} floor; the baseline took ${seconds(baselineMs)}` : `${LIMIT_MULTIPLE}× the baseline's ${seconds(baselineMs)}${wide}` };
 }
 
-/** The limit for one run: the baseline's (when it is below the test timeout), or a caller's own shorter one. */
-export function runLimit(limit: BaselineLimit | undefined, testTimeoutMs: number | undefined, ownMs?: number): { ms?: number; basis?: string } {
-  const applies = limit && (testTimeoutMs === undefined || limit.ms < testTimeoutMs) && (ownMs === undefined || limit.ms < ownMs);
+/**
+ * The limit for one run: the baseline's (when it is below the test timeout, and bounds the run: `full`, a run of the
+ * whole suite), or a caller's own shorter one.
+ */
+export function runLimit(limit: BaselineLimit | undefined, testTimeoutMs: number | undefined, ownMs?: number, full = false): { ms?: number; basis?: string } {
+  const applies = limit && !(full && limit.failingTestsOnly) && (testTimeoutMs === undefined || limit.ms < testTimeoutMs) && (ownMs === undefined || limit.ms < ownMs);
   if (applies) return { ms: limit.ms, basis: limit.basis };
   return ownMs !== undefined ? { ms: ownMs } : {};
 }

@@ -104,7 +104,7 @@ export class Verifier {
     this.headStarts = new HeadStarts(options.reference, options.testTimeoutMs);
     this.stageOne = new StageOneRuns({
       ...options,
-      limitedRun: (fileText, label, runOptions, ownMs, priority) => this.limitedRun(fileText, label, runOptions, ownMs, priority),
+      limitedRun: (fileText, label, runOptions, ownMs, priority) => this.limitedRun(fileText, label, runOptions, { ownMs, priority }),
       baselineLimit: () => this.settled?.limit,
     });
   }
@@ -125,9 +125,12 @@ export class Verifier {
     return scope ? { ran: scope.ran, cannotReach: scope.cannotReach } : undefined;
   }
 
-  /** Runs `label` under the limit the baseline sets (or `ownMs`, when shorter); a timeout's reason says which. */
-  private async limitedRun(fileText: string, label: string, options: RunOptions, ownMs?: number, priority: number = RunPriority.first, width?: number): Promise<ExecutedRun> {
-    const { ms, basis } = runLimit(this.settled?.limit, this.options.testTimeoutMs, ownMs);
+  /**
+   * Runs `label` under the limit the baseline sets (or `ownMs`, when shorter; `full`: a run of the whole suite, which a
+   * limit of the failing tests' does not bound); a timeout's reason says which.
+   */
+  private async limitedRun(fileText: string, label: string, options: RunOptions, { ownMs, priority = RunPriority.first, width, full = false }: LimitedHow = {}): Promise<ExecutedRun> {
+    const { ms, basis } = runLimit(this.settled?.limit, this.options.testTimeoutMs, ownMs, full);
     // A limit from idle runs (the baseline's, or a strength variant's from its fix's runs) counts only the time the
     // run could run: waiting for a CPU stretches its wall time up to the test timeout (or up to the caller's own
     // limit, where the baseline's is the shorter). The user's own limit stays wall time.
@@ -352,7 +355,7 @@ export class Verifier {
   /** One full run of the command (or of the reaching tests, with `scope`), judged by the per-test plan or, without one, by the test summary. */
   private async runFull(fileText: string, label: string, { alone = false, timeoutMs, priority = RunPriority.first, scope, wide, headStart }: FullHow = {}): Promise<FullRun> {
     const command = scope?.command ?? wide?.command ?? this.options.fullCommand;
-    const run = await this.limitedRun(fileText, label, { alone, ...command, ...(headStart ? { signal: headStart, lowPriority: true } : {}) }, timeoutMs || undefined, priority, wide?.width);
+    const run = await this.limitedRun(fileText, label, { alone, ...command, ...(headStart ? { signal: headStart, lowPriority: true } : {}) }, { ownMs: timeoutMs || undefined, priority, width: wide?.width, full: true });
     if (run.verdict.cancelled) return run;
     const { plan: whole, summary } = await this.options.reference;
     const plan = scope?.plan ?? whole;
@@ -365,6 +368,14 @@ export class Verifier {
     const judged = judgeRun(run, plan, 'full');
     return judged.verdict.status === 'pass' ? { ...judged, verdict: crossCheck(judged.verdict, judged.tests, summary) } : judged;
   }
+}
+
+/** A run's limit and place: its own limit, its place in the queue, the slots it holds, whether it runs the whole suite. */
+interface LimitedHow {
+  readonly ownMs?: number | undefined;
+  readonly priority?: number;
+  readonly width?: number | undefined;
+  readonly full?: boolean;
 }
 
 /** How a full run runs: alone, its own limit, its place in the queue, on the reaching tests or wide, or as a head start. */

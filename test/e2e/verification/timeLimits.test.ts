@@ -1,9 +1,11 @@
 // A candidate that hangs is stopped at a multiple of the baseline's time, not at the test timeout, and says so.
 import assert from 'node:assert/strict';
+import { symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { runCli } from '../../unit/helpers/cli';
 import { makeTempRoot, makeWorkspace, remove } from '../../unit/helpers/workspace';
+import { cachedRunner, missingRunner } from '../../unit/helpers/runners';
 
 const made: string[] = [];
 after(() => remove(...made));
@@ -42,5 +44,35 @@ describe('time limits from the baseline', () => {
     assert.ok(Number(match[1]) < 600, 'the limit is below the test timeout');
     assert.equal(Number(match[2]), Number((json.baseline.durationMs / 1000).toFixed(1)));
     assert.ok(performance.now() - started < 600_000, 'the request did not wait out the test timeout');
+  });
+});
+
+/**
+ * A command that stops at its first failure (express 4's `npm test` has --bail): the baseline stops at the bug's
+ * failing test, long before the suite's slow file. Its time bounds the runs of the failing tests; a full run gets the
+ * test timeout. Before, the right fix's full run (12 s) met the 5 s floor the 0.3 s baseline set, and timed out.
+ */
+const mocha11 = cachedRunner('mocha-11', 'mocha');
+describe('time limits where the command stops at its first failure', { skip: mocha11 ? false : missingRunner('mocha-11') }, () => {
+  it('bounds the failing tests\' runs by the baseline and the full runs by the test timeout, and says so', async () => {
+    const ws = makeWorkspace({
+      'package.json': JSON.stringify({ name: 'bail-limits', private: true, scripts: { test: 'mocha --bail --reporter dot test/' } }),
+      'src/calc.js': ['function clamp(x, lo, hi) {', '  if (x > hi) return lo;', '  return x;', '}', 'module.exports = { clamp };', ''].join('\n'),
+      'test/a.test.js': ["var assert = require('assert');", "var calc = require('../src/calc');", "it('caps at hi', function () { assert.equal(calc.clamp(15, 0, 10), 10); });", ''].join('\n'),
+      'test/b.test.js': ["it('takes a while', function (done) { this.timeout(60000); setTimeout(done, 12000); });", ''].join('\n'),
+    });
+    symlinkSync(mocha11 as string, join(ws, 'node_modules'));
+    const tempRoot = makeTempRoot();
+    const folder = makeWorkspace({ 'c.json': JSON.stringify(['  if (x > hi) return hi;']) });
+    made.push(ws, tempRoot, folder);
+    const env: NodeJS.ProcessEnv = { ...process.env, VERIFIED_FIX_TMPDIR: tempRoot };
+    delete env.NODE_TEST_CONTEXT;
+    const args = ['fix', '--workspace', ws, '--file', 'src/calc.js', '--lines', '2-2', '--provider', 'file', '--candidates', join(folder, 'c.json')];
+    args.push('--confirm-runs', '1', '--k', '1', '--timeout', '120', '--strength', 'off', '--behaviour', 'off', '--verbose', '--json');
+    const r = await runCli(args, { env, timeoutMs: 600_000 });
+    const json = JSON.parse(r.stdout) as { baseline: { durationMs: number }; candidates: Array<{ status: string; verified: boolean; reason?: string }> };
+    assert.ok(json.baseline.durationMs < 12_000, 'the baseline stopped at the failing test');
+    assert.match(r.stderr, /time limit: each candidate's run of the failing tests gets [\d.]+ s \([^)]*\), at most the test timeout; its full runs get the test timeout: the command stops at its first failure \(--bail\)/, r.stderr);
+    assert.deepEqual(json.candidates.map((c) => [c.status, c.verified]), [['pass', true]], r.stderr);
   });
 });
