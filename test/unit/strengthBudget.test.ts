@@ -103,7 +103,8 @@ const verdict = (durationMs: number) => ({ status: 'pass' as const, durationMs, 
 const candidate = (index: number, replacement: string) => ({ index, replacement, verdict: verdict(2000), duplicateOf: null, runs: [verdict(2000)], verified: true, flaky: false, diff: '', changeSize: 1, changedCharacters: 1 });
 const fixes = [candidate(0, '  return q >= t;'), candidate(1, '  return q  >=  t;'), candidate(2, '  return t <= q;'), candidate(3, '  return q >= t && true;')];
 
-async function runCheck(options: { sharing?: boolean; groups?: number[][]; stageOneMs?: number; cutFrom?: number; budgetSpent?: boolean; leftMs?: () => number }) {
+/** `leftMs`: the budget left, told how many runs have started (a clock that moves with the runs, however often it is read). */
+async function runCheck(options: { sharing?: boolean; groups?: number[][]; stageOneMs?: number; cutFrom?: number; budgetSpent?: boolean; leftMs?: (runs: number) => number }) {
   const labels: string[] = [];
   const limits: VariantLimit[] = [];
   // Variants from number `cutFrom` on are cancelled, as the meter cancels the runs past the budget's deadline.
@@ -127,7 +128,7 @@ async function runCheck(options: { sharing?: boolean; groups?: number[][]; stage
     level: 'quick', verifier, languageId: 'javascript', relativePath: 'a.js', originalText: original, start, end, candidates: fixes, ranking: [0, 1, 2, 3],
     ...(options.sharing === false ? { sharing: false } : {}), ...(options.groups ? { groups: Promise.resolve(options.groups) } : {}),
     ...(options.budgetSpent !== undefined ? { budgetSpent: () => options.budgetSpent === true } : {}),
-    ...(options.leftMs ? { budget: { leftMs: options.leftMs, slots: 2, skipped: (i: number, why: string) => skipped.set(i, why) } } : {}),
+    ...(options.leftMs ? { budget: { leftMs: () => options.leftMs!(labels.length), slots: 2, skipped: (i: number, why: string) => skipped.set(i, why) } } : {}),
   }, (i, s) => strengths.set(i, s));
   const ranFor = new Set(labels.map((l) => Number(/^s(\d+)/.exec(l)?.[1])));
   return { labels, limits, strengths, ranFor, skipped, events };
@@ -180,6 +181,13 @@ describe('a check the budget cannot decide', () => {
     assert.equal(decidingMs(100, 5000, 10, true, 8), 5100);
     assert.equal(decidingMs(500, 2000, 40, true, 2), (2500 + 36 * 500 + 2000) / 2);
   });
+  it('is not started, nor its variants made, where the fix\'s own runs say one variant would not fit, and says so', async () => {
+    // #0's runs: 2 s, its failing tests 0.5 s: its control run (2.5 s) and one variant (2.5 s) take 2.5 s on 2 slots,
+    // 3.75 s with the margin.
+    const { labels, skipped } = await runCheck({ sharing: false, stageOneMs: 500, leftMs: () => 3700 });
+    assert.deepEqual(labels, []);
+    assert.equal(skipped.get(0), 'deciding #1 takes at least 3.8 s (its control run, one variant at least, at 0.5 s, running the rest too, 2 at a time, and half as much again for start-up and load), more than the 3.7 s left of the check\'s budget');
+  });
   it('is not started, with no run spent, and says what deciding it would take', async () => {
     // #0's runs: 2 s, its failing tests 0.5 s: (2.5 + 9 × 0.5 + 2) / 2 = 4.5 s on 2 slots, 6.75 s with the margin.
     const { labels, strengths, skipped } = await runCheck({ sharing: false, stageOneMs: 500, leftMs: () => 6700 });
@@ -189,8 +197,7 @@ describe('a check the budget cannot decide', () => {
     assert.equal(skipped.get(0), 'deciding #1 takes about 6.8 s (its control run, 9 of its 10 variants at 0.5 s each, one of them running the rest too, 2 at a time, and half as much again for start-up and load), more than the 6.7 s left of the check\'s budget');
   });
   it('checks one fix at a time, best first, and starts the next only when the budget then left can decide it', async () => {
-    let left = 7000;
-    const { labels, strengths, skipped } = await runCheck({ sharing: false, stageOneMs: 500, leftMs: () => (left -= 1000) + 1000 });
+    const { labels, strengths, skipped } = await runCheck({ sharing: false, stageOneMs: 500, leftMs: (runs) => 7000 - 1000 * runs });
     assert.ok(labels.length > 0 && labels.every((l) => l.startsWith('s0')), labels.join());
     assert.deepEqual([...strengths.keys()], [0]);
     assert.equal(strengths.get(0)?.notRun, undefined);

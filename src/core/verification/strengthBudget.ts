@@ -82,19 +82,21 @@ const TIGHT = new Set(['(', ')', '[', ']', '{', '}', ',', ';']);
  * (indentation is syntax in Python). Two fixes with the same key are the same program.
  */
 export function equivalenceKey(text: string): string {
-  let out = '';
+  // One character per entry, joined once: appending to a string and reading its last character made each step copy
+  // the text so far (184 ms for three fixes of a 4,500-line Python file).
+  const out: string[] = [];
   let quote: string | undefined;
   let lineStart = true;
   for (let i = 0; i < text.length; i++) {
     const ch = text[i];
     if (lineStart && (ch === ' ' || ch === '\t')) {
-      out += ch;
+      out.push(ch);
       continue;
     }
     lineStart = ch === '\n';
     if (quote) {
-      out += ch;
-      if (ch === '\\' && i + 1 < text.length) out += text[++i];
+      out.push(ch);
+      if (ch === '\\' && i + 1 < text.length) out.push(text[++i]);
       else if (ch === quote) quote = undefined;
       continue;
     }
@@ -103,12 +105,12 @@ export function equivalenceKey(text: string): string {
       const next = text[i + 1];
       const previous = out[out.length - 1];
       if (next === ' ' || next === '\t' || next === '\n' || next === '\r' || next === undefined || TIGHT.has(next) || TIGHT.has(previous) || previous === ' ') continue;
-      out += ' ';
+      out.push(' ');
       continue;
     }
     if (ch === '\r') continue;
-    if (TIGHT.has(ch) && out.endsWith(' ')) out = out.slice(0, -1);
-    out += ch;
+    if (TIGHT.has(ch) && out[out.length - 1] === ' ') out.pop();
+    out.push(ch);
   }
-  return out.replace(/\n{2,}/g, '\n').replace(/^\n+|\n+$/g, '');
+  return out.join('').replace(/\n{2,}/g, '\n').replace(/^\n+|\n+$/g, '');
 }

@@ -10,6 +10,7 @@ import type { Logger } from '../base/logger';
 import { CONTROL_FAILED, RETRY_SLOWDOWN, controlOf, staticReviewReason, strengthVariants, testStrength, variantsToPin } from './strengthCheck';
 import type { Variant, VariantOutcome } from './strengthCheck';
 import { equivalenceKey } from './strengthBudget';
+import { hasControlRun } from './controlText';
 
 /** A variant's stage limits: a number limits both stages alike. */
 export type VariantLimit = number | { readonly failingTestsMs: number; readonly fullMs: number };
@@ -100,8 +101,11 @@ function ownRunsMs(verifier: VariantVerifier, candidate: CandidateResult): { slo
  */
 const ESTIMATE_MARGIN = 1.5;
 
-/** Why a fix's check was not started, or undefined when the budget left can decide it (or there is no budget). */
-function unaffordable(check: StrengthCheck, verifier: VariantVerifier, candidate: CandidateResult, variants: number, control: boolean): string | undefined {
+/**
+ * Why a fix's check was not started, or undefined when the budget left can decide it (or there is no budget).
+ * `atLeast`: `variants` is a lower bound on those it would have, before they are made.
+ */
+function unaffordable(check: StrengthCheck, verifier: VariantVerifier, candidate: CandidateResult, variants: number, control: boolean, atLeast = false): string | undefined {
   if (!check.budget || variants === 0) return undefined;
   const own = ownRunsMs(verifier, candidate);
   // Past the failing tests a variant runs what the fix did: its reaching tests, its first run, where it ran only
@@ -111,8 +115,9 @@ function unaffordable(check: StrengthCheck, verifier: VariantVerifier, candidate
   const needMs = ESTIMATE_MARGIN * decidingMs(stageOneMs, restMs, variants, control, check.budget.slots);
   const leftMs = check.budget.leftMs();
   if (needMs <= leftMs) return undefined;
-  const runs = `${control ? 'its control run, ' : ''}${variantsToPin(variants)} of its ${variants} variants at ${seconds(stageOneMs)} each, one of them running the rest too, ${check.budget.slots} at a time, and half as much again for start-up and load`;
-  return `deciding #${candidate.index + 1} takes about ${seconds(needMs)} (${runs}), more than the ${seconds(Math.max(0, leftMs))} left of the check's budget`;
+  const variantRuns = atLeast ? `one variant at least, at ${seconds(stageOneMs)}, running the rest too` : `${variantsToPin(variants)} of its ${variants} variants at ${seconds(stageOneMs)} each, one of them running the rest too`;
+  const runs = `${control ? 'its control run, ' : ''}${variantRuns}, ${check.budget.slots} at a time, and half as much again for start-up and load`;
+  return `deciding #${candidate.index + 1} takes ${atLeast ? 'at least' : 'about'} ${seconds(needMs)} (${runs}), more than the ${seconds(Math.max(0, leftMs))} left of the check's budget`;
 }
 
 /** The limits for `candidate`'s variants: a multiple of its own runs of each stage, as the baseline sets candidates'. */
@@ -140,10 +145,13 @@ async function checkOwn(check: StrengthCheck, candidate: CandidateResult, verifi
   const { index } = candidate;
   const limit = variantLimit(verifier, candidate);
   const reach = verifier.reachingTestsOf?.(index);
-  const control = await controlOf({ ...check, replacement: candidate.replacement });
-  const variants = await strengthVariants({ ...check, replacement: candidate.replacement });
+  // First from the fix's own runs alone, before its control text and variants are made (each parses the whole file,
+  // 0.2 s for a long one): a fix the budget cannot decide with one variant is not started with more.
+  let tooDear = unaffordable(check, verifier, candidate, 1, hasControlRun(check.languageId), true);
+  const control = tooDear === undefined ? await controlOf({ ...check, replacement: candidate.replacement }) : undefined;
+  const variants = tooDear === undefined ? await strengthVariants({ ...check, replacement: candidate.replacement }) : [];
   const fresh = variants.filter((variant) => !cache.has(variant.fileText)).length;
-  const tooDear = unaffordable(check, verifier, candidate, fresh, control !== undefined);
+  tooDear ??= unaffordable(check, verifier, candidate, fresh, control !== undefined);
   if (tooDear !== undefined) {
     check.logger?.info(`strength check of #${index + 1}: not started: ${tooDear}`);
     check.budget?.skipped(index, tooDear);
