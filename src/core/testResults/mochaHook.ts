@@ -90,7 +90,13 @@ export const MOCHA_HOOK_SOURCE = `'use strict';
   function firstPackageLoad(request, parent) {
     if (!kept || packageDepth > 0 || typeof request !== 'string') return '';
     var file = resolved(request, parent);
-    return IN_PACKAGE.test(file) && !Module._cache[file] ? file : '';
+    return IN_PACKAGE.test(file) && !Module._cache[file] && installedBefore(file) ? file : '';
+  }
+  // Whether the file was there, unchanged, before this process started: a candidate may write a "package" of its own
+  // into the copy's node_modules, but cannot set a file's change time (ctime) to the past.
+  var processStartMs = Date.now() - process.uptime() * 1000;
+  function installedBefore(file) {
+    try { return fs.statSync(file).ctimeMs < processStartMs; } catch (e) { return false; }
   }
   // Records what loading a package changed in the built-ins (each changed property as the package left it, null for
   // one it deleted). Not where the file under repair loaded inside it: a candidate's module then ran there too.

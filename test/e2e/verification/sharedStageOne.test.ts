@@ -142,7 +142,7 @@ describe('stage 1 shared on mocha 11 with output still being written when a roun
  * (its --growl notifies through one). Neither is a candidate's: before, every shared process ended after its first
  * round ("changed a built-in object (Object.prototype.should)", then "left a timer or a handle open (ProcessWrap)").
  * A candidate that patches a built-in itself (#3, String.prototype.trim, the second round of its process) still
- * ends its process.
+ * ends its process, as does one that writes a package of its own and loads it to patch one.
  */
 const PACKAGE_FILES: Record<string, string> = {
   ...FILES,
@@ -152,15 +152,34 @@ const PACKAGE_FILES: Record<string, string> = {
   'node_modules/vf-should/index.js': "Object.defineProperty(Object.prototype, 'vfShould', { get: function () { return this; }, set: function () {}, configurable: true });\n",
 };
 const mocha3 = cachedRunner('mocha-3', 'mocha');
+function packageWorkspace(): string {
+  const ws = makeWorkspace({ ...PACKAGE_FILES, 'package.json': JSON.stringify({ name: 'package-demo', private: true, scripts: { test: 'mocha test/' } }) });
+  mkdirSync(join(ws, 'node_modules', '.bin'));
+  symlinkSync(join(mocha3 as string, 'mocha'), join(ws, 'node_modules', 'mocha'));
+  symlinkSync(join('..', 'mocha', 'bin', 'mocha'), join(ws, 'node_modules', '.bin', 'mocha'));
+  return ws;
+}
+/**
+ * Writes a node_modules/vf-own (which patches String.prototype.trim) in the run's temp folder, outside the copy whose
+ * changes the engine checks, then loads it: not a package the project had.
+ */
+const OWN_PACKAGE = [
+  "  var fs = require('fs'), path = require('path'), dir = path.join(require('os').tmpdir(), 'vf-' + process.pid, 'node_modules', 'vf-own');",
+  "  fs.mkdirSync(dir, { recursive: true }); fs.writeFileSync(path.join(dir, 'index.js'), \"String.prototype.trim = function () { return ''; };\"); require(dir);",
+  '  if (x > hi) return lo;',
+].join('\n');
 describe('stage 1 shared on mocha 3 where a package extends Object.prototype and the suite starts a child process', { skip: mocha3 ? false : missingRunner('mocha-3') }, () => {
   it('keeps sharing through what the packages and the runner do, and still ends at a candidate\'s own patch', async () => {
-    const ws = makeWorkspace({ ...PACKAGE_FILES, 'package.json': JSON.stringify({ name: 'package-demo', private: true, scripts: { test: 'mocha test/' } }) });
-    mkdirSync(join(ws, 'node_modules', '.bin'));
-    symlinkSync(join(mocha3 as string, 'mocha'), join(ws, 'node_modules', 'mocha'));
-    symlinkSync(join('..', 'mocha', 'bin', 'mocha'), join(ws, 'node_modules', '.bin', 'mocha'));
+    const ws = packageWorkspace();
     const r = await candidatesRequest(ws, 'src/calc.js', [WRONG[0], WRONG[1], CANDIDATES[7].text, CANDIDATES[3].text, WRONG[2], CANDIDATES[9].text]);
     assert.deepEqual(r.statuses, ['fail', 'fail', 'fail', 'pass', 'fail', 'pass'], r.stderr);
     assert.match(r.stderr, /stage 1 of candidates #2, #4, #6 shared one mocha process \([\d.]+ s\), one round each\n/, r.stderr);
+    assert.match(r.stderr, /stage 1 of candidates #1, #3, #5 shared one mocha process \([\d.]+ s\), one round each; it ended after 2: a candidate changed a built-in object or a core module \(String\.prototype\.trim\)/, r.stderr);
+  });
+  it('ends the process at a candidate that writes a package of its own and loads it to patch a built-in', async () => {
+    const ws = packageWorkspace();
+    const r = await candidatesRequest(ws, 'src/calc.js', [WRONG[0], WRONG[1], OWN_PACKAGE, CANDIDATES[3].text, WRONG[2], CANDIDATES[9].text]);
+    assert.deepEqual(r.statuses, ['fail', 'fail', 'fail', 'pass', 'fail', 'pass'], r.stderr);
     assert.match(r.stderr, /stage 1 of candidates #1, #3, #5 shared one mocha process \([\d.]+ s\), one round each; it ended after 2: a candidate changed a built-in object or a core module \(String\.prototype\.trim\)/, r.stderr);
   });
 });
