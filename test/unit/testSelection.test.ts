@@ -126,7 +126,23 @@ describe('stopsEarly', () => {
       ['go', 'go test -failfast ./...', '-failfast'],
       ['go', 'go test ./... -args -failfast', undefined], // the test binary's
       ['node', 'node --test', undefined],
+      ['pytest', 'pytest --maxfail=0', undefined],
+      ['pytest', 'pytest --maxfail 0 tests', undefined],
+      ['pytest', 'pytest -x --maxfail=0', undefined], // the last one decides
+      ['pytest', 'pytest --sw', '--sw'],
+      ['mocha', 'mocha --bail --no-bail test/', undefined],
+      ['vitest', 'vitest run --bail 0', undefined],
+      ['jest', 'jest --bail 2', '--bail'],
+      ['go', 'go test -failfast=true ./...', '-failfast=true'],
+      ['go', 'go test -failfast=false ./...', undefined],
     ];
     for (const [runner, base, option] of cases) assert.equal(stopsEarly(runner, base), option, `${runner}: ${base}`);
+  });
+  it('reads from the run\'s report what its configuration set, where the command does not say it', () => {
+    assert.equal(mochaAdapter.stopsEarly?.(JSON.stringify({ passes: [], failures: [], pending: [], bail: true })), 'bail');
+    assert.equal(mochaAdapter.stopsEarly?.(JSON.stringify({ passes: [], failures: [], pending: [] })), undefined);
+    assert.equal(pytestAdapter.stopsEarly?.('{"maxfail": 1}\n{"id": "t.py::a", "outcome": "failed", "when": "call"}\n'), 'maxfail=1');
+    assert.equal(pytestAdapter.stopsEarly?.('{"id": "t.py::a", "outcome": "failed", "when": "call"}\n'), undefined);
+    assert.equal(pytestAdapter.stopsEarly?.('<testsuite><testcase name="a"/></testsuite>'), undefined);
   });
 });

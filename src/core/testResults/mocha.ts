@@ -66,6 +66,11 @@ export const mochaAdapter: RunnerAdapter = {
     return hooked === undefined ? undefined : [hooked, ...args.map(shellQuote)].join(' ');
   },
 
+  stopsEarly(report) {
+    const data = parseJson(report) as Record<string, unknown> | undefined;
+    return data && typeof data === 'object' && data.bail === true ? 'bail' : undefined;
+  },
+
   parse(report, cwd) {
     const data = parseJson(report) as Record<string, unknown> | undefined;
     if (!data || typeof data !== 'object') return [];

@@ -52,6 +52,8 @@ export const MOCHA_HOOK_SOURCE = `'use strict';
     try { fs.writeFileSync(loadsPath, Object.keys(edges).join('\\n')); } catch (e) { /* the run may not write there */ }
   }
   var load = Module._load;
+  var ownSetTimeout = setTimeout;
+  var ownSetImmediate = setImmediate;
   var found = false;
   var batchFound = false;
   var RUNNER = /[\\\\/]mocha[\\\\/]lib[\\\\/]runner\\.js$/;
@@ -76,39 +78,34 @@ export const MOCHA_HOOK_SOURCE = `'use strict';
   function safeJson(value) {
     try { var s = JSON.stringify(value); return s === undefined ? String(value) : s; } catch (e) { return String(value); }
   }
-  // A shared run's built-ins as they were before any test file loaded, the file under repair, and what packages changed
-  // in them as they first loaded (set from the first round on).
+  // A shared run's built-ins as they were before any test file loaded, the file under repair, whether it has loaded
+  // yet (no candidate's code has run before), and what packages changed in the built-ins as they loaded before it.
   var kept;
   var target;
+  var targetLoaded = false;
   var packageMade = Object.create(null);
   var packageDepth = 0;
   var IN_PACKAGE = /[\\/]node_modules[\\/]/;
-  // A package module loaded for the first time in a shared run, by its file: what its loading changes in the
-  // built-ins is the package's (should.js, which a mocha.opts' --require or a test file loads, defines
-  // Object.prototype.should), not a candidate's. '' for anything else, and inside a package's loading (it is counted
-  // from the outermost one).
+  // A package module loaded before the file under repair first loads in a shared run, by its file: what its loading
+  // changes in the built-ins is the package's (should.js, which mocha.opts' --require loads, defines
+  // Object.prototype.should), not a candidate's: none has run yet. '' for anything else, and inside a package's
+  // loading (it is counted from the outermost one). Once the file under repair has loaded, every change is a round's.
   function firstPackageLoad(request, parent) {
-    if (!kept || packageDepth > 0 || typeof request !== 'string') return '';
+    if (!kept || targetLoaded || packageDepth > 0 || typeof request !== 'string') return '';
     var file = resolved(request, parent);
-    return IN_PACKAGE.test(file) && !Module._cache[file] && installedBefore(file) ? file : '';
-  }
-  // Whether the file was there, unchanged, before this process started: a candidate may write a "package" of its own
-  // into the copy's node_modules, but cannot set a file's change time (ctime) to the past.
-  var processStartMs = Date.now() - process.uptime() * 1000;
-  function installedBefore(file) {
-    try { return fs.statSync(file).ctimeMs < processStartMs; } catch (e) { return false; }
+    return IN_PACKAGE.test(file) && !Module._cache[file] ? file : '';
   }
   // Records what loading a package changed in the built-ins (each changed property as the package left it, null for
   // one it deleted). Not where the file under repair loaded inside it: a candidate's module then ran there too.
-  function absorb(before, targetBefore) {
-    if (!targetBefore && require.cache[target]) return;
+  function absorb(before) {
+    if (require.cache[target]) return;
     var now = builtins();
     var found = Object.create(null);
     var name;
     while ((name = changed(now, before, function (n) { return n in found; }))) found[name] = true;
     for (name in found) packageMade[name] = name in now ? now[name] : null;
   }
-  // Whether a built-in property differs from before the test files loaded only as a package's loading left it.
+  // Whether a built-in property is as a package's loading left it (a round may neither change nor undo that).
   function madeByPackage(now) {
     return function (name) {
       if (!(name in packageMade)) return false;
@@ -117,15 +114,25 @@ export const MOCHA_HOOK_SOURCE = `'use strict';
       return name in now && same(now[name][0], made[0]) && same(now[name][1], made[1]) && same(now[name][2], made[2]);
     };
   }
+  // The first built-in property that differs from before the test files loaded other than as packages left it, or
+  // that a package changed and a round changed again or undid; '' for none.
+  function patchedBuiltin() {
+    var now = builtins();
+    var byPackage = madeByPackage(now);
+    var name = changed(now, kept, byPackage);
+    if (name) return name;
+    for (name in packageMade) if (!byPackage(name)) return name;
+    return '';
+  }
   Module._load = function (request, parent) {
     var loading = firstPackageLoad(request, parent);
     var exported;
     if (loading) {
       var before = builtins();
-      var targetBefore = Boolean(require.cache[target]);
       packageDepth++;
-      try { exported = load.apply(this, arguments); } finally { packageDepth--; absorb(before, targetBefore); }
+      try { exported = load.apply(this, arguments); } finally { packageDepth--; absorb(before); }
     } else exported = load.apply(this, arguments);
+    if (kept && !targetLoaded && require.cache[target]) targetLoaded = true;
     if (edges && typeof request === 'string' && parent && typeof parent.filename === 'string') {
       try {
         var child = resolved(request, parent) || request;
@@ -167,7 +174,12 @@ export const MOCHA_HOOK_SOURCE = `'use strict';
       try {
         if (name === 'start') { planned = typeof this.total === 'number' ? this.total : undefined; current = this; }
         if (batch && this !== current) { /* an earlier round's runner, still unwinding: not this round's */ }
-        else if (name === 'start' && !started) { started = true; process.on('exit', write); }
+        else if (name === 'start' && !started) {
+          started = true;
+          process.on('exit', write);
+          // --bail, from the command, .mocharc or mocha.opts: the run ends at its first failure.
+          if (this.suite && typeof this.suite.bail === 'function' && this.suite.bail() === true) report.bail = true;
+        }
         else if (name === 'pass') report.passes.push(entry(a));
         else if (name === 'fail') report.failures.push(entry(a, b));
         else if (name === 'pending') report.pending.push(entry(a));
@@ -218,8 +230,7 @@ export const MOCHA_HOOK_SOURCE = `'use strict';
       function stopAfter() {
         if (batch.rounds.length > texts.length) return '';
         // First, with functions held from before: a patched built-in could fool every check after it.
-        var now = builtins();
-        var patched = changed(now, kept, madeByPackage(now));
+        var patched = patchedBuiltin();
         if (patched) { batch.detail = patched; return ${JSON.stringify('builtins' satisfies RoundStop)}; }
         if (plan.stopAfterPass && batch.rounds.some(function (r) { return r.failures.length === 0; })) {
           var ending = firstPassStop(batch.rounds, texts.length + 1 - batch.rounds.length, startupMs);
@@ -243,19 +254,23 @@ export const MOCHA_HOOK_SOURCE = `'use strict';
         return function () { if (called) return undefined; called = true; return fn.apply(this, arguments); };
       }
       function done(failures) {
-        if (clock) clock.round(0);
         // The tests the round set out to run: with --bail, a round that fails stops early and runs fewer.
         var size = planned !== undefined ? planned : count();
         var valid = batch.rounds.length === 1 || (size === tests && Boolean(require.cache[target]));
         if (valid) report.ms = Date.now() - started;
         if (tests === undefined) tests = size;
-        // A child process the runner starts as a round ends (mocha.opts' --growl notifies through one) gets half a
-        // second to end before the checks count its handle as one a candidate left. Checked from an immediate: inside
-        // its own callback, a timer still counts as open.
+        // A child process the runner starts as a round ends (mocha.opts' --growl notifies through one) gets a second
+        // to end before the checks count its handle as one a candidate left. Checked from an immediate: inside its own
+        // callback, a timer still counts as open. The timer functions are the hook's own (a round may replace the
+        // globals), the round's CPU watchdog stays on (a timer it left may loop), and the round ends once.
         var self = this;
         var waits = 0;
+        var ended = false;
         (function settled() {
-          if (valid && waits < 10 && batch.rounds.length <= texts.length && added(openHandles(), handles)) { waits++; return void setTimeout(setImmediate, 50, settled); }
+          if (ended) return;
+          if (valid && waits < 20 && batch.rounds.length <= texts.length && added(openHandles(), handles)) { waits++; return void ownSetTimeout(ownSetImmediate, 50, settled); }
+          ended = true;
+          if (clock) clock.round(0);
           next.call(self, failures, valid);
         })();
       }

@@ -107,6 +107,12 @@ export const pytestAdapter: RunnerAdapter = {
     return [withReportPlugin(base, reportPath, outputDir), ...args].join(' ');
   },
 
+  stopsEarly(report) {
+    if (report.trimStart().startsWith('<')) return undefined;
+    const maxfail = jsonLines(report).find((line) => typeof line.maxfail === 'number')?.maxfail;
+    return typeof maxfail === 'number' && maxfail > 0 ? `maxfail=${maxfail}` : undefined;
+  },
+
   /** The plugin's JSON lines, or (reports of earlier releases, a user's own file) JUnit XML. */
   parse(report) {
     return report.trimStart().startsWith('<') ? parseXml(report) : parseLines(report);

@@ -72,6 +72,10 @@ def pytest_configure(config):
         _root = str(getattr(config, "rootpath", None) or config.rootdir)
     except Exception:
         _root = None
+    # -x, --maxfail, from the command or addopts: the run ends at that many failures.
+    maxfail = getattr(config.option, "maxfail", 0)
+    if isinstance(maxfail, int) and maxfail > 0:
+        _write({"maxfail": maxfail})
 ${PYTHON_EQUALITY_SOURCE}
 
 _eq_scan(False)

@@ -152,16 +152,17 @@ export function stoppingAtFirstFailure(runner: RunnerName, base: string): string
 }
 
 /**
- * The options with which the user's command ends a run at a failure, before the rest of the suite has run (a count of
- * 0 means never): mocha's --bail, jest's and vitest's --bail, pytest's -x (bundled too: `-vx`), --exitfirst and
- * --maxfail, go's -failfast.
+ * The options with which the user's command ends a run at a failure, before the rest of the suite has run, and those
+ * that undo them (a count of 0, `--no-bail`): mocha's --bail, jest's and vitest's --bail, pytest's -x (bundled too:
+ * `-vx`), --exitfirst, --maxfail and --stepwise, go's -failfast. The last one on the command decides, as the
+ * runners' own parsers do.
  */
-const STOPS_EARLY: Partial<Record<RunnerName, RegExp>> = {
-  mocha: /^(?:--bail(?:=true)?|-b)$/,
-  jest: /^(?:--bail(?:=(?!0$)\d+)?|-b)$/,
-  vitest: /^--bail(?:=(?!0$)\d+)?$/,
-  pytest: /^(?:-x|--exitfirst|--maxfail(?:=\d+)?)$/,
-  go: /^--?failfast$/,
+const STOPS_EARLY: Partial<Record<RunnerName, { readonly stops: RegExp; readonly undoes: RegExp; readonly counted?: RegExp }>> = {
+  mocha: { stops: /^(?:--bail(?:=true)?|-b)$/, undoes: /^(?:--no-bail|--bail=false)$/ },
+  jest: { stops: /^(?:--bail(?:=\d+)?|-b)$/, undoes: /^(?:--bail=0|--no-bail)$/, counted: /^--bail$/ },
+  vitest: { stops: /^--bail(?:=\d+)?$/, undoes: /^--bail=0$/, counted: /^--bail$/ },
+  pytest: { stops: /^(?:-x|--exitfirst|--maxfail(?:=\d+)?|--sw|--stepwise)$/, undoes: /^--maxfail=0$/, counted: /^--maxfail$/ },
+  go: { stops: /^--?failfast(?:=true)?$/, undoes: /^--?failfast=false$/ },
 };
 
 /**
@@ -170,23 +171,30 @@ const STOPS_EARLY: Partial<Record<RunnerName, RegExp>> = {
  * the whole suite. An option's value is not read as an option; bundled single letters are (`-vx` holds -x).
  */
 export function stopsEarly(runner: RunnerName, base: string): string | undefined {
-  const stops = STOPS_EARLY[runner];
+  const options = STOPS_EARLY[runner];
   const words = shellWords(base);
-  if (!stops || !Array.isArray(words)) return undefined;
+  if (!options || !Array.isArray(words)) return undefined;
   const grammar = OPTION_GRAMMARS[runner];
+  let found: string | undefined;
   for (let at = argumentsStart(runner, words); at < words.length; at++) {
     const { value } = words[at];
-    if (grammar?.passThrough?.includes(value)) return undefined;
-    if (stops.test(value)) return value;
-    if (grammar?.bundles && /^-[A-Za-z]{2,}$/.test(value)) {
+    if (grammar?.passThrough?.includes(value)) break;
+    if (options.undoes.test(value)) found = undefined;
+    else if (options.stops.test(value)) {
+      // `--maxfail 0`, `--bail 0`: a count in the next word.
+      const count = options.counted?.test(value) ? words[at + 1]?.value : undefined;
+      found = count === '0' ? undefined : value;
+      if (count !== undefined && /^\d+$/.test(count)) at++;
+      continue;
+    } else if (grammar?.bundles && /^-[A-Za-z]{2,}$/.test(value)) {
       for (const letter of value.slice(1)) {
-        if (stops.test(`-${letter}`)) return `-${letter}`;
+        if (options.stops.test(`-${letter}`)) found = `-${letter}`;
         if (grammar.values.includes(`-${letter}`)) break; // the rest of the word is its value
       }
     }
     if (grammar && value.startsWith('-') && optionKind(value, grammar) === 'next') at++;
   }
-  return undefined;
+  return found;
 }
 
 /** One log line: what stage 1 starts for this invocation, and why it might start more than the failing tests' files. */

@@ -50,4 +50,10 @@ export interface RunnerAdapter {
    * Never throws; a missing, empty or unreadable report gives [] (judge that run by its exit code instead).
    */
   parse(report: string, cwd: string): TestResult[];
+  /**
+   * What in the run's own configuration ended it at a failure, as its report tells (mocha's root suite bails, from
+   * `.mocharc` or `mocha.opts` too; pytest's maxfail, from addopts too): "bail", "maxfail=1". Undefined where it did
+   * not, or the report cannot tell.
+   */
+  stopsEarly?(report: string): string | undefined;
 }

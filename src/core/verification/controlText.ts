@@ -16,15 +16,15 @@ const LINE_COMMENT: Readonly<Record<string, string>> = {
 
 const MARK = 'verified-fix strength check: control';
 
-/**
- * `text` with a comment line added at its end: the same program, a different text (the control of a file whose
- * language the offline generator does not parse, and the part of every control outside the change).
- */
 /** Whether a fix in `languageId` gets a control run: its language has a comment this tool can add. */
 export function hasControlRun(languageId: string): boolean {
   return LINE_COMMENT[languageId] !== undefined;
 }
 
+/**
+ * `text` with a comment line added at its end: the same program, a different text (the control of a file whose
+ * language the offline generator does not parse, and the part of every control outside the change).
+ */
 export function withControlComment(text: string, languageId: string): string | undefined {
   const comment = LINE_COMMENT[languageId];
   if (!comment) return undefined;

@@ -27,11 +27,11 @@ export class FlakyTests {
   /** Passed every re-run on the unmodified code: a candidate that breaks them is not re-checked each time. */
   private readonly stable = new Set<string>();
   private runs = 0;
-  /** The tests the baseline reported: a flaky one passed there once. */
-  private readonly seen: ReadonlySet<string>;
+  /** The tests that passed on the baseline: only those can be flaky (pass once, fail once). */
+  private readonly passedOnBaseline: ReadonlySet<string>;
 
   constructor(private readonly options: FlakyTestsOptions) {
-    this.seen = new Set(options.plan.baseline.map((test) => test.id));
+    this.passedOnBaseline = new Set(options.plan.baseline.filter((test) => test.outcome === 'passed').map((test) => test.id));
   }
 
   /** Every test found flaky so far, in the order found. */
@@ -41,13 +41,13 @@ export class FlakyTests {
 
   /**
    * The tests among `broke` (a failed run's only failures) that also fail on the unmodified code; empty when any of
-   * them is the candidate's doing, was never seen passing, or when there are too many to be flakiness.
+   * them is the candidate's doing, never passed on the baseline, or when there are too many to be flakiness.
    */
   async explain(broke: readonly string[], afterPass: boolean): Promise<readonly string[]> {
     if (broke.length === 0 || broke.length > MAX_SUSPECTS || broke.some((id) => this.stable.has(id))) return [];
-    // A test the baseline never reached (the user's --bail stopped it first) may fail on the unmodified code every
+    // A test the baseline never saw pass (the user's --bail stopped it first) may fail on the unmodified code every
     // time: a failure there would not make it flaky, and the candidate's run stands as it is.
-    if (broke.some((id) => !this.seen.has(id))) return [];
+    if (broke.some((id) => !this.passedOnBaseline.has(id))) return [];
     const unknown = broke.filter((id) => !this.flaky.has(id));
     if (unknown.length > 0) {
       const failed = await this.failOnBaseline(unknown, afterPass ? BASELINE_TRIES.afterPass : BASELINE_TRIES.firstRun);

@@ -3,13 +3,14 @@
 import type { TestEvidence, Verdict, VerdictCause } from '../contract/fixRequest';
 import type { Logger } from '../base/logger';
 import { listIds, planFromBaseline } from './stagedVerification';
-import { stopsEarly } from '../testResults/selection';
 import type { PerTestPlan } from './stagedVerification';
+import { stopsEarly } from '../testResults/selection';
 import type { ExecutedRun } from '../execution/executor';
 import { seconds } from '../base/duration';
 import { limitFromBaseline } from './timeLimits';
 import type { BaselineLimit } from './timeLimits';
 import type { ResolvedRunner } from '../testCommand/runner';
+import type { RunnerAdapter } from '../testResults/types';
 import { parseTestSummary, testsRun } from '../testResults/summary';
 import { splitId } from '../testResults/ids';
 import type { TestSummary } from '../testResults/summary';
@@ -68,8 +69,13 @@ export function crossCheck(verdict: Verdict, tests: TestEvidence, reference: Tes
 export function referenceFrom(run: ExecutedRun, runner: ResolvedRunner | undefined, testCommand: string, logger: Logger, width = 1): Reference {
   const summary = parseTestSummary(run.verdict.output);
   const ranToEnd = (plan: boolean) => (run.verdict.status === 'pass' || run.verdict.status === 'fail') && (plan || summary !== undefined);
-  // A failed run of a command that stops at its first failure stopped at the bug's first failing test.
-  const early = runner && 'adapter' in runner && run.verdict.status === 'fail' ? stopsEarly(runner.adapter.name, runner.base) : undefined;
+  // A failed run of a command that stops at its first failure stopped at the bug's first failing test: the option on
+  // the command, or what the run's report says its configuration set.
+  const configured = (adapter: RunnerAdapter) => {
+    const setting = adapter.stopsEarly?.(run.report ?? '');
+    return setting ? `${setting}, from its configuration` : undefined;
+  };
+  const early = runner && 'adapter' in runner && run.verdict.status === 'fail' ? (stopsEarly(runner.adapter.name, runner.base) ?? configured(runner.adapter)) : undefined;
   const limitOf = (plan: boolean, files = width) => {
     // A suite of fewer files than the slots started no more files at once than it has.
     const found = limitFromBaseline(run.verdict.durationMs, ranToEnd(plan), Math.min(width, files));

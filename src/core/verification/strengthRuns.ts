@@ -146,8 +146,9 @@ async function checkOwn(check: StrengthCheck, candidate: CandidateResult, verifi
   const limit = variantLimit(verifier, candidate);
   const reach = verifier.reachingTestsOf?.(index);
   // First from the fix's own runs alone, before its control text and variants are made (each parses the whole file,
-  // 0.2 s for a long one): a fix the budget cannot decide with one variant is not started with more.
-  let tooDear = unaffordable(check, verifier, candidate, 1, hasControlRun(check.languageId), true);
+  // 0.2 s for a long one): a fix the budget cannot decide with one variant is not started with more. Not for a fix
+  // that changes no text of its own (a deletion): it has no variant.
+  let tooDear = candidate.replacement.trim() !== '' ? unaffordable(check, verifier, candidate, 1, hasControlRun(check.languageId), true) : undefined;
   const control = tooDear === undefined ? await controlOf({ ...check, replacement: candidate.replacement }) : undefined;
   const variants = tooDear === undefined ? await strengthVariants({ ...check, replacement: candidate.replacement }) : [];
   const fresh = variants.filter((variant) => !cache.has(variant.fileText)).length;

@@ -141,6 +141,7 @@ describe('stage 1 shared on mocha 11 with output still being written when a roun
  * Object.prototype as it loads (should.js, from test/mocha.opts' --require) and a child process started as the tests end
  * (its --growl notifies through one). Neither is a candidate's: before, every shared process ended after its first
  * round ("changed a built-in object (Object.prototype.should)", then "left a timer or a handle open (ProcessWrap)").
+ * What packages change counts as theirs only before the file under repair first loads, when no candidate has run.
  * A candidate that patches a built-in itself (#3, String.prototype.trim, the second round of its process) still
  * ends its process, as does one that writes a package of its own and loads it to patch one.
  */
@@ -175,6 +176,12 @@ describe('stage 1 shared on mocha 3 where a package extends Object.prototype and
     assert.deepEqual(r.statuses, ['fail', 'fail', 'fail', 'pass', 'fail', 'pass'], r.stderr);
     assert.match(r.stderr, /stage 1 of candidates #2, #4, #6 shared one mocha process \([\d.]+ s\), one round each\n/, r.stderr);
     assert.match(r.stderr, /stage 1 of candidates #1, #3, #5 shared one mocha process \([\d.]+ s\), one round each; it ended after 2: a candidate changed a built-in object or a core module \(String\.prototype\.trim\)/, r.stderr);
+  });
+  it('ends the process at a candidate that undoes what a package did to a built-in', async () => {
+    const undo = '  delete Object.prototype.vfShould; if (x < lo) return lo;\n  if (x > hi) return lo;';
+    const r = await candidatesRequest(packageWorkspace(), 'src/calc.js', [WRONG[0], undo, WRONG[1], CANDIDATES[3].text]);
+    assert.deepEqual(r.statuses, ['fail', 'fail', 'fail', 'pass'], r.stderr);
+    assert.match(r.stderr, /stage 1 of candidates #2, #4 shared one mocha process \([\d.]+ s\), one round each; it ended after 1: a candidate changed a built-in object or a core module \(Object\.prototype\.vfShould\)/, r.stderr);
   });
   it('ends the process at a candidate that writes a package of its own and loads it to patch a built-in', async () => {
     const ws = packageWorkspace();
