@@ -4,7 +4,9 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { failureExcerpt } from '../../src/core/testResults/failureExcerpt';
+import { failureExcerpt, lastErrorLine } from '../../src/core/testResults/failureExcerpt';
+import { planFromBaseline } from '../../src/core/verification/stagedVerification';
+import { jestAdapter } from '../../src/core/testResults/jest';
 import { fixturesDir } from './helpers/paths';
 
 const read = (name: string) => readFileSync(join(fixturesDir, 'failure-output', name), 'utf8');
@@ -69,3 +71,22 @@ describe('failureExcerpt', () => {
     assert.deepEqual(failureExcerpt({ output: 'a\nb\nc' }, 2), ['b', 'c']);
   });
 });
+
+describe('the last error a run printed', () => {
+  // commander 12's suite under jest 29 with a seeded bug that makes a test's parse() call process.exit: jest ends
+  // there, before its results processor runs, so the run leaves no report. Its first "●" block is an earlier failing
+  // test; what ended the run is at the end.
+  it('names what ended a run that left no report, and the baseline\'s problem says it', () => {
+    const output = read('jest29-process-exit.txt');
+    assert.equal(lastErrorLine(output), '●  process.exit called with "1"');
+    const planned = planFromBaseline(jestAdapter, 'jest', { verdict: { status: 'fail', exitCode: 1, durationMs: 1, output, stdout: '', stderr: output } });
+    assert.ok('problem' in planned);
+    assert.match(planned.problem, /^the unmodified code's run left no jest test report \(exit 1; the last error it printed: ● {2}process\.exit called with "1"\): .*a test that ended the process/);
+  });
+  it('reads a traceback\'s last line, and nothing where no line names an error', () => {
+    assert.equal(lastErrorLine(['Traceback (most recent call last):', '  File "x.py", line 1, in <module>', "ModuleNotFoundError: No module named 'calc'", ''].join('\n')), "ModuleNotFoundError: No module named 'calc'");
+    assert.equal(lastErrorLine('\u001b[31mError: Cannot find module \'./lib\'\u001b[39m\n    at Module._resolveFilename (node:internal/modules/cjs/loader:1)\n'), "Error: Cannot find module './lib'");
+    assert.equal(lastErrorLine('  12 passing (4ms)\n'), undefined);
+  });
+});
+

@@ -107,3 +107,17 @@ export function failureExcerpt(source: ExcerptSource, maxLines = 8): string[] {
   const named = failures.length > 0 ? failures.slice(0, TESTS_SHOWN).map(({ id }) => `✗ ${id}`) : [];
   return [...named, ...picked].slice(0, maxLines).map(cut);
 }
+
+/** A line that names what went wrong: a runner's failure heading, an error, a traceback's last line. */
+const ERROR_LINE = /^\s*(?:● (?!Console\b)|[\w.]*(?:Error|Exception)\b:?|error:|Traceback\b|E {2,}\S|FATAL\b|fatal:)/;
+
+/**
+ * The last line of `output` that says what went wrong ("● process.exit called with "1"", "ModuleNotFoundError: No
+ * module named 'x'"), colours stripped and cut to 200 characters; undefined when no line does. Where a run ended
+ * without the report it was to write, the end of its output says why, not its first failing test.
+ */
+export function lastErrorLine(output: string): string | undefined {
+  const line = stripAnsi(output).split(/\r?\n/).reverse().find((l) => ERROR_LINE.test(l) && !FRAME.test(l));
+  return line === undefined ? undefined : cut(line.trim());
+}
+

@@ -6,6 +6,7 @@ import { diffAgainstBaseline, failingIds } from '../testResults/compare';
 import type { BaselineDiff } from '../testResults/compare';
 import type { RunnerAdapter, TestResult } from '../testResults/types';
 import { splitId } from '../testResults/ids';
+import { lastErrorLine } from '../testResults/failureExcerpt';
 
 /** What the baseline's report told about the suite, for judging every candidate of the request. */
 export interface PerTestPlan {
@@ -54,7 +55,9 @@ export function planFromBaseline(adapter: RunnerAdapter, base: string, run: Exec
   const failing = failingIds(baseline);
   const { verdict } = run;
   if (baseline.length === 0) {
-    return { problem: `the unmodified code's run left no ${adapter.name} test report (${verdict.reason ?? `exit ${verdict.exitCode}`}: a syntax error, a missing command, a collection error or no tests)` };
+    const last = lastErrorLine(verdict.output);
+    const said = last ? `; the last error it printed: ${last}` : '';
+    return { problem: `the unmodified code's run left no ${adapter.name} test report (${verdict.reason ?? `exit ${verdict.exitCode}`}${said}): a syntax error, a missing command, a collection error, no tests, or a test that ended the process (process.exit, os._exit)` };
   }
   if (verdict.status !== 'pass' && failing.length === 0) {
     return { problem: `the unmodified code's run failed (${verdict.reason ?? `exit ${verdict.exitCode}`}) without any failing test` };
