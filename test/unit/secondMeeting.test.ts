@@ -47,6 +47,19 @@ describe('noFixAdvice', () => {
     assert.match(advice.next[0], /^select more lines to include src\/range\.js:7, or use Suggest Verified Fix on the line the stack names/);
   });
 
+  it('says where candidates fixed some failing tests and still fail the others, which may fail for a reason of their own', () => {
+    // body-parser 2.2.0 on a registry whose qs had moved on: two urlencoded tests failed before the seeded json bug.
+    const partial = { fixed: ['json parses'], broke: [], stillFailing: ['urlencoded parses keys'], passed: 9, failed: 1 };
+    const candidates = [candidate(0, v({}), { tests: partial }), candidate(1, v({}), { tests: partial }), candidate(2, v({ output: outsideStack }), { tests: stillFailing })];
+    const r = result(candidates, { failingTests: ['json parses', 'urlencoded parses keys'] });
+    const advice = noFixAdvice(r, CLI_NAMES);
+    assert.ok(advice);
+    assert.equal(advice.groups[0].kind, 'partial');
+    assert.match(advice.conclusion, /^3 candidates failed in 2 ways: 2 \(#1, #2\) fix 1 failing test but still fail `urlencoded parses keys`; #3 still fails/);
+    assert.match(advice.next[0], /^check the tests still failing on their own: they fail on the unmodified code too, .*; fix them first, or start from the failing test you mean \(--test-name with that test and no --file\/--lines/);
+    assert.match(noFixAdvice(r, EDITOR_NAMES)?.next[0] ?? '', /or start from the failing test you mean \(Suggest Verified Fix on the line the stack names .*\)$/);
+  });
+
   it('names the test timeout setting when runs time out, the sandbox when it could not start, a model for syntax errors', () => {
     const timedOut = noFixAdvice(result([candidate(0, v({ status: 'timeout', cause: 'timeout', durationMs: 1000 })), candidate(1, v({ status: 'timeout', cause: 'timeout', durationMs: 1000 }))]), EDITOR_NAMES);
     assert.equal(timedOut?.conclusion, 'all 2 candidates timed out (stopped at 1.0 s)');
@@ -85,11 +98,11 @@ describe('noFixAdvice', () => {
     const editor = noFixAdvice(r, EDITOR_NAMES);
     const cli = noFixAdvice(r, CLI_NAMES);
     assert.equal(cli?.conclusion, editor?.conclusion);
-    assert.match(cli?.next[0] ?? '', /^widen --lines to include src\/range\.js:7$/);
+    assert.match(cli?.next[0] ?? '', /^widen --lines to include src\/range\.js:7, or use --test-name with that test and no --file\/--lines \(the tool finds where to look\)$/);
     const printed = noFixLines(r).join('\n');
     assert.match(printed, /^No passing fix found \(0 of 3 passed\): all 3 candidates still fail `clamp keeps the upper bound`/);
     assert.equal(printed.match(/expected 10, got 11/g)?.length, 1, printed);
-    assert.match(printed, /Next: widen --lines to include src\/range\.js:7\./);
+    assert.match(printed, /Next: widen --lines to include src\/range\.js:7, or use --test-name with that test/);
   });
 });
 

@@ -6,10 +6,12 @@ import { isWorkspaceFile, outputLocations } from '../testResults/stackLocations'
 import { failureExcerpt } from '../testResults/failureExcerpt';
 
 /**
- * Why a group of candidates failed, most actionable first. `outsideSelection`: the failure names places in the selected
+ * Why a group of candidates failed, most actionable first. `partial`: they fixed some of the tests that fail on the
+ * unmodified code, broke none, and still fail the others (which may not depend on the selection at all: a test that
+ * fails for another reason blocks every fix). `outsideSelection`: the failure names places in the selected
  * file, none inside the selection (or, with per-test results, names none of it); `failed`: the output says nothing of where.
  */
-export type FailureKind = 'baselineTimeout' | 'setup' | 'readOnly' | 'timeout' | 'syntax' | 'outsideSelection' | 'inSelection' | 'failed';
+export type FailureKind = 'baselineTimeout' | 'setup' | 'readOnly' | 'timeout' | 'syntax' | 'partial' | 'outsideSelection' | 'inSelection' | 'failed';
 
 /** Candidates that failed the same way. */
 export interface FailureGroup {
@@ -22,6 +24,8 @@ export interface FailureGroup {
   readonly excerpt: readonly string[];
   /** For `outsideSelection`: the first place in the selected file the failure names, "src/range.js:12"; absent when it names none. */
   readonly reaches?: string;
+  /** For `partial`: how many of the failing tests the group's candidates fixed (the most any of them did). */
+  readonly fixed?: number;
   /** Seconds a run took before it was stopped, for timeouts. */
   readonly seconds?: number;
   /** For `readOnly`: the path outside the run's copy it tried to write. */
@@ -82,6 +86,8 @@ function kindOf(c: CandidateResult, result: FixResult, lines: [number, number]):
   if (status === 'timeout' || cause === 'timeout') return { kind: 'timeout' };
   if (READ_ONLY.test(c.verdict.output)) return { kind: 'readOnly' };
   if (SYNTAX.test(c.verdict.output) || SYNTAX.test(c.verdict.reason ?? '')) return { kind: 'syntax' };
+  // Some of the failing tests fixed, none broken, the rest still failing: those may fail for a reason of their own.
+  if (c.tests && c.tests.fixed.length > 0 && c.tests.broke.length === 0 && c.tests.stillFailing.length > 0) return { kind: 'partial' };
   const where = reach(c.verdict.output, result, lines);
   if (where.inside) return { kind: 'inSelection' };
   if (where.outside) return { kind: 'outsideSelection', reaches: where.outside };
@@ -109,7 +115,7 @@ function refusedWrite(output: string): string | undefined {
   return match ? match[1] ?? match[2] : undefined;
 }
 
-const ORDER: readonly FailureKind[] = ['baselineTimeout', 'setup', 'readOnly', 'timeout', 'syntax', 'outsideSelection', 'inSelection', 'failed'];
+const ORDER: readonly FailureKind[] = ['baselineTimeout', 'setup', 'readOnly', 'timeout', 'syntax', 'partial', 'outsideSelection', 'inSelection', 'failed'];
 
 function readOnlyFacts(kind: FailureKind, c: CandidateResult, result: FixResult): Pick<FailureGroup, 'wrote' | 'baselineToo'> {
   if (kind !== 'readOnly') return {};
@@ -130,6 +136,7 @@ export function failureGroups(result: FixResult): FailureGroup[] {
     const group = groups.get(key) ?? { kind, numbers: [], tests, excerpt: excerpt.length > 0 ? excerpt : c.verdict.reason ? [c.verdict.reason] : [], ...(reaches ? { reaches } : {}), ...readOnlyFacts(kind, c, result) };
     group.numbers.push(c.index + 1);
     if (kind === 'timeout') group.seconds = Math.max(group.seconds ?? 0, c.verdict.durationMs / 1000);
+    if (kind === 'partial') group.fixed = Math.max(group.fixed ?? 0, c.tests?.fixed.length ?? 0);
     groups.set(key, group);
   }
   return [...groups.values()].sort((a, b) => b.numbers.length - a.numbers.length || ORDER.indexOf(a.kind) - ORDER.indexOf(b.kind));
@@ -156,12 +163,14 @@ export function groupVerb(group: FailureGroup, one = group.numbers.length === 1)
       return `${verb('does', 'do')} not parse (a syntax error)`;
     case 'readOnly':
       return `could not write ${group.wrote ? code(group.wrote) : 'a file'} outside the run's copy (read-only in the sandbox)${group.baselineToo ? ', as the unmodified code\'s run could not, so the tests never ran' : ''}`;
+    case 'partial':
     case 'outsideSelection':
     case 'inSelection':
     case 'failed': {
-      const still = group.tests.length > 0
+      const fixedSome = group.kind === 'partial' ? `${verb('fixes', 'fix')} ${plural(group.fixed ?? 0, 'failing test')} but ` : '';
+      const still = fixedSome + (group.tests.length > 0
         ? `still ${verb('fails', 'fail')} ${group.tests.slice(0, 2).map(code).join(', ')}${group.tests.length > 2 ? ` and ${group.tests.length - 2} more` : ''}`
-        : `${verb('fails', 'fail')}${group.excerpt[0] ? ` with ${code(group.excerpt[0].trim())}` : ' the tests'}`;
+        : `${verb('fails', 'fail')}${group.excerpt[0] ? ` with ${code(group.excerpt[0].trim())}` : ' the tests'}`);
       if (group.kind !== 'outsideSelection') return still;
       return group.reaches ? `${still}; the failure points at ${group.reaches}, outside the selection` : `${still}; the failure never reaches the selection`;
     }
@@ -175,6 +184,7 @@ function nextSteps(groups: readonly FailureGroup[], result: FixResult, names: Ad
     if (group.kind === 'setup') steps.push(`make the test command run in the sandbox first (why it did not: ${names.log})`);
     if (group.kind === 'readOnly') steps.push(`make the test command write only inside the workspace or under /tmp${group.wrote ? ` (it wrote ${group.wrote}${SPAWN_WRAP.test(group.wrote) ? ': nyc 14 and older put their spawn-wrap shims there, nyc 15 does not' : ''})` : ''}`);
     if (group.kind === 'timeout') steps.push(`raise ${names.testTimeout} (runs were stopped at ${(group.seconds ?? 0).toFixed(1)} s), or check for candidates that loop`);
+    if (group.kind === 'partial') steps.push(`check the tests still failing on their own: they fail on the unmodified code too, and where they fail for a reason of their own (another bug, the environment, a dependency's version) no change of the selection passes them; fix them first${names.failingTest ? `, or start from the failing test you mean (${names.failingTest})` : ''}`);
     if (group.kind === 'outsideSelection') steps.push(`${names.widen}${group.reaches ? ` to include ${group.reaches}` : ''}${names.failingTest ? `, or use ${names.failingTest}` : ''}`);
     if (group.kind === 'syntax' || group.kind === 'inSelection') steps.push(`more samples (${names.samples}) or a model provider (${names.provider})`);
     if (group.kind === 'failed') steps.push(`more samples (${names.samples}), a model provider (${names.provider}) or ${names.widen}`);
@@ -233,4 +243,5 @@ export const CLI_NAMES: AdviceNames = {
   provider: '--provider openai-compatible',
   widen: 'widen --lines',
   log: 'run again with --verbose',
+  failingTest: '--test-name with that test and no --file/--lines (the tool finds where to look)',
 };
