@@ -85,7 +85,7 @@ export const MOCHA_HOOK_SOURCE = `'use strict';
   var targetLoaded = false;
   var packageMade = Object.create(null);
   var packageDepth = 0;
-  var IN_PACKAGE = /[\\/]node_modules[\\/]/;
+  var IN_PACKAGE = /[\\/]node_modules[\\/]/; // a package's file: never loaded anew between rounds
   // A package module loaded before the file under repair first loads in a shared run, by its file: what its loading
   // changes in the built-ins is the package's (should.js, which mocha.opts' --require loads, defines
   // Object.prototype.should), not a candidate's: none has run yet. '' for anything else, and inside a package's
@@ -280,7 +280,7 @@ export const MOCHA_HOOK_SOURCE = `'use strict';
           try { fs.writeFileSync(target, fs.readFileSync(texts[batch.rounds.length - 1])); } catch (e) { why = ${JSON.stringify('unwritable' satisfies RoundStop)}; }
         }
         if (why === undefined) {
-          Object.keys(require.cache).forEach(function (key) { if (!/[\\/]node_modules[\\/]/.test(key)) delete require.cache[key]; });
+          Object.keys(require.cache).forEach(function (key) { if (!IN_PACKAGE.test(key)) delete require.cache[key]; });
           write();
           begin();
           try {
@@ -318,7 +318,7 @@ export const MOCHA_HOOK_SOURCE = `'use strict';
   // suites do) would keep the first round's code there. Each round runs them again, as a process of its own would.
   function requiredHelpers(files) {
     var root = fs.realpathSync(process.cwd()) + path.sep;
-    var project = function (file) { return typeof file === 'string' && file.indexOf(root) === 0 && !/[\\/]node_modules[\\/]/.test(file); };
+    var project = function (file) { return typeof file === 'string' && file.indexOf(root) === 0 && !IN_PACKAGE.test(file); };
     return Object.keys(require.cache).filter(function (key) {
       if (!project(key) || files.indexOf(key) >= 0) return false;
       var parent = require.cache[key].parent;
@@ -327,7 +327,7 @@ export const MOCHA_HOOK_SOURCE = `'use strict';
   }
   // Whether a package outside mocha holds a module of the project: deleting it from the cache would not load it anew there.
   function packageKeepsProjectModule() {
-    var outside = function (file) { return !/[\\/]node_modules[\\/]/.test(file); };
+    var outside = function (file) { return !IN_PACKAGE.test(file); };
     return Object.keys(require.cache).some(function (key) {
       if (outside(key) || /[\\/]node_modules[\\/]mocha[\\/]/.test(key)) return false;
       var children = require.cache[key].children || [];
