@@ -16,6 +16,11 @@ describe('a sandboxed run\'s environment', () => {
     assert.equal(localEnvironment({ PYTHONPYCACHEPREFIX: '/tmpfiles/pyc' }, true).PYTHONPYCACHEPREFIX, '/tmpfiles/pyc');
   });
 
+  it("lets the baseline's run write bytecode (into its own layer, for later runs to read), whatever the user's setting", () => {
+    for (const base of [{}, { PYTHONDONTWRITEBYTECODE: '1' }]) assert.equal(localEnvironment(base, true, true).PYTHONDONTWRITEBYTECODE, undefined, JSON.stringify(base));
+    assert.equal(localEnvironment({ PYTHONPYCACHEPREFIX: '/tmp/.pycache' }, true, true).PYTHONPYCACHEPREFIX, undefined, 'a prefix in the private /tmp would hide it from later runs');
+  });
+
   it('keeps the other caches in the private /tmp inside a namespace, and the environment as it is outside one', () => {
     assert.equal(localEnvironment({}, true).XDG_CACHE_HOME, '/tmp/.cache');
     const outside = localEnvironment({ PYTHONPYCACHEPREFIX: '/tmp/.pycache' }, false);

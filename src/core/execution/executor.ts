@@ -36,7 +36,8 @@ export interface RunOptions {
   readonly lowPriority?: boolean;
   /**
    * The unmodified code's run (the baseline): what jest caches in the run's private /tmp (every file it transformed)
-   * starts each run after it warm, as the user's second run is. A run that was cancelled or tampered with seeds nothing.
+   * and, in an overlay, the bytecode Python compiles (bytecodeSeed.ts) start each run after it warm, as the user's
+   * second run is. A run that was cancelled or tampered with seeds nothing.
    */
   readonly seedsRunnerCache?: boolean;
   /**

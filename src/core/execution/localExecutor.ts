@@ -22,6 +22,7 @@ import { shellQuote } from '../testResults/shell';
 import type { WorkspaceListing } from '../isolation/workspaceCopy';
 import type { Protections } from '../contract/protections';
 import { jestCacheFolder, RUN_OUTPUT_FOLDER, RunnerCache } from './runnerCache';
+import { BytecodeSeed } from './bytecodeSeed';
 import type { TempBind } from '../sandbox/backend';
 
 async function readReport(path: string): Promise<string | undefined> {
@@ -86,6 +87,8 @@ export class LocalExecutor implements TestExecutor {
   private hiddenInTree: readonly string[] = [];
   /** Where each run has a private /tmp: jest's cache there, carried from the baseline into later runs. */
   private runnerCache?: RunnerCache;
+  /** With overlays: Python's bytecode the baseline compiled, a read-only layer of every later run. */
+  private bytecode?: BytecodeSeed;
 
   constructor(private readonly options: LocalExecutorOptions) {
     this.readOnlyInTree = readOnlyTestPaths(options.listing.files, options.relativePath);
@@ -111,6 +114,7 @@ export class LocalExecutor implements TestExecutor {
     this.trees = await chooseIsolation({ choice: request.isolation.mode ?? 'auto', backend, workspace, listing, requestDir: this.requestDir, target: relativePath, logger });
     // Copies link into the original; an overlay is mounted over it, so it is the run's own (copy-on-write) tree.
     if (this.trees.mode !== 'overlay') this.readOnlyPaths.push(request.workspace);
+    else this.bytecode = new BytecodeSeed(this.requestDir, workspace, relativePath, logger);
     // A dependency folder that is a link, or whose entries are (a shared store, another checkout's node_modules), must
     // stay visible, read-only, even where the sandbox hides the place its targets live in (a private /tmp).
     const outside = new Set<string>();
@@ -185,10 +189,14 @@ export class LocalExecutor implements TestExecutor {
       // the project's config, and the config names the engine's files there (its guard as a setup file).
       const outputBind = cache && outputDir ? { source: outputDir, target: RUN_OUTPUT_FOLDER } : undefined;
       const shellCommand = command && reportPath ? command(reportPath, outputBind?.target ?? outputDir) : this.options.testCommand;
+      // The baseline's run compiles what later runs read; every other run writes no bytecode.
+      const compiling = seedsRunnerCache === true && tree.overlay ? this.bytecode : undefined;
+      const bytecodeFolders = compiling && tree.overlay ? await compiling.openFolders(tree.overlay.upper, this.options.listing.files, this.readOnlyInTree) : [];
+      const seeds = this.bytecode?.layers() ?? [];
       const verdict = await runTestCommand({
         command: lowPriority ? `exec nice -n ${LOWEST_PRIORITY} /bin/sh -c ${shellQuote(shellCommand)}` : shellCommand,
         cwd: dir,
-        ...(tree.overlay ? { overlay: tree.overlay } : {}),
+        ...(tree.overlay ? { overlay: seeds.length > 0 ? { ...tree.overlay, seeds } : tree.overlay } : {}),
         readOnlyPaths: this.readOnlyPaths,
         readOnlyInCopy: this.readOnlyInTree.map((rel) => join(dir, rel)),
         hiddenFolders: [tempRootPath()],
@@ -201,16 +209,19 @@ export class LocalExecutor implements TestExecutor {
         allowNetwork: request.isolation.allowNetwork,
         memoryMB: request.isolation.memoryMB,
         env: this.options.env,
+        ...(compiling ? { writesBytecode: true, writableInCopy: bytecodeFolders.map((rel) => join(dir, rel)) } : {}),
         ...(onStarted ? { onStarted } : {}),
       });
       // Readable again, so the report can be read and removed by a user without root's override.
       if (reportDir) await chmod(reportDir, 0o700).catch(() => undefined);
       // A cancelled run is dropped, not judged: its reason must survive.
       if (verdict.cancelled) return { verdict };
-      const problem = await tamperingIn(await tree.changes(), relativePath, (rel) => this.existedBefore(rel));
+      const changes = await tree.changes();
+      const problem = await tamperingIn(changes, relativePath, (rel) => this.existedBefore(rel));
       if (problem) return { verdict: this.redact({ ...verdict, status: 'error', reason: problem, cause: 'tamper' }) };
       trusted = true;
       if (seedsRunnerCache && cache && this.runnerCache) cacheKept = await this.runnerCache.keep(cache.source);
+      if (compiling && tree.overlay) await compiling.keep(tree.overlay.upper, [...changes.added, ...changes.modified]);
       const report = reportPath ? await readReport(reportPath) : undefined;
       return {
         verdict: this.redact(verdict),

@@ -11,12 +11,19 @@ export const SANDBOX_SETUP_EXIT = 125;
 
 /**
  * A copy-on-write view of the workspace: inside the run, `lower` shows at its own path with every write landing in
- * `upper` (`work` is overlayfs's scratch folder, on the same file system as `upper`).
+ * `upper` (`work` is overlayfs's scratch folder, on the same file system as `upper`). `seeds`: read-only layers
+ * between the two, topmost first (the bytecode the baseline compiled: execution/bytecodeSeed.ts).
  */
 export interface OverlayMount {
   readonly lower: string;
   readonly upper: string;
   readonly work: string;
+  readonly seeds?: readonly string[];
+}
+
+/** overlayfs's `lowerdir`: the seeds above the workspace. */
+export function lowerLayers(overlay: OverlayMount): string {
+  return [...(overlay.seeds ?? []), overlay.lower].join(':');
 }
 
 /** A host folder the run sees, writable, at `target` in its private /tmp (a runner's cache folder there). */
@@ -52,6 +59,10 @@ export interface RunSpec {
   readonly overlay?: OverlayMount;
   /** Bound into the run's private /tmp; only where `privateTempUid` is set. */
   readonly tempBinds?: readonly TempBind[];
+  /** Python may write bytecode beside the sources (into the run's own overlay layer); else it writes none. */
+  readonly writesBytecode?: boolean;
+  /** Folders inside `readOnlyInCopy` the run may still write (where the baseline's run writes bytecode). */
+  readonly writableInCopy?: readonly string[];
 }
 
 /** A run made ready by its backend: the process the runner spawns, and how the backend ends and cleans it. */

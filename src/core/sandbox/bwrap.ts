@@ -2,6 +2,7 @@
 import { SYSTEM_PATH, toolPath } from '../base/toolPath';
 import { hiddenPaths, privateTempFolders, splitByKind } from '../security/hiddenPaths';
 import { socketsToMask } from '../security/unixSockets';
+import { lowerLayers } from './backend';
 import type { OverlayMount, PreparedRun, RunSpec, SandboxBackend } from './backend';
 import { innerCommand, localEnvironment, prepareLocal } from './localRun';
 import type { LocalTools } from './localRun';
@@ -30,6 +31,7 @@ function bwrapArgs(userNamespace: boolean, spec: RunSpec, command: readonly stri
   // After the folders hidden above: a temp root at /tmp itself must not cover them.
   for (const bind of spec.tempBinds ?? []) args.push('--bind', bind.source, bind.target);
   for (const path of spec.readOnlyInCopy) args.push('--ro-bind', path, path);
+  for (const path of spec.writableInCopy ?? []) args.push('--bind', path, path);
   // Every socket listening at this moment (a name list misses /var/tmp, ~/.colima/…/docker.sock), the copy's own view
   // included: with an overlay it is the workspace, where a daemon's socket would be reached through the lower layer.
   if (!spec.allowNetwork) {
@@ -59,8 +61,8 @@ function runUid(userNamespace: boolean): number | undefined {
  */
 export function overlayWrapper(overlay: OverlayMount): string[] {
   const user = isRoot() ? [] : ['--user', '--map-root-user'];
-  const mount = 'mount -t overlay verified-fix -o "lowerdir=$1,upperdir=$2,workdir=$3" "$1" || exit 125; shift 3; exec "$@"';
-  return [toolPath('unshare'), ...user, '--mount', '--propagation', 'private', '--', '/bin/sh', '-c', `PATH=${SYSTEM_PATH} ${mount}`, 'overlay-mount', overlay.lower, overlay.upper, overlay.work];
+  const mount = 'mount -t overlay verified-fix -o "lowerdir=$4,upperdir=$2,workdir=$3" "$1" || exit 125; shift 4; exec "$@"';
+  return [toolPath('unshare'), ...user, '--mount', '--propagation', 'private', '--', '/bin/sh', '-c', `PATH=${SYSTEM_PATH} ${mount}`, 'overlay-mount', overlay.lower, overlay.upper, overlay.work, lowerLayers(overlay)];
 }
 
 /**
@@ -85,7 +87,7 @@ export function bwrapBackend(tools: LocalTools, userNamespace: boolean): Sandbox
     prepare: (spec: RunSpec): Promise<PreparedRun> =>
       prepareLocal(tools, spec, {
         argv: [...(spec.overlay ? overlayWrapper(spec.overlay) : []), toolPath('bwrap'), ...bwrapArgs(userNamespace, spec, innerCommand(tools, spec))],
-        env: localEnvironment(spec.env, true),
+        env: localEnvironment(spec.env, true, spec.writesBytecode === true),
         namespaced: true,
       }),
   };

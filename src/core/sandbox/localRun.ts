@@ -32,8 +32,11 @@ export function innerCommand(tools: LocalTools, spec: RunSpec): string[] {
   return ['/bin/sh', '-c', 'for fd in 3 4 5 6 7 8 9; do eval "exec $fd>&-"; done 2>/dev/null; exec "$@"', 'close-fds', ...limited];
 }
 
-/** Environment for every local run: CI mode, no prompts, and (inside a namespace) caches kept in the private /tmp. */
-export function localEnvironment(base: NodeJS.ProcessEnv, cachesInTmp: boolean): NodeJS.ProcessEnv {
+/**
+ * Environment for every local run: CI mode, no prompts, and (inside a namespace) caches kept in the private /tmp.
+ * `writesBytecode`: Python may write its bytecode (the baseline's run in an overlay of its own, which later runs read).
+ */
+export function localEnvironment(base: NodeJS.ProcessEnv, cachesInTmp: boolean, writesBytecode = false): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...base };
   // Variables of the process we run in that would change how the tests behave: node's test runner treats
   // itself as a child reporting to a parent when NODE_TEST_CONTEXT is set (and then always exits 0), and
@@ -48,8 +51,11 @@ export function localEnvironment(base: NodeJS.ProcessEnv, cachesInTmp: boolean):
     // own), or in the user's own PYTHONPYCACHEPREFIX, and writes none. A prefix in the private /tmp starts empty, so
     // every module was compiled on every run (pyflakes' suite: 5.9 s against 2.6 s); and a run that wrote bytecode
     // could leave a stale one for the next candidate in a reused copy (a text of the same size, in the same second).
+    // The one exception is the baseline's run in an overlay: what it writes, in a layer of its own, is the bytecode
+    // later runs read (execution/bytecodeSeed.ts).
     if (/^\/(?:var\/)?tmp(?:\/|$)/.test(env.PYTHONPYCACHEPREFIX ?? '')) delete env.PYTHONPYCACHEPREFIX;
-    env.PYTHONDONTWRITEBYTECODE = '1';
+    if (writesBytecode) delete env.PYTHONDONTWRITEBYTECODE;
+    else env.PYTHONDONTWRITEBYTECODE = '1';
   }
   return env;
 }

@@ -40,6 +40,10 @@ export interface TestRunOptions {
   readonly overlay?: OverlayMount;
   /** Host folders bound into the run's private /tmp (backends with `privateTempUid`). */
   readonly tempBinds?: readonly TempBind[];
+  /** Python may write bytecode, into the run's own overlay layer (RunSpec.writesBytecode). */
+  readonly writesBytecode?: boolean;
+  /** Folders inside `readOnlyInCopy` the run may still write (RunSpec.writableInCopy). */
+  readonly writableInCopy?: readonly string[];
   /** Called once the process has started. */
   readonly onStarted?: () => void;
 }
@@ -66,6 +70,8 @@ export async function runTestCommand(options: TestRunOptions): Promise<Verdict> 
       hostEnv: process.env,
       ...(options.overlay ? { overlay: options.overlay } : {}),
       ...(options.tempBinds ? { tempBinds: options.tempBinds } : {}),
+      ...(options.writesBytecode ? { writesBytecode: true } : {}),
+      ...(options.writableInCopy?.length ? { writableInCopy: options.writableInCopy } : {}),
     });
   } catch (error) {
     return { status: 'error', exitCode: null, durationMs: elapsed(), reason: `could not prepare the sandbox: ${(error as Error).message}`, cause: 'sandboxSetup', output: '', stdout: '', stderr: '' };

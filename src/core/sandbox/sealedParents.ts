@@ -10,6 +10,8 @@ export interface SealSpec {
   readonly readOnlyPaths: readonly string[];
   /** Folders replaced by an empty read-only one (the temp root): a planted conftest.py or .mocharc there is impossible. */
   readonly hiddenFolders: readonly string[];
+  /** Writable binds inside the tree's read-only ones (the baseline's bytecode folders): carried by the tree's own bind. */
+  readonly writableInCopy?: readonly string[];
 }
 
 const under = (path: string, folder: string) => path.startsWith(`${folder === '/' ? '' : folder}/`);
@@ -56,7 +58,7 @@ export function sealParents(spec: SealSpec, fail: (what: string) => string): str
   // Own mounts, so the read-only pass below can leave exactly them writable; recursive, so the mounts already inside
   // them (the tests' read-only binds, the covers over `.git` and `.env`) stay on top of the run's tree.
   const lines = writable.map((path) => `mount --rbind ${quote(path)} ${quote(path)} || ${fail(`cannot bind ${path}`)}`);
-  lines.push(...readOnlyEverywhere(writable));
+  lines.push(...readOnlyEverywhere([...writable, ...(spec.writableInCopy ?? [])]));
   const needed = [...writable, ...spec.readOnlyPaths];
   const covers: Array<[string, boolean]> = [...privateTempFolders().map((folder): [string, boolean] => [folder, false]), ...spec.hiddenFolders.map((folder): [string, boolean] => [folder, true])];
   covers.forEach(([folder, readOnly], i) => {

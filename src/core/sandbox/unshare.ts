@@ -3,7 +3,7 @@ import { SYSTEM_PATH, toolPath } from '../base/toolPath';
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { hiddenPaths, privateTempFolders, splitByKind } from '../security/hiddenPaths';
-import { SANDBOX_SETUP_EXIT, SANDBOX_SETUP_MARKER } from './backend';
+import { SANDBOX_SETUP_EXIT, SANDBOX_SETUP_MARKER, lowerLayers } from './backend';
 import type { PreparedRun, RunSpec, SandboxBackend } from './backend';
 import { shellQuote as quote } from '../testResults/shell';
 import { sealParents } from './sealedParents';
@@ -28,9 +28,13 @@ function setupScript(setpriv: boolean, spec: RunSpec): string {
   // After home's bind (which does not carry later mounts under it) and before the tests' binds, which are in it.
   if (spec.overlay) {
     const { lower, upper, work } = spec.overlay;
-    lines.push(`mount -t overlay verified-fix -o ${quote(`lowerdir=${lower},upperdir=${upper},workdir=${work}`)} ${quote(lower)} || fail 'cannot mount the overlay'`);
+    lines.push(`mount -t overlay verified-fix -o ${quote(`lowerdir=${lowerLayers(spec.overlay)},upperdir=${upper},workdir=${work}`)} ${quote(lower)} || fail 'cannot mount the overlay'`);
   }
   spec.readOnlyInCopy.forEach(makeReadOnly);
+  // A bind keeps the read-only flag of the mount it is made in: it is lifted on the bind alone.
+  for (const path of spec.writableInCopy ?? []) {
+    lines.push(`mount --bind ${quote(path)} ${quote(path)} && mount -o remount,bind,rw ${quote(path)} || fail 'cannot open ${path.replace(/'/g, '')} for writing'`);
+  }
   const inTree = splitByKind(spec.hiddenInTree ?? []);
   for (const folder of inTree.folders) lines.push(`mount -t tmpfs -o size=1m,mode=0755 verified-fix ${quote(folder)} || fail 'cannot hide ${folder.replace(/'/g, '')}'`);
   for (const file of inTree.files) lines.push(`mount --bind /dev/null ${quote(file)} || fail 'cannot hide ${file.replace(/'/g, '')}'`);
@@ -74,6 +78,6 @@ export function unshareBackend(tools: LocalTools, setpriv: boolean): SandboxBack
       network: allowNetwork ? 'allowed' : 'isolated',
       memory: { capMB: memoryMB, scope: tools.cgroup ? 'run' : tools.prlimit ? 'process' : 'none' },
     }),
-    prepare: (spec: RunSpec): Promise<PreparedRun> => prepareLocal(tools, spec, { argv: argv(spec), env: localEnvironment(spec.env, true), namespaced: true }),
+    prepare: (spec: RunSpec): Promise<PreparedRun> => prepareLocal(tools, spec, { argv: argv(spec), env: localEnvironment(spec.env, true, spec.writesBytecode === true), namespaced: true }),
   };
 }

@@ -113,14 +113,14 @@ export async function expectOwnVerdicts(c: Case): Promise<void> {
 }
 
 /** One request with `candidates` on 2 slots (exit 0 checked): its log, each candidate's status in order, and its --json candidates. */
-export async function candidatesRequest(ws: string, file: string, candidates: readonly string[], test?: string, parallel = 2): Promise<{ stderr: string; statuses: string[]; candidates: Json['candidates'] }> {
+export async function candidatesRequest(ws: string, file: string, candidates: readonly string[], test?: string, parallel = 2, extra: readonly string[] = []): Promise<{ stderr: string; statuses: string[]; candidates: Json['candidates'] }> {
   const list = makeWorkspace({ 'c.json': JSON.stringify(candidates) });
   const tempRoot = makeTempRoot();
   made.push(ws, list, tempRoot);
   const env: NodeJS.ProcessEnv = { ...process.env, VERIFIED_FIX_TMPDIR: tempRoot };
   delete env.NODE_TEST_CONTEXT;
   const r = await runCli(['fix', '--workspace', ws, '--file', file, '--lines', '2-3', '--provider', 'file', '--candidates', join(list, 'c.json'), ...(test ? ['--test', test] : []),
-    '--parallel', String(parallel), '--confirm-runs', '1', '--k', '1', '--timeout', '120', '--strength', 'off', '--behaviour', 'off', '--verbose', '--json'], { env, timeoutMs: 300_000 });
+    '--parallel', String(parallel), '--confirm-runs', '1', '--k', '1', '--timeout', '120', '--strength', 'off', '--behaviour', 'off', '--verbose', '--json', ...extra], { env, timeoutMs: 300_000 });
   if (process.env.VF_DEBUG) console.error(r.stderr.split('\n').filter((l) => /stage 1 of/.test(l)).join('\n'));
   assert.equal(r.exitCode, 0, r.stderr);
   const json = JSON.parse(r.stdout.slice(r.stdout.indexOf('{'))) as Json;
