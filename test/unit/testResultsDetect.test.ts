@@ -138,10 +138,10 @@ describe('resolveRunner', () => {
     writeFileSync(join(vitestDir, 'vitest.config.ts'), "export default { test: { reporters: ['dot'] } };\n");
     const jest = resolveRunner(jestDir, 'npm test');
     assert.ok('adapter' in jest);
-    assert.match(jest.adapter.command(jest.base, '/r/report', undefined, '/o') ?? '', / --json --outputFile=\/r\/report --setupFilesAfterEnv=\/o\/verified-fix-jest-guard\.cjs$/);
+    assert.match(jest.adapter.command(jest.base, '/r/report', undefined, '/o') ?? '', / --json --outputFile=\/r\/report --bail=0 --setupFilesAfterEnv=\/o\/verified-fix-jest-guard\.cjs$/);
     const plain = resolveRunner(jestWorkspace('29.7.0'), 'npm test');
     assert.ok('adapter' in plain);
-    assert.match(plain.adapter.command(plain.base, '/r', undefined, '/o') ?? '', /^VERIFIED_FIX_JEST_REPORT=\/r .*jest --testResultsProcessor=\/o\/verified-fix-jest-processor\.cjs --setupFilesAfterEnv=\/o\/verified-fix-jest-guard\.cjs$/);
+    assert.match(plain.adapter.command(plain.base, '/r', undefined, '/o') ?? '', /^VERIFIED_FIX_JEST_REPORT=\/r .*jest --testResultsProcessor=\/o\/verified-fix-jest-processor\.cjs --bail=0 --setupFilesAfterEnv=\/o\/verified-fix-jest-guard\.cjs$/);
     assert.ok(Object.keys(plain.adapter.outputFiles ?? {}).includes('verified-fix-jest-guard.cjs'));
     // The project's own setup files after the framework: the command-line option would replace them, so the guard
     // goes in as a snapshot serializer; with serializers of its own too, there is no free option and no guard.

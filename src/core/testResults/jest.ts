@@ -21,6 +21,15 @@ function selection(only: readonly string[] | undefined): string[] {
 
 const OWN_SELECTION = ['-t', '--testNamePattern', '--runTestsByPath'];
 
+/**
+ * Jest's bail (`--bail` on the command line, `bail` in the config) ends the process at its first failing test file
+ * once the reporters have run, before the results processor or `--json` write anything: every run that failed left
+ * no report (on a jest 29 project with `"bail": 1`, no per-test result in any run). The runs it reports on run every
+ * test instead, as the last option of their command says: the baseline learns every failing test, not those of the
+ * first file, and a run that passes runs the same tests either way.
+ */
+const NO_BAIL = '--bail=0';
+
 /** Whether the user's invocation selects its own tests (another `-t` or `--runTestsByPath` would fight it). */
 function selectsOwnTests(base: string): boolean {
   const words = shellWords(base);
@@ -28,9 +37,9 @@ function selectsOwnTests(base: string): boolean {
 }
 
 /**
- * Command: `VERIFIED_FIX_JEST_REPORT=REPORT base --testResultsProcessor=PROCESSOR`: the user's reporters (config or
- * command line), `--silent`, `projects` and where output goes stay as they are. `only` is undefined when the
- * user's command selects its own tests.
+ * Command: `VERIFIED_FIX_JEST_REPORT=REPORT base --testResultsProcessor=PROCESSOR --bail=0`: the user's reporters
+ * (config or command line), `--silent`, `projects` and where output goes stay as they are. `only` is undefined when
+ * the user's command selects its own tests.
  */
 export const jestAdapter: RunnerAdapter = {
   name: 'jest',
@@ -38,7 +47,7 @@ export const jestAdapter: RunnerAdapter = {
 
   command(base, reportPath, only, outputDir = '') {
     if (only?.length === 0 || (only && selectsOwnTests(base))) return undefined;
-    const args = [`--testResultsProcessor=${join(outputDir, JEST_PROCESSOR_FILE)}`, ...selection(only)];
+    const args = [`--testResultsProcessor=${join(outputDir, JEST_PROCESSOR_FILE)}`, NO_BAIL, ...selection(only)];
     return `${JEST_REPORT_VARIABLE}=${shellQuote(reportPath)} ${base} ${args.map(shellQuote).join(' ')}`;
   },
 
@@ -47,7 +56,7 @@ export const jestAdapter: RunnerAdapter = {
 
 /**
  * For a project whose config names its own `testResultsProcessor` (the command-line one would replace it):
- * `base --json --outputFile=REPORT`. Jest then prints what the tests log on stderr instead of stdout, and its
+ * `base --json --outputFile=REPORT --bail=0`. Jest then prints what the tests log on stderr instead of stdout, and its
  * reporters stay as configured.
  */
 export const jestJsonAdapter: RunnerAdapter = {
@@ -55,7 +64,7 @@ export const jestJsonAdapter: RunnerAdapter = {
 
   command(base, reportPath, only) {
     if (only?.length === 0 || (only && selectsOwnTests(base))) return undefined;
-    const args = ['--json', `--outputFile=${reportPath}`, ...selection(only)];
+    const args = ['--json', `--outputFile=${reportPath}`, NO_BAIL, ...selection(only)];
     return `${base} ${args.map(shellQuote).join(' ')}`;
   },
 

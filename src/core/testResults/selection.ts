@@ -153,13 +153,12 @@ export function stoppingAtFirstFailure(runner: RunnerName, base: string): string
 
 /**
  * The options with which the user's command ends a run at a failure, before the rest of the suite has run, and those
- * that undo them (a count of 0, `--no-bail`): mocha's --bail, jest's and vitest's --bail, pytest's -x (bundled too:
- * `-vx`), --exitfirst, --maxfail and --stepwise, go's -failfast. The last one on the command decides, as the
- * runners' own parsers do.
+ * that undo them (a count of 0, `--no-bail`): mocha's --bail, vitest's --bail, pytest's -x (bundled too: `-vx`),
+ * --exitfirst, --maxfail and --stepwise, go's -failfast. The last one on the command decides, as the runners' own
+ * parsers do. Not jest's: the runs this tool reads add `--bail=0` (jest.ts), since jest's bail skips its report.
  */
 const STOPS_EARLY: Partial<Record<RunnerName, { readonly stops: RegExp; readonly undoes: RegExp; readonly counted?: RegExp }>> = {
   mocha: { stops: /^(?:--bail(?:=true)?|-b)$/, undoes: /^(?:--no-bail|--bail=false)$/ },
-  jest: { stops: /^(?:--bail(?:=\d+)?|-b)$/, undoes: /^(?:--bail=0|--no-bail)$/, counted: /^--bail$/ },
   vitest: { stops: /^--bail(?:=\d+)?$/, undoes: /^--bail=0$/, counted: /^--bail$/ },
   pytest: { stops: /^(?:-x|--exitfirst|--maxfail(?:=\d+)?|--sw|--stepwise)$/, undoes: /^--maxfail=0$/, counted: /^--maxfail$/ },
   go: { stops: /^--?failfast(?:=true)?$/, undoes: /^--?failfast=false$/ },
