@@ -8,11 +8,12 @@ import { after } from 'node:test';
 
 /**
  * `dir`/node_modules as a folder of links to each entry of `installed` (the shape the engine gives its copies), so
- * that what a runner writes there (vitest's results cache, node_modules/.vite) stays in `dir`.
+ * that what a runner writes there (vitest's results cache in node_modules/.vite, vite's bundled config in
+ * node_modules/.vite-temp) stays in `dir`.
  */
 export function linkModuleEntries(installed: string, dir: string): void {
   mkdirSync(join(dir, 'node_modules'));
-  for (const name of readdirSync(installed)) if (name !== '.vite') symlinkSync(join(installed, name), join(dir, 'node_modules', name));
+  for (const name of readdirSync(installed)) if (name !== '.vite' && name !== '.vite-temp') symlinkSync(join(installed, name), join(dir, 'node_modules', name));
 }
 
 /** Writes `files` (relative path → content) into a new temp folder; `git: true` makes it a committed repo. */
