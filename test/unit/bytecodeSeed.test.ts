@@ -22,6 +22,26 @@ function write(root: string, rel: string, text = 'x'): void {
   writeFileSync(join(root, rel), text);
 }
 
+/** A bytecode file's header as CPython and pytest write it: magic, flags 0, the source's time in seconds and size. */
+function header(source: string, { flags = 0, skew = 0 } = {}): Buffer {
+  const stats = statSync(source);
+  const bytes = Buffer.alloc(24);
+  bytes.writeUInt32LE(0x0a0d0da7, 0);
+  bytes.writeUInt32LE(flags, 4);
+  bytes.writeUInt32LE(Math.floor(stats.mtimeMs / 1000) + skew, 8);
+  bytes.writeUInt32LE(stats.size, 12);
+  return bytes;
+}
+
+/** `rel`'s bytecode in `upper`, compiled from the workspace's source of it (`options`: a header that is not). */
+function compiled(workspace: string, upper: string, rel: string, options: { flags?: number; skew?: number } = {}): void {
+  const stem = rel.split('/').pop()?.split('.')[0] ?? '';
+  const source = join(dirname(dirname(rel)), `${stem}.py`);
+  if (!existsSync(join(workspace, source))) write(workspace, source, `# ${source}\n`);
+  mkdirSync(dirname(join(upper, rel)), { recursive: true });
+  writeFileSync(join(upper, rel), header(join(workspace, source), options));
+}
+
 function setUp(target = 'pkg/calc.py'): { seed: BytecodeSeed; requestDir: string; workspace: string; upper: string; said: string[] } {
   const requestDir = folder();
   const workspace = folder();
@@ -33,48 +53,61 @@ function setUp(target = 'pkg/calc.py'): { seed: BytecodeSeed; requestDir: string
 }
 
 describe("the baseline's bytecode carried into later runs", () => {
-  it("keeps the bytecode the baseline wrote, less the file under repair's in every form", async () => {
-    const { seed, upper, said } = setUp();
+  it("keeps the bytecode of the workspace's own unchanged sources, less the file under repair's in every form", async () => {
+    const { seed, workspace, upper, said } = setUp();
     assert.deepEqual(seed.layers(), []);
-    const written = [
-      'pkg/__pycache__/helper.cpython-311.pyc',
-      'pkg/__pycache__/calc.cpython-311.pyc',
-      'pkg/__pycache__/calc.cpython-311.opt-1.pyc',
-      'pkg/__pycache__/calc_extra.cpython-311.pyc',
-      'pkg/sub/__pycache__/calc.cpython-311.pyc',
-      'tests/__pycache__/test_calc.cpython-311-pytest-8.3.3.pyc',
-      'pkg/stray.pyc',
-      'pkg/__pycache__/notes.txt',
-      '.pytest_cache/v/cache/lastfailed',
-    ];
-    for (const rel of written) write(upper, rel);
-    symlinkSync('/etc/hostname', join(upper, 'pkg', '__pycache__', 'linked.cpython-311.pyc'));
-    await seed.keep(upper, [...written, 'pkg/__pycache__/linked.cpython-311.pyc', 'pkg/__pycache__/gone.cpython-311.pyc']);
+    const good = ['pkg/__pycache__/helper.cpython-311.pyc', 'pkg/__pycache__/calc_extra.cpython-311.pyc', 'pkg/sub/__pycache__/calc.cpython-311.pyc', 'tests/__pycache__/test_calc.cpython-311-pytest-8.3.3.pyc'];
+    for (const rel of good) compiled(workspace, upper, rel);
+    // The file under repair's, plain, optimised and as pytest rewrites a test module.
+    const target = ['pkg/__pycache__/calc.cpython-311.pyc', 'pkg/__pycache__/calc.cpython-311.opt-1.pyc', 'pkg/__pycache__/calc.cpython-311-pytest-8.3.3.pyc'];
+    for (const rel of target) compiled(workspace, upper, rel);
+    // A source the run wrote itself (a generated module), one the workspace lacks, a header of another time or
+    // checked by hash, a link, and files that are not bytecode beside a source.
+    compiled(workspace, upper, 'pkg/__pycache__/gen.cpython-311.pyc');
+    write(upper, 'pkg/gen.py', '# rewritten\n');
+    write(upper, 'pkg/__pycache__/gone.cpython-311.pyc', 'x');
+    compiled(workspace, upper, 'pkg/__pycache__/old.cpython-311.pyc', { skew: -5 });
+    compiled(workspace, upper, 'pkg/__pycache__/hashed.cpython-311.pyc', { flags: 1 });
+    write(workspace, 'pkg/linked.py', '# linked\n');
+    symlinkSync(join(upper, 'pkg', '__pycache__', 'helper.cpython-311.pyc'), join(upper, 'pkg', '__pycache__', 'linked.cpython-311.pyc'));
+    write(upper, 'pkg/stray.pyc', 'x');
+    write(upper, 'pkg/__pycache__/notes.txt', 'x');
+    const others = ['pkg/gen.py', 'pkg/__pycache__/gen.cpython-311.pyc', 'pkg/__pycache__/gone.cpython-311.pyc', 'pkg/__pycache__/old.cpython-311.pyc', 'pkg/__pycache__/hashed.cpython-311.pyc',
+      'pkg/__pycache__/linked.cpython-311.pyc', 'pkg/stray.pyc', 'pkg/__pycache__/notes.txt', 'pkg/__pycache__/missing.cpython-311.pyc'];
+    await seed.keep(upper, [...good, ...target, ...others]);
     const [layer] = seed.layers();
     assert.ok(layer, 'a layer once bytecode was kept');
-    const kept = (rel: string) => existsSync(join(layer, rel));
     assert.deepEqual(readdirSync(join(layer, 'pkg', '__pycache__')).sort(), ['calc_extra.cpython-311.pyc', 'helper.cpython-311.pyc']);
-    assert.ok(kept('pkg/sub/__pycache__/calc.cpython-311.pyc'), "another folder's module of the same name is not the file under repair");
-    assert.ok(kept('tests/__pycache__/test_calc.cpython-311-pytest-8.3.3.pyc'), "pytest's rewritten test module");
-    for (const rel of ['pkg/stray.pyc', 'pkg/__pycache__/notes.txt', '.pytest_cache/v/cache/lastfailed']) assert.ok(!kept(rel), rel);
+    assert.ok(existsSync(join(layer, 'pkg/sub/__pycache__/calc.cpython-311.pyc')), "another folder's module of the same name is not the file under repair");
+    assert.ok(existsSync(join(layer, 'tests/__pycache__/test_calc.cpython-311-pytest-8.3.3.pyc')), "pytest's rewritten test module");
+    assert.ok(!existsSync(join(layer, 'pkg', 'stray.pyc')));
     assert.match(said.join('\n'), /python's bytecode: each later run reads what the baseline compiled \(4 files, 0\.0 MB; the file under repair's left out\)/);
   });
 
   it('keeps nothing, and adds no layer, when the baseline wrote no bytecode but that of the file under repair', async () => {
-    const { seed, upper, said } = setUp('calc.py');
-    write(upper, '__pycache__/calc.cpython-311.pyc');
+    const { seed, workspace, upper, said } = setUp('calc.py');
+    compiled(workspace, upper, '__pycache__/calc.cpython-311.pyc');
     await seed.keep(upper, ['__pycache__/calc.cpython-311.pyc', 'out.log']);
     assert.deepEqual(seed.layers(), []);
     assert.deepEqual(said, []);
+  });
+
+  it('leaves the seed out, and says why, where it cannot be made', async () => {
+    const { seed, workspace, upper, requestDir, said } = setUp();
+    compiled(workspace, upper, 'pkg/__pycache__/helper.cpython-311.pyc');
+    write(requestDir, 'bytecode', 'a file where the layer goes');
+    await seed.keep(upper, ['pkg/__pycache__/helper.cpython-311.pyc']);
+    assert.deepEqual(seed.layers(), []);
+    assert.match(said.join('\n'), /python's bytecode: the baseline's could not be kept for later runs, which compile their own/);
   });
 
   it("gives the layer's folders the workspace's modes and times, which a run sees in place of the workspace's", async () => {
     const { seed, workspace, upper } = setUp();
     mkdirSync(join(workspace, 'pkg'));
     chmodSync(join(workspace, 'pkg'), 0o750);
+    compiled(workspace, upper, 'pkg/__pycache__/helper.cpython-311.pyc');
     const then = new Date('2020-01-02T03:04:05Z');
     utimesSync(join(workspace, 'pkg'), then, then);
-    write(upper, 'pkg/__pycache__/helper.cpython-311.pyc');
     chmodSync(join(upper, 'pkg', '__pycache__'), 0o751);
     await seed.keep(upper, ['pkg/__pycache__/helper.cpython-311.pyc']);
     const [layer] = seed.layers();
@@ -94,5 +127,18 @@ describe("the baseline's bytecode carried into later runs", () => {
     for (const rel of opened) assert.ok(statSync(join(upper, rel)).isDirectory(), rel);
     assert.equal(statSync(join(upper, 'tests')).mode & 0o7777, 0o755);
     assert.ok(!existsSync(join(upper, 'pkg')));
+  });
+
+  it("opens none where git's listing names a folder that is now a link, and stops before the setup outgrows one argument", async () => {
+    const { seed, workspace, upper } = setUp();
+    mkdirSync(join(workspace, 'tests', 'fixtures'), { recursive: true });
+    symlinkSync('fixtures', join(workspace, 'tests', 'data'));
+    assert.deepEqual(await seed.openFolders(upper, ['tests/data/helper.py', 'tests/fixtures/helper.py'], ['tests']), ['tests/fixtures/__pycache__']);
+    assert.ok(!existsSync(join(upper, 'tests', 'data')), 'the link stays visible to the baseline');
+    const many = Array.from({ length: 600 }, (_, i) => `tests/roots/test-root-number-${i}/conf.py`);
+    for (const rel of many) mkdirSync(dirname(join(workspace, rel)), { recursive: true });
+    const opened = await seed.openFolders(upper, many, ['tests']);
+    assert.ok(opened.length > 20 && opened.length < many.length, `${opened.length} folders opened`);
+    assert.ok(opened.reduce((bytes, rel) => bytes + join(workspace, rel).length, 0) <= 16 * 1024);
   });
 });

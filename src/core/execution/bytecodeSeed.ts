@@ -3,12 +3,13 @@
 // write any, as PYTHONDONTWRITEBYTECODE does in many containers and on this project's CI machines; or a source changed
 // since the user's last run) every run compiled that module again, and pytest rewrote every test module's asserts
 // again: toolz's suite takes 1.4 s that way and 0.55 s with its bytecode, and each shared stage-1 round paid it too.
-// The baseline's run, the unmodified code's, writes its bytecode into its own upper layer; what it wrote there, less
-// the file under repair's, becomes a read-only layer of every later run's overlay, between the workspace and the
-// run's own layer. Python checks each file against its source's size and time as it always does, so a source a run
-// changes is compiled anew; no run writes where another reads.
+// The baseline's run, the unmodified code's, writes its bytecode into its own upper layer; what it wrote there for
+// the workspace's own unchanged sources becomes a read-only layer of every later run's overlay, between the workspace
+// and the run's own layer. No run writes where another reads. The seed is an optimisation: whatever fails in making
+// it leaves the runs as they were without it.
 import { constants } from 'node:fs';
-import { chmod, copyFile, link, lstat, mkdir, utimes } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
+import { chmod, copyFile, link, lstat, mkdir, open, rm, utimes } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import type { Logger } from '../base/logger';
 
@@ -16,18 +17,39 @@ import type { Logger } from '../base/logger';
 const CACHE_FOLDER = '__pycache__';
 const BYTECODE = '.pyc';
 
-/** Whether `rel` (workspace-relative, `/`-separated) is bytecode Python keeps beside a source. */
-function isBytecode(rel: string): boolean {
-  return rel.endsWith(BYTECODE) && posix.basename(posix.dirname(rel)) === CACHE_FOLDER;
+/**
+ * The argument bytes of the writable bytecode folders one baseline gets: under `unshare` each is named five times in
+ * the setup script, one argument, which the system caps at 128 KiB (a project with hundreds of test folders made
+ * the baseline fail to start). Past it, the other folders' test modules are compiled in every run, as before.
+ */
+const OPEN_FOLDER_BYTES = 16 * 1024;
+
+/**
+ * The source `rel` holds the bytecode of (`pkg/__pycache__/mod.cpython-311.pyc`, pytest's rewritten
+ * `mod.cpython-311-pytest-8.3.3.pyc`, an optimised `mod.cpython-311.opt-1.pyc`: `pkg/mod.py`), or undefined for a
+ * file that is not bytecode beside a source.
+ */
+function sourceOf(rel: string): string | undefined {
+  if (!rel.endsWith(BYTECODE) || posix.basename(posix.dirname(rel)) !== CACHE_FOLDER) return undefined;
+  const stem = posix.basename(rel).split('.')[0];
+  return stem ? posix.join(posix.dirname(posix.dirname(rel)), `${stem}.py`) : undefined;
 }
 
 /**
- * Whether `rel` is bytecode of the file under repair (`module.cpython-311.pyc`, pytest's rewritten
- * `module.cpython-311-pytest-8.3.3.pyc`, an optimised `module.cpython-311.opt-1.pyc`): each candidate has its own text.
+ * Whether the bytecode file at `path` was compiled from `source` as it is: a timestamp-checked header (CPython's and
+ * pytest's alike: magic, flags 0, the source's modification time in seconds and its size, each 4 bytes) whose time
+ * and size are the source's. Python checks no more than that when it loads one, so anything else is left out.
  */
-function ofTarget(rel: string, target: string): boolean {
-  const stem = posix.basename(target).replace(/\.[^.]*$/, '');
-  return posix.dirname(posix.dirname(rel)) === posix.dirname(target) && posix.basename(rel).startsWith(`${stem}.`);
+async function compiledFrom(path: string, source: Stats): Promise<boolean> {
+  const handle = await open(path, 'r');
+  try {
+    const header = Buffer.alloc(16);
+    const { bytesRead } = await handle.read(header, 0, 16, 0);
+    if (bytesRead < 16 || header.readUInt32LE(4) !== 0) return false;
+    return header.readUInt32LE(8) === (Math.floor(source.mtimeMs / 1000) >>> 0) && header.readUInt32LE(12) === (source.size >>> 0);
+  } finally {
+    await handle.close();
+  }
 }
 
 /** The request's bytecode layer: none until the baseline's run has written bytecode. */
@@ -47,50 +69,84 @@ export class BytecodeSeed {
   }
 
   /**
-   * After the baseline's run (trusted: it ran the unmodified code and its tamper check found nothing): the bytecode
-   * among `written` (its tree's added and changed files) in its upper layer `upper` becomes the layer of later runs.
-   * The files are linked, not copied: the run is over, nothing of it still writes them, and its layer goes.
+   * After the baseline's run (trusted: it ran the unmodified code and its tamper check found nothing): of what it
+   * wrote in its upper layer `upper` (`written`: its tree's added and changed files), the bytecode of the workspace's
+   * own sources as they are becomes the layer of later runs: a source that is a regular file in the workspace, that
+   * the run did not write itself, is not the file under repair (each candidate has its own text), and whose size
+   * and time the bytecode records. The files are linked, not copied: the run is over, nothing of it still writes
+   * them, and its layer goes. Never throws: a seed that cannot be made is left out, and the log says why.
    */
   async keep(upper: string, written: readonly string[]): Promise<void> {
-    const files = written.filter((rel) => isBytecode(rel) && !ofTarget(rel, this.target));
-    if (files.length === 0) return;
+    const changed = new Set(written);
     const layer = join(this.requestDir, 'bytecode');
-    const folders = new Set<string>();
-    let bytes = 0;
-    let kept = 0;
-    for (const rel of files) {
-      const from = join(upper, rel);
-      const stats = await lstat(from).catch(() => undefined);
-      if (!stats?.isFile()) continue;
-      await mkdir(join(layer, posix.dirname(rel)), { recursive: true, mode: 0o700 });
-      for (let folder = posix.dirname(rel); folder !== '.'; folder = posix.dirname(folder)) folders.add(folder);
-      const to = join(layer, rel);
-      if (!(await link(from, to).then(() => true, () => copyFile(from, to, constants.COPYFILE_EXCL).then(() => true, () => false)))) continue;
-      bytes += stats.size;
-      kept += 1;
+    try {
+      const folders = new Set<string>();
+      let bytes = 0;
+      let kept = 0;
+      for (const rel of written) {
+        const source = sourceOf(rel);
+        if (source === undefined || source === this.target || changed.has(source)) continue;
+        const from = join(upper, rel);
+        const [stats, original] = await Promise.all([lstat(from).catch(() => undefined), lstat(join(this.workspace, source)).catch(() => undefined)]);
+        if (!stats?.isFile() || !original?.isFile() || !(await compiledFrom(from, original))) continue;
+        await mkdir(join(layer, posix.dirname(rel)), { recursive: true, mode: 0o700 });
+        for (let folder = posix.dirname(rel); folder !== '.'; folder = posix.dirname(folder)) folders.add(folder);
+        const to = join(layer, rel);
+        await link(from, to).catch(() => copyFile(from, to, constants.COPYFILE_EXCL));
+        bytes += stats.size;
+        kept += 1;
+      }
+      if (kept === 0) return;
+      await likeWorkspace(layer, this.workspace, folders, upper);
+      this.layer = layer;
+      this.logger.info(`python's bytecode: each later run reads what the baseline compiled (${kept} file${kept === 1 ? '' : 's'}, ${(bytes / 1024 / 1024).toFixed(1)} MB; the file under repair's left out), from a read-only layer of its overlay`);
+    } catch (error) {
+      await rm(layer, { recursive: true, force: true }).catch(() => undefined);
+      this.logger.warn(`python's bytecode: the baseline's could not be kept for later runs, which compile their own (${(error as Error).message})`);
     }
-    if (kept === 0) return;
-    await likeWorkspace(layer, this.workspace, folders, upper);
-    this.layer = layer;
-    this.logger.info(`python's bytecode: each later run reads what the baseline compiled (${kept} file${kept === 1 ? '' : 's'}, ${(bytes / 1024 / 1024).toFixed(1)} MB; the file under repair's left out), from a read-only layer of its overlay`);
   }
 
   /**
    * Before the baseline's run: the bytecode folders of the Python sources in read-only test folders (`readOnly`,
    * workspace-relative), made in the run's upper layer `upper`, so the run can be given them writable there (pytest
    * writes each test module's rewritten bytecode beside it: toolz's suite takes 0.95 s without those, 0.55 s with).
-   * Returns them, workspace-relative.
+   * Only below folders that are real folders in the workspace (the listing is git's, which may name a folder that is
+   * now a link), shallowest first up to OPEN_FOLDER_BYTES. Returns them, workspace-relative; none where they cannot
+   * be made (the log says why): the baseline then compiles those folders' modules in every run, as before.
    */
   async openFolders(upper: string, files: readonly string[], readOnly: readonly string[]): Promise<string[]> {
     const inReadOnly = (folder: string) => readOnly.some((path) => folder === path || folder.startsWith(`${path}/`));
-    const folders = [...new Set(files.filter((rel) => rel.endsWith('.py')).map((rel) => posix.dirname(rel)))].filter(inReadOnly).map((folder) => `${folder}/${CACHE_FOLDER}`);
-    const made = new Set<string>();
-    for (const folder of folders) {
-      await mkdir(join(upper, folder), { recursive: true, mode: 0o755 });
-      for (let above = posix.dirname(folder); above !== '.'; above = posix.dirname(above)) made.add(above);
+    const sources = [...new Set(files.filter((rel) => rel.endsWith('.py')).map((rel) => posix.dirname(rel)))].filter(inReadOnly);
+    const depth = (rel: string) => rel.split('/').length;
+    const opened: string[] = [];
+    let bytes = 0;
+    for (const folder of sources.sort((a, b) => depth(a) - depth(b) || a.localeCompare(b))) {
+      const cache = `${folder}/${CACHE_FOLDER}`;
+      bytes += Buffer.byteLength(join(this.workspace, cache));
+      if (bytes > OPEN_FOLDER_BYTES) break;
+      if (await this.realFolder(folder)) opened.push(cache);
     }
-    await likeWorkspace(upper, this.workspace, made);
-    return folders.sort();
+    try {
+      const made = new Set<string>();
+      for (const folder of opened) {
+        await mkdir(join(upper, folder), { recursive: true, mode: 0o755 });
+        for (let above = posix.dirname(folder); above !== '.'; above = posix.dirname(above)) made.add(above);
+      }
+      await likeWorkspace(upper, this.workspace, made);
+      return opened.sort();
+    } catch (error) {
+      this.logger.warn(`python's bytecode: the test folders' could not be opened to the baseline's run (${(error as Error).message}); their modules are compiled in every run`);
+      return [];
+    }
+  }
+
+  /** Whether `rel` and every folder above it are folders in the workspace, not links. */
+  private async realFolder(rel: string): Promise<boolean> {
+    for (let at = rel; at !== '.'; at = posix.dirname(at)) {
+      const stats = await lstat(join(this.workspace, at)).catch(() => undefined);
+      if (!stats?.isDirectory()) return false;
+    }
+    return true;
   }
 }
 

@@ -143,6 +143,11 @@ async function runPrepared(options: TestRunOptions, prepared: PreparedRun, elaps
   const exit = await new Promise<{ code: number | null; spawnError?: Error }>((resolve) => {
     subprocess.once('error', (error) => resolve({ code: null, spawnError: error }));
     subprocess.once('exit', (code) => resolve({ code }));
+    // A spawn the system refused (E2BIG: an argument over 128 KiB; ENOENT) starts no process, so no deadline can end
+    // it, and the child emits neither event: execa's result says so.
+    if (subprocess.pid === undefined) {
+      void subprocess.then((result) => resolve({ code: null, spawnError: new Error(result.originalMessage ?? result.shortMessage ?? 'it did not start') }), (error: Error) => resolve({ code: null, spawnError: error }));
+    }
   });
   disarm();
   options.signal?.removeEventListener('abort', onAbort);

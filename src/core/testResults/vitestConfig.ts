@@ -25,7 +25,7 @@ export const VITEST_CONFIG_NAMES = ['vitest.config', 'vite.config'].flatMap((ste
  * when it names none) and the assertion guard after its setup files (and those of each inline project that does not
  * extend the root config, which would not get the root's). A `vitest.workspace` file beside the user's
  * config (or, without one, in the folder vitest runs in) is named in `test.workspace`, since vitest looks for it
- * beside the config it was given. The config's `bail` is set to 0. Vite 3 to 7.
+ * beside the config it was given. The config's `bail` is set to 0, its inline projects' too. Vite 3 to 7.
  */
 export const VITEST_CONFIG_SOURCE = `// Verified Fix: the user's vitest config with a json report and an assertion guard added for the engine. Written by the engine; not part of the project.
 import { existsSync, readFileSync, realpathSync } from "node:fs";
@@ -60,8 +60,12 @@ export default async function verifiedFixConfig(env) {
   const test = { ...(config.test || {}) };
   // The config's bail ends the run at the first failing test file: the baseline would name only that file's failing
   // tests, and its time would bound every run. The runs the engine reads run every test; a --bail on the command
-  // line (stage 1 adds one) still applies, as vitest takes it over the config's.
+  // line (stage 1 adds one) still applies, as vitest takes it over the config's. An inline project's own bail
+  // would end the whole run too (projects named by a path or a glob are configs vitest loads itself: not covered).
   if (test.bail) test.bail = 0;
+  for (const key of ["projects", "workspace"]) {
+    if (Array.isArray(test[key])) test[key] = test[key].map((project) => (project && typeof project === "object" && project.test && project.test.bail ? { ...project, test: { ...project.test, bail: 0 } } : project));
+  }
   const own = test.reporters === undefined ? ["default"] : Array.isArray(test.reporters) ? test.reporters : [test.reporters];
   const names = own.map((reporter) => (Array.isArray(reporter) ? reporter[0] : reporter)).filter((name) => typeof name === "string");
   const outputFile = typeof test.outputFile === "string" ? Object.fromEntries(names.map((name) => [name, test.outputFile])) : { ...(test.outputFile || {}) };

@@ -53,6 +53,13 @@ describe('runTestCommand', async () => {
         assert.deepEqual(events, ['started', 'settled']);
       });
 
+      it('ends with an error, not a wait without end, when the system refuses to start the run (an argument over 128 KiB)', async () => {
+        const verdict = await run(caps, `true ${'#'.repeat(200_000)}`, 5_000);
+        assert.equal(verdict.status, 'error');
+        assert.equal(verdict.cause, 'startFailed');
+        assert.match(verdict.reason ?? '', /E2BIG/);
+      });
+
       it('reports a command that does not exist as an error', async () => {
         const verdict = await run(caps, 'definitely-not-a-command-vf --flag');
         assert.equal(verdict.status, 'error');

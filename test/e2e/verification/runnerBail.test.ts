@@ -67,3 +67,14 @@ for (const [folder, modules] of VITEST_RELEASES) {
     });
   });
 }
+
+describe("vitest's bail in an inline project (vitest-3)", () => {
+  it('names every failing test on the unmodified code', async () => {
+    const config = "export default { test: { fileParallelism: false, projects: [{ test: { name: 'unit', include: ['test/*.test.js'], bail: 1 } }] } };\n";
+    const ws = makeWorkspace({ ...VITEST_FILES, 'vitest.config.mjs': config });
+    linkModuleEntries(join(process.cwd(), 'node_modules'), ws);
+    const r = await candidatesRequest(ws, 'src/calc.js', [RIGHT, WRONG]);
+    assert.match(r.stderr, /per-test results \(vitest\): 2 of 3 tests fail on the unmodified code/, r.stderr);
+    assert.equal(r.candidates[0].verified, true, r.stderr);
+  });
+});
