@@ -24,6 +24,9 @@ const BYTECODE = '.pyc';
  */
 const OPEN_FOLDER_BYTES = 16 * 1024;
 
+/** How many folders deep `rel` is (workspace-relative, `/`-separated). */
+const depth = (rel: string) => rel.split('/').length;
+
 /**
  * The source `rel` holds the bytecode of (`pkg/__pycache__/mod.cpython-311.pyc`, pytest's rewritten
  * `mod.cpython-311-pytest-8.3.3.pyc`, an optimised `mod.cpython-311.opt-1.pyc`: `pkg/mod.py`), or undefined for a
@@ -117,7 +120,6 @@ export class BytecodeSeed {
   async openFolders(upper: string, files: readonly string[], readOnly: readonly string[]): Promise<string[]> {
     const inReadOnly = (folder: string) => readOnly.some((path) => folder === path || folder.startsWith(`${path}/`));
     const sources = [...new Set(files.filter((rel) => rel.endsWith('.py')).map((rel) => posix.dirname(rel)))].filter(inReadOnly);
-    const depth = (rel: string) => rel.split('/').length;
     const opened: string[] = [];
     let bytes = 0;
     for (const folder of sources.sort((a, b) => depth(a) - depth(b) || a.localeCompare(b))) {
@@ -156,7 +158,7 @@ export class BytecodeSeed {
  * in; a folder the workspace lacks takes those of the same folder in `fallback`, where it has one.
  */
 async function likeWorkspace(layer: string, workspace: string, folders: ReadonlySet<string>, fallback?: string): Promise<void> {
-  const deepestFirst = [...folders].sort((a, b) => b.split('/').length - a.split('/').length);
+  const deepestFirst = [...folders].sort((a, b) => depth(b) - depth(a));
   for (const rel of deepestFirst) {
     const original = await lstat(join(workspace, rel)).catch(() => (fallback ? lstat(join(fallback, rel)) : undefined)).catch(() => undefined);
     if (!original?.isDirectory()) continue;

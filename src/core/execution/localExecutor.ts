@@ -18,6 +18,7 @@ import { workspaceSecrets } from '../security/hiddenPaths';
 import { cancelledVerdict, errorVerdict } from './executor';
 import type { ExecutedRun, RunOptions, TestExecutor } from './executor';
 import { runTestCommand } from '../sandbox/runCommand';
+import type { TestRunOptions } from '../sandbox/runCommand';
 import { shellQuote } from '../testResults/shell';
 import type { WorkspaceListing } from '../isolation/workspaceCopy';
 import type { Protections } from '../contract/protections';
@@ -189,14 +190,11 @@ export class LocalExecutor implements TestExecutor {
       // the project's config, and the config names the engine's files there (its guard as a setup file).
       const outputBind = cache && outputDir ? { source: outputDir, target: RUN_OUTPUT_FOLDER } : undefined;
       const shellCommand = command && reportPath ? command(reportPath, outputBind?.target ?? outputDir) : this.options.testCommand;
-      // The baseline's run compiles what later runs read; every other run writes no bytecode.
       const compiling = seedsRunnerCache === true && tree.overlay ? this.bytecode : undefined;
-      const bytecodeFolders = compiling && tree.overlay ? await compiling.openFolders(tree.overlay.upper, this.options.listing.files, this.readOnlyInTree) : [];
-      const seeds = this.bytecode?.layers() ?? [];
       const verdict = await runTestCommand({
         command: lowPriority ? `exec nice -n ${LOWEST_PRIORITY} /bin/sh -c ${shellQuote(shellCommand)}` : shellCommand,
         cwd: dir,
-        ...(tree.overlay ? { overlay: seeds.length > 0 ? { ...tree.overlay, seeds } : tree.overlay } : {}),
+        ...(await this.bytecodeOf(tree, compiling)),
         readOnlyPaths: this.readOnlyPaths,
         readOnlyInCopy: this.readOnlyInTree.map((rel) => join(dir, rel)),
         hiddenFolders: [tempRootPath()],
@@ -209,7 +207,6 @@ export class LocalExecutor implements TestExecutor {
         allowNetwork: request.isolation.allowNetwork,
         memoryMB: request.isolation.memoryMB,
         env: this.options.env,
-        ...(compiling ? { writesBytecode: true, writableInCopy: bytecodeFolders.map((rel) => join(dir, rel)) } : {}),
         ...(onStarted ? { onStarted } : {}),
       });
       // Readable again, so the report can be read and removed by a user without root's override.
@@ -241,6 +238,19 @@ export class LocalExecutor implements TestExecutor {
       }
       if (tree) this.removals.push(trees.release(tree, !trusted));
     }
+  }
+
+  /**
+   * A run's overlay with the baseline's bytecode beneath its own layer once it is in; for the baseline's run itself
+   * (`compiling`), leave to write bytecode and the test folders opened for it. Every other run writes none.
+   */
+  private async bytecodeOf(tree: RunTree, compiling: BytecodeSeed | undefined): Promise<Pick<TestRunOptions, 'overlay' | 'writesBytecode' | 'writableInCopy'>> {
+    if (!tree.overlay) return {};
+    const seeds = this.bytecode?.layers() ?? [];
+    const overlay = seeds.length > 0 ? { ...tree.overlay, seeds } : tree.overlay;
+    if (!compiling) return { overlay };
+    const opened = await compiling.openFolders(tree.overlay.upper, this.options.listing.files, this.readOnlyInTree);
+    return { overlay, writesBytecode: true, writableInCopy: opened.map((rel) => join(tree.dir, rel)) };
   }
 
   /** Whether a path a run created was in the workspace before (a new package in node_modules is a planted module). */
