@@ -1,7 +1,8 @@
 // One bench request: a bare run of the project's suite, then the real CLI (`fix`, offline mutation generator, 10
 // candidates) on the seeded line, its stderr time-stamped line by line; what engaged, read from its log and --json.
 import { spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 
 export interface RequestMeasure {
@@ -40,10 +41,10 @@ interface Timed {
   readonly text: string;
 }
 
-function spawnTimed(command: string, args: string[], cwd: string, timeoutMs: number): Promise<{ exit: number | null; stdout: string; lines: Timed[]; ms: number }> {
+function spawnTimed(command: string, args: string[], cwd: string, timeoutMs: number, env?: NodeJS.ProcessEnv): Promise<{ exit: number | null; stdout: string; lines: Timed[]; ms: number }> {
   return new Promise((resolve) => {
     const t0 = performance.now();
-    const child = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], detached: true, ...(env ? { env } : {}) });
     const lines: Timed[] = [];
     let stdout = '';
     let partial = '';
@@ -61,6 +62,22 @@ function spawnTimed(command: string, args: string[], cwd: string, timeoutMs: num
       resolve({ exit, stdout, lines, ms: performance.now() - t0 });
     });
   });
+}
+
+let cacheHome: string | undefined;
+
+/**
+ * The CLI's XDG_CACHE_HOME for this bench run, made empty at its first request and removed at exit: what one
+ * request's baseline keeps for the next on the same workspace (warmStart.ts) starts out empty, as on a machine that
+ * never ran the tool, so each project's first request starts cold and its later ones from the one before.
+ */
+function benchCacheHome(): string {
+  if (!cacheHome) {
+    const made = mkdtempSync(join(tmpdir(), 'vf-bench-cache-'));
+    process.on('exit', () => rmSync(made, { recursive: true, force: true }));
+    cacheHome = made;
+  }
+  return cacheHome;
 }
 
 /** One bare run of the suite as the user runs it: the denominator of every ratio of this request. */
@@ -136,7 +153,7 @@ export async function measureRequest(dir: string, command: string, file: string,
   const timeout = runLimitSeconds(suite.ms);
   const args = [cli, 'fix', '--workspace', dir, '--file', file, '--lines', `${line}-${line}`, '--test', command, '--samples', '10', '--behaviour', 'off', '--json', '--verbose',
     ...(timeout > 60 ? ['--timeout', String(timeout)] : []), ...modeArgs];
-  const { exit, stdout, lines, ms } = await spawnTimed(process.execPath, args, dir, 900_000);
+  const { exit, stdout, lines, ms } = await spawnTimed(process.execPath, args, dir, 900_000, { ...process.env, XDG_CACHE_HOME: benchCacheHome() });
   keepLog(dir, file, line, modeArgs, lines);
   const log = lines.map((l) => l.text.replace(/^verified-fix: /, ''));
   const perTest = log.find((l) => l.startsWith('per-test results')) ?? 'no per-test line in the log';

@@ -5,6 +5,7 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, statSync, symlinkSync, u
 import { dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { BytecodeSeed } from '../../src/core/execution/bytecodeSeed';
+import { WarmStore } from '../../src/core/execution/warmStart';
 import type { Logger } from '../../src/core/base/logger';
 import { makeTempRoot, remove } from './helpers/workspace';
 
@@ -42,20 +43,23 @@ function compiled(workspace: string, upper: string, rel: string, options: { flag
   writeFileSync(join(upper, rel), header(join(workspace, source), options));
 }
 
-function setUp(target = 'pkg/calc.py'): { seed: BytecodeSeed; requestDir: string; workspace: string; upper: string; said: string[] } {
+/** A request's seed; `next`: the next request on the same workspace, with the same place for what requests keep. */
+function setUp(target = 'pkg/calc.py', next?: { workspace: string; warmRoot: string }): { seed: BytecodeSeed; requestDir: string; workspace: string; upper: string; said: string[]; warm: WarmStore; warmRoot: string } {
   const requestDir = folder();
-  const workspace = folder();
+  const workspace = next?.workspace ?? folder();
+  const warmRoot = next?.warmRoot ?? folder();
   const upper = join(requestDir, 'baseline', 'upper');
   mkdirSync(upper, { recursive: true });
   const said: string[] = [];
   const logger: Logger = { trace() {}, info: (m) => said.push(m), warn: (m) => said.push(m), error() {} };
-  return { seed: new BytecodeSeed(requestDir, workspace, target, logger), requestDir, workspace, upper, said };
+  const warm = new WarmStore(workspace, undefined, logger, warmRoot);
+  return { seed: new BytecodeSeed(requestDir, workspace, target, logger, warm), requestDir, workspace, upper, said, warm, warmRoot };
 }
 
 describe("the baseline's bytecode carried into later runs", () => {
   it("keeps the bytecode of the workspace's own unchanged sources, less the file under repair's in every form", async () => {
     const { seed, workspace, upper, said } = setUp();
-    assert.deepEqual(seed.layers(), []);
+    assert.deepEqual(await seed.layers(), []);
     const good = ['pkg/__pycache__/helper.cpython-311.pyc', 'pkg/__pycache__/calc_extra.cpython-311.pyc', 'pkg/sub/__pycache__/calc.cpython-311.pyc', 'tests/__pycache__/test_calc.cpython-311-pytest-8.3.3.pyc'];
     for (const rel of good) compiled(workspace, upper, rel);
     // The file under repair's, plain, optimised and as pytest rewrites a test module.
@@ -75,7 +79,7 @@ describe("the baseline's bytecode carried into later runs", () => {
     const others = ['pkg/gen.py', 'pkg/__pycache__/gen.cpython-311.pyc', 'pkg/__pycache__/gone.cpython-311.pyc', 'pkg/__pycache__/old.cpython-311.pyc', 'pkg/__pycache__/hashed.cpython-311.pyc',
       'pkg/__pycache__/linked.cpython-311.pyc', 'pkg/stray.pyc', 'pkg/__pycache__/notes.txt', 'pkg/__pycache__/missing.cpython-311.pyc'];
     await seed.keep(upper, [...good, ...target, ...others]);
-    const [layer] = seed.layers();
+    const [layer] = await seed.layers();
     assert.ok(layer, 'a layer once bytecode was kept');
     assert.deepEqual(readdirSync(join(layer, 'pkg', '__pycache__')).sort(), ['calc_extra.cpython-311.pyc', 'helper.cpython-311.pyc']);
     assert.ok(existsSync(join(layer, 'pkg/sub/__pycache__/calc.cpython-311.pyc')), "another folder's module of the same name is not the file under repair");
@@ -88,7 +92,7 @@ describe("the baseline's bytecode carried into later runs", () => {
     const { seed, workspace, upper, said } = setUp('calc.py');
     compiled(workspace, upper, '__pycache__/calc.cpython-311.pyc');
     await seed.keep(upper, ['__pycache__/calc.cpython-311.pyc', 'out.log']);
-    assert.deepEqual(seed.layers(), []);
+    assert.deepEqual(await seed.layers(), []);
     assert.deepEqual(said, []);
   });
 
@@ -97,7 +101,7 @@ describe("the baseline's bytecode carried into later runs", () => {
     compiled(workspace, upper, 'pkg/__pycache__/helper.cpython-311.pyc');
     write(requestDir, 'bytecode', 'a file where the layer goes');
     await seed.keep(upper, ['pkg/__pycache__/helper.cpython-311.pyc']);
-    assert.deepEqual(seed.layers(), []);
+    assert.deepEqual(await seed.layers(), []);
     assert.match(said.join('\n'), /python's bytecode: the baseline's could not be kept for later runs, which compile their own/);
   });
 
@@ -110,7 +114,7 @@ describe("the baseline's bytecode carried into later runs", () => {
     utimesSync(join(workspace, 'pkg'), then, then);
     chmodSync(join(upper, 'pkg', '__pycache__'), 0o751);
     await seed.keep(upper, ['pkg/__pycache__/helper.cpython-311.pyc']);
-    const [layer] = seed.layers();
+    const [layer] = await seed.layers();
     const pkg = statSync(join(layer, 'pkg'));
     assert.equal(pkg.mode & 0o7777, 0o750);
     assert.equal(pkg.mtime.getTime(), then.getTime());
@@ -140,5 +144,46 @@ describe("the baseline's bytecode carried into later runs", () => {
     const opened = await seed.openFolders(upper, many, ['tests']);
     assert.ok(opened.length > 20 && opened.length < many.length, `${opened.length} folders opened`);
     assert.ok(opened.reduce((bytes, rel) => bytes + join(workspace, rel).length, 0) <= 16 * 1024);
+  });
+
+  it("starts the next request's first runs from what is still current of the layer this request's baseline left", async () => {
+    const first = setUp();
+    const { workspace, warmRoot } = first;
+    const kept = ['pkg/__pycache__/helper.cpython-311.pyc', 'pkg/__pycache__/edited.cpython-311.pyc', 'pkg/__pycache__/util.cpython-311.pyc', 'pkg/gone/__pycache__/old.cpython-311.pyc', 'tests/__pycache__/test_calc.cpython-311-pytest-8.3.3.pyc'];
+    for (const rel of kept) compiled(workspace, first.upper, rel);
+    await first.seed.keep(first.upper, kept);
+    await first.warm.settled();
+
+    // Between the requests the user edits a module, deletes a package, and asks about another file.
+    write(workspace, 'pkg/edited.py', '# edited, longer than it was\n');
+    remove(join(workspace, 'pkg', 'gone'));
+    const next = setUp('pkg/helper.py', { workspace, warmRoot });
+    const [prior] = await next.seed.layers();
+    assert.ok(prior, "the last request's layer, before this request's baseline is in");
+    assert.deepEqual(readdirSync(join(prior, 'pkg', '__pycache__')), ['util.cpython-311.pyc'], "not an edited module's, nor this request's file under repair's");
+    assert.ok(!existsSync(join(prior, 'pkg', 'gone')), 'no folder the workspace no longer has');
+    assert.match(next.said.join('\n'), /python's bytecode: the baseline, and a run beside it, read what the last request's baseline on this workspace compiled where the sources are unchanged \(2 files, kept in .*\)/);
+
+    // The baseline compiles the edited module: its layer holds that and what it read from the last request's.
+    compiled(workspace, next.upper, 'pkg/__pycache__/edited.cpython-311.pyc');
+    await next.seed.keep(next.upper, ['pkg/__pycache__/edited.cpython-311.pyc']);
+    const [layer] = await next.seed.layers();
+    assert.notEqual(layer, prior);
+    assert.deepEqual(readdirSync(join(layer, 'pkg', '__pycache__')).sort(), ['edited.cpython-311.pyc', 'util.cpython-311.pyc']);
+    assert.deepEqual(readdirSync(join(layer, 'tests', '__pycache__')), ['test_calc.cpython-311-pytest-8.3.3.pyc']);
+    await next.warm.settled();
+    const third = setUp('pkg/util.py', { workspace, warmRoot });
+    const [again] = await third.seed.layers();
+    assert.deepEqual(readdirSync(join(again, 'pkg', '__pycache__')), ['edited.cpython-311.pyc']);
+  });
+
+  it('starts cold where nothing of the last request is current', async () => {
+    const first = setUp();
+    compiled(first.workspace, first.upper, 'pkg/__pycache__/helper.cpython-311.pyc');
+    await first.seed.keep(first.upper, ['pkg/__pycache__/helper.cpython-311.pyc']);
+    await first.warm.settled();
+    const next = setUp('pkg/helper.py', { workspace: first.workspace, warmRoot: first.warmRoot });
+    assert.deepEqual(await next.seed.layers(), []);
+    assert.ok(!existsSync(join(next.requestDir, 'bytecode-prior')));
   });
 });

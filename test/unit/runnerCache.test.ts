@@ -5,18 +5,20 @@ import { mkdirSync, readFileSync, readdirSync, existsSync, symlinkSync, writeFil
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { jestCacheFolder, RunnerCache } from '../../src/core/execution/runnerCache';
+import { WarmStore } from '../../src/core/execution/warmStart';
 import type { Logger } from '../../src/core/base/logger';
 import { makeTempRoot, remove } from './helpers/workspace';
 
 const made: string[] = [];
 after(() => remove(...made));
 
-function setUp(maxBytes?: number): { cache: RunnerCache; dir: string; said: string[] } {
+function setUp(maxBytes?: number, warmRoot?: string): { cache: RunnerCache; dir: string; said: string[]; warm?: WarmStore } {
   const dir = makeTempRoot();
   made.push(dir);
   const said: string[] = [];
   const logger: Logger = { trace() {}, info: (m) => said.push(m), warn: (m) => said.push(m), error() {} };
-  return { cache: new RunnerCache(dir, '/tmp/jest_0', logger, maxBytes), dir, said };
+  const warm = warmRoot ? new WarmStore('/work/app', 'c0ffee', logger, warmRoot) : undefined;
+  return { cache: new RunnerCache(dir, '/tmp/jest_0', logger, warm, maxBytes), dir, said, ...(warm ? { warm } : {}) };
 }
 
 describe('the runner cache carried from the baseline', () => {
@@ -78,5 +80,33 @@ describe('the runner cache carried from the baseline', () => {
     assert.equal(await cache.keep(baseline.source), false);
     assert.deepEqual(readdirSync((await cache.bindFor('c1')).source), []);
     assert.match(said.join('\n'), /jest's cache: the baseline's \(0\.0 MB, 1 file\) is over the 0 MB copied into each run, so each run starts with an empty one/);
+  });
+
+  it("starts the next request's runs before its baseline from the cache this request's baseline left, never from a candidate's", async () => {
+    const warmRoot = makeTempRoot();
+    made.push(warmRoot);
+    const first = setUp(undefined, warmRoot);
+    const baseline = await first.cache.bindFor('baseline');
+    assert.deepEqual(readdirSync(baseline.source), [], 'nothing kept yet: the first request starts cold');
+    writeFileSync(join(baseline.source, 'entry'), 'transformed');
+    assert.equal(await first.cache.keep(baseline.source), true);
+    const candidate = await first.cache.bindFor('c1');
+    writeFileSync(join(candidate.source, 'entry'), 'planted');
+    writeFileSync(join(candidate.source, 'extra'), 'planted');
+    await first.warm?.settled();
+
+    const next = setUp(undefined, warmRoot);
+    const [nextBaseline, beside] = [await next.cache.bindFor('baseline'), await next.cache.bindFor('c1-head')];
+    for (const run of [nextBaseline, beside]) {
+      assert.deepEqual(readdirSync(run.source), ['entry']);
+      assert.equal(readFileSync(join(run.source, 'entry'), 'utf8'), 'transformed');
+    }
+    assert.match(next.said.join('\n'), /jest's cache: the baseline, and a run beside it, start from the one the last request's baseline on this workspace left \(kept in .*\)/);
+    // The next request's baseline adds to it; its own copy is what the request after starts from.
+    writeFileSync(join(nextBaseline.source, 'second'), 'transformed');
+    assert.equal(await next.cache.keep(nextBaseline.source), true);
+    await next.warm?.settled();
+    const third = setUp(undefined, warmRoot);
+    assert.deepEqual(readdirSync((await third.cache.bindFor('baseline')).source).sort(), ['entry', 'second']);
   });
 });

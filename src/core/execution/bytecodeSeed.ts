@@ -5,13 +5,16 @@
 // again: toolz's suite takes 1.4 s that way and 0.55 s with its bytecode, and each shared stage-1 round paid it too.
 // The baseline's run, the unmodified code's, writes its bytecode into its own upper layer; what it wrote there for
 // the workspace's own unchanged sources becomes a read-only layer of every later run's overlay, between the workspace
-// and the run's own layer. No run writes where another reads. The seed is an optimisation: whatever fails in making
-// it leaves the runs as they were without it.
+// and the run's own layer, and is kept for the next request on the workspace (warmStart.ts), whose baseline starts
+// from what of it is still current. No run writes where another reads. The seed is an optimisation: whatever fails
+// in making it leaves the runs as they were without it.
 import { constants } from 'node:fs';
 import type { Stats } from 'node:fs';
-import { chmod, copyFile, link, lstat, mkdir, open, rm, utimes } from 'node:fs/promises';
+import { chmod, copyFile, link, lstat, mkdir, open, rm, rmdir, utimes } from 'node:fs/promises';
 import { join, posix } from 'node:path';
 import type { Logger } from '../base/logger';
+import { walkTree } from '../isolation/treeChanges';
+import type { WarmStore } from './warmStart';
 
 /** The folder of Python's bytecode beside a module's source, and a bytecode file's ending. */
 const CACHE_FOLDER = '__pycache__';
@@ -55,53 +58,58 @@ async function compiledFrom(path: string, source: Stats): Promise<boolean> {
   }
 }
 
-/** The request's bytecode layer: none until the baseline's run has written bytecode. */
+/** The request's bytecode layer: the last request's, checked, until the baseline's run has written its own. */
 export class BytecodeSeed {
   private layer?: string;
+  /** The last request's layer on this workspace, what of it is still current; undefined where none is. */
+  private prior?: Promise<string | undefined>;
 
   constructor(
     private readonly requestDir: string,
     private readonly workspace: string,
     private readonly target: string,
     private readonly logger: Logger,
+    private readonly warm?: WarmStore,
   ) {}
 
-  /** The read-only layers a run gets, topmost first: the baseline's bytecode once it is in, else none. */
-  layers(): readonly string[] {
-    return this.layer ? [this.layer] : [];
+  /** The read-only layers a run gets, topmost first: the baseline's bytecode once it is in; before, the last request's. */
+  async layers(): Promise<readonly string[]> {
+    if (this.layer) return [this.layer];
+    const prior = await this.priorLayer();
+    return prior ? [prior] : [];
   }
 
   /**
    * After the baseline's run (trusted: it ran the unmodified code and its tamper check found nothing): of what it
-   * wrote in its upper layer `upper` (`written`: its tree's added and changed files), the bytecode of the workspace's
-   * own sources as they are becomes the layer of later runs: a source that is a regular file in the workspace, that
-   * the run did not write itself, is not the file under repair (each candidate has its own text), and whose size
-   * and time the bytecode records. The files are linked, not copied: the run is over, nothing of it still writes
-   * them, and its layer goes. Never throws: a seed that cannot be made is left out, and the log says why.
+   * wrote in its upper layer `upper` (`written`: its tree's added and changed files), and of the last request's layer
+   * it ran on, the bytecode of the workspace's own sources as they are becomes the layer of later runs, and of the
+   * next request's first runs (bytecodeOf). The files are linked, not copied: the run is over, nothing of it still
+   * writes them, and its layer goes. Never throws: a seed that cannot be made is left out, and the log says why.
    */
   async keep(upper: string, written: readonly string[]): Promise<void> {
     const changed = new Set(written);
     const layer = join(this.requestDir, 'bytecode');
+    const prior = await this.priorLayer();
+    const fromPrior = prior ? (await filesIn(prior)).filter((rel) => !changed.has(rel)) : [];
     try {
       const folders = new Set<string>();
       let bytes = 0;
       let kept = 0;
-      for (const rel of written) {
-        const source = sourceOf(rel);
-        if (source === undefined || source === this.target || changed.has(source)) continue;
-        const from = join(upper, rel);
-        const [stats, original] = await Promise.all([lstat(from).catch(() => undefined), lstat(join(this.workspace, source)).catch(() => undefined)]);
-        if (!stats?.isFile() || !original?.isFile() || !(await compiledFrom(from, original))) continue;
+      for (const [base, rel] of [...written.map((rel) => [upper, rel] as const), ...fromPrior.map((rel) => [prior ?? '', rel] as const)]) {
+        const from = join(base, rel);
+        const size = await this.currentBytecode(from, rel, changed);
+        if (size === undefined) continue;
         await mkdir(join(layer, posix.dirname(rel)), { recursive: true, mode: 0o700 });
         for (let folder = posix.dirname(rel); folder !== '.'; folder = posix.dirname(folder)) folders.add(folder);
         const to = join(layer, rel);
         await link(from, to).catch(() => copyFile(from, to, constants.COPYFILE_EXCL));
-        bytes += stats.size;
+        bytes += size;
         kept += 1;
       }
       if (kept === 0) return;
       await likeWorkspace(layer, this.workspace, folders, upper);
       this.layer = layer;
+      this.warm?.keep('bytecode', layer, bytes);
       this.logger.info(`python's bytecode: each later run reads what the baseline compiled (${kept} file${kept === 1 ? '' : 's'}, ${(bytes / 1024 / 1024).toFixed(1)} MB; the file under repair's left out), from a read-only layer of its overlay`);
     } catch (error) {
       await rm(layer, { recursive: true, force: true }).catch(() => undefined);
@@ -110,12 +118,67 @@ export class BytecodeSeed {
   }
 
   /**
+   * The size of the bytecode file at `path` (workspace-relative `rel`) where it is that of one of the workspace's own
+   * sources as it is now: a source that is a regular file in the workspace, that the baseline did not write itself
+   * (`changed`), is not the file under repair (each candidate has its own text), and whose size and time the
+   * bytecode records. Undefined for anything else.
+   */
+  private async currentBytecode(path: string, rel: string, changed: ReadonlySet<string>): Promise<number | undefined> {
+    const source = sourceOf(rel);
+    if (source === undefined || source === this.target || changed.has(source)) return undefined;
+    const [stats, original] = await Promise.all([lstat(path).catch(() => undefined), lstat(join(this.workspace, source)).catch(() => undefined)]);
+    return stats?.isFile() && original?.isFile() && (await compiledFrom(path, original)) ? stats.size : undefined;
+  }
+
+  /** The last request's layer, loaded once (priorOf). */
+  private priorLayer(): Promise<string | undefined> {
+    this.prior ??= this.priorOf();
+    return this.prior;
+  }
+
+  /**
+   * A copy of the layer the last request's baseline on this workspace left, with only the bytecode that is still
+   * current (currentBytecode: a source the user changed since, or this request's file under repair, drops its own)
+   * and no folder left empty, so nothing shows in a run that the workspace does not explain. Never throws.
+   */
+  private async priorOf(): Promise<string | undefined> {
+    const layer = join(this.requestDir, 'bytecode-prior');
+    try {
+      if (!this.warm || !(await this.warm.copyOut('bytecode', layer))) return undefined;
+      const folders = new Set<string>();
+      let kept = 0;
+      for (const rel of await filesIn(layer)) {
+        if ((await this.currentBytecode(join(layer, rel), rel, new Set())) === undefined) {
+          await rm(join(layer, rel), { force: true });
+          continue;
+        }
+        for (let folder = posix.dirname(rel); folder !== '.'; folder = posix.dirname(folder)) folders.add(folder);
+        kept += 1;
+      }
+      await removeEmptyFolders(layer);
+      if (kept === 0) {
+        await rm(layer, { recursive: true, force: true });
+        return undefined;
+      }
+      await likeWorkspace(layer, this.workspace, folders);
+      this.logger.info(`python's bytecode: the baseline, and a run beside it, read what the last request's baseline on this workspace compiled where the sources are unchanged (${kept} file${kept === 1 ? '' : 's'}, kept in ${this.warm.location})`);
+      return layer;
+    } catch (error) {
+      await rm(layer, { recursive: true, force: true }).catch(() => undefined);
+      this.logger.info(`python's bytecode: the last request's could not be read (${(error as Error).message}); the baseline compiles its own`);
+      return undefined;
+    }
+  }
+
+  /**
    * Before the baseline's run: the bytecode folders of the Python sources in read-only test folders (`readOnly`,
    * workspace-relative), made in the run's upper layer `upper`, so the run can be given them writable there (pytest
    * writes each test module's rewritten bytecode beside it: toolz's suite takes 0.95 s without those, 0.55 s with).
    * Only below folders that are real folders in the workspace (the listing is git's, which may name a folder that is
-   * now a link), shallowest first up to OPEN_FOLDER_BYTES. Returns them, workspace-relative; none where they cannot
-   * be made (the log says why): the baseline then compiles those folders' modules in every run, as before.
+   * now a link), shallowest first up to OPEN_FOLDER_BYTES. (The run's writable bind is of its merged folder, which
+   * shows the layers below too: the last request's bytecode for it among them.) Returns them, workspace-relative;
+   * none where they cannot be made (the log says why): the baseline then compiles those folders' modules in every
+   * run, as before.
    */
   async openFolders(upper: string, files: readonly string[], readOnly: readonly string[]): Promise<string[]> {
     const inReadOnly = (folder: string) => readOnly.some((path) => folder === path || folder.startsWith(`${path}/`));
@@ -150,6 +213,24 @@ export class BytecodeSeed {
     }
     return true;
   }
+}
+
+/** The files under `dir` (not folders), relative to it with `/`. */
+async function filesIn(dir: string): Promise<string[]> {
+  const files: string[] = [];
+  await walkTree(dir, (rel, stats) => {
+    if (rel && !stats.isDirectory()) files.push(rel);
+  });
+  return files.sort();
+}
+
+/** Removes the folders under `dir` that hold no file, deepest first. */
+async function removeEmptyFolders(dir: string): Promise<void> {
+  const folders: string[] = [];
+  await walkTree(dir, (rel, stats) => {
+    if (rel && stats.isDirectory()) folders.push(rel);
+  });
+  for (const rel of folders.sort((a, b) => depth(b) - depth(a))) await rmdir(join(dir, rel)).catch(() => undefined);
 }
 
 /**

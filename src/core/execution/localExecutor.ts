@@ -24,6 +24,7 @@ import type { WorkspaceListing } from '../isolation/workspaceCopy';
 import type { Protections } from '../contract/protections';
 import { jestCacheFolder, RUN_OUTPUT_FOLDER, RunnerCache } from './runnerCache';
 import { BytecodeSeed } from './bytecodeSeed';
+import { WarmStore } from './warmStart';
 import type { TempBind } from '../sandbox/backend';
 
 async function readReport(path: string): Promise<string | undefined> {
@@ -90,6 +91,8 @@ export class LocalExecutor implements TestExecutor {
   private runnerCache?: RunnerCache;
   /** With overlays: Python's bytecode the baseline compiled, a read-only layer of every later run. */
   private bytecode?: BytecodeSeed;
+  /** What the last request's baseline on this workspace left for this one's first runs, and this one's for the next. */
+  private warm?: WarmStore;
 
   constructor(private readonly options: LocalExecutorOptions) {
     this.readOnlyInTree = readOnlyTestPaths(options.listing.files, options.relativePath);
@@ -114,8 +117,9 @@ export class LocalExecutor implements TestExecutor {
     const workspace = await realpath(request.workspace).catch(() => request.workspace);
     this.trees = await chooseIsolation({ choice: request.isolation.mode ?? 'auto', backend, workspace, listing, requestDir: this.requestDir, target: relativePath, logger });
     // Copies link into the original; an overlay is mounted over it, so it is the run's own (copy-on-write) tree.
+    this.warm = new WarmStore(workspace, listing.commit, logger);
     if (this.trees.mode !== 'overlay') this.readOnlyPaths.push(request.workspace);
-    else this.bytecode = new BytecodeSeed(this.requestDir, workspace, relativePath, logger);
+    else this.bytecode = new BytecodeSeed(this.requestDir, workspace, relativePath, logger, this.warm);
     // A dependency folder that is a link, or whose entries are (a shared store, another checkout's node_modules), must
     // stay visible, read-only, even where the sandbox hides the place its targets live in (a private /tmp).
     const outside = new Set<string>();
@@ -137,7 +141,7 @@ export class LocalExecutor implements TestExecutor {
     // Only where runners name their cache after /tmp: a TMPDIR elsewhere is not the run's own.
     const uid = backend.privateTempUid;
     const temp = this.options.env.TMPDIR?.replace(/\/+$/, '');
-    if (uid !== undefined && (!temp || temp === '/tmp')) this.runnerCache = new RunnerCache(this.requestDir, jestCacheFolder(uid), logger);
+    if (uid !== undefined && (!temp || temp === '/tmp')) this.runnerCache = new RunnerCache(this.requestDir, jestCacheFolder(uid), logger, this.warm);
   }
 
   /** One test run of `fileText` in a fresh copy; never throws. */
@@ -241,12 +245,12 @@ export class LocalExecutor implements TestExecutor {
   }
 
   /**
-   * A run's overlay with the baseline's bytecode beneath its own layer once it is in; for the baseline's run itself
+   * A run's overlay with the baseline's bytecode (the last request's, before it is in) beneath its own layer; for the baseline's run itself
    * (`compiling`), leave to write bytecode and the test folders opened for it. Every other run writes none.
    */
   private async bytecodeOf(tree: RunTree, compiling: BytecodeSeed | undefined): Promise<Pick<TestRunOptions, 'overlay' | 'writesBytecode' | 'writableInCopy'>> {
     if (!tree.overlay) return {};
-    const seeds = this.bytecode?.layers() ?? [];
+    const seeds = (await this.bytecode?.layers()) ?? [];
     const overlay = seeds.length > 0 ? { ...tree.overlay, seeds } : tree.overlay;
     if (!compiling) return { overlay };
     const opened = await compiling.openFolders(tree.overlay.upper, this.options.listing.files, this.readOnlyInTree);
@@ -272,7 +276,7 @@ export class LocalExecutor implements TestExecutor {
 
   /** Waits for every tree to be removed, then removes the request's folder. */
   async dispose(): Promise<void> {
-    await Promise.all(this.removals);
+    await Promise.all([...this.removals, this.warm?.settled()]);
     await this.trees?.dispose();
     if (!this.requestDir) return;
     await removeReporting(this.requestDir, (problem) => this.options.logger.warn(problem));

@@ -11,6 +11,7 @@ import { toolPath } from '../base/toolPath';
 import { walkTree } from '../isolation/treeChanges';
 import type { Logger } from '../base/logger';
 import type { TempBind } from '../sandbox/backend';
+import type { WarmStore } from './warmStart';
 
 /**
  * Where a run with a private /tmp sees its output folder (the engine's hooks, reporters and guard): the same path in
@@ -46,15 +47,21 @@ async function sizeOf(dir: string): Promise<{ bytes: number; files: number }> {
 export class RunnerCache {
   /** The baseline's folder, once it is in and worth copying. */
   private seed?: string;
+  /** Whether the log has said that the runs before the baseline's start from the last request's cache. */
+  private warmSaid = false;
 
   constructor(
     private readonly requestDir: string,
     private readonly target: string,
     private readonly logger: Logger,
+    private readonly warm?: WarmStore,
     private readonly maxBytes = RUNNER_CACHE_MAX_BYTES,
   ) {}
 
-  /** A folder of the run's own for `label`'s run: a copy of the baseline's cache, or empty before it is in. */
+  /**
+   * A folder of the run's own for `label`'s run: a copy of the baseline's cache; before it is in, of the cache the
+   * last request's baseline on this workspace left, else empty.
+   */
   async bindFor(label: string): Promise<TempBind> {
     const source = join(this.requestDir, `${label}-cache-${randomBytes(8).toString('hex')}`);
     // cp -a: jest's files as they were written, links copied as links (never followed out of the folder).
@@ -62,15 +69,23 @@ export class RunnerCache {
       if (await execa(toolPath('cp'), ['-a', '--', this.seed, source]).then(() => true, () => false)) return { source, target: this.target };
       // A copy that failed (a full disk) costs the run its warm start, never the run.
       await rm(source, { recursive: true, force: true });
+    } else if (this.warm && (await this.warm.copyOut('jest', source))) {
+      if (!this.warmSaid) this.logger.info(`jest's cache: the baseline, and a run beside it, start from the one the last request's baseline on this workspace left (kept in ${this.warm.location})`);
+      this.warmSaid = true;
+      return { source, target: this.target };
     }
     await mkdir(source, { mode: 0o700 });
     return { source, target: this.target };
   }
 
-  /** After the baseline's run: its folder is what each later run starts from, unless it is empty or too large. */
+  /**
+   * After the baseline's run: its folder is what each later run starts from, unless it is empty or too large, and
+   * what the next request's runs start from before their baseline is in.
+   */
   async keep(folder: string): Promise<boolean> {
     const { bytes, files } = await sizeOf(folder).catch(() => ({ bytes: 0, files: 0 }));
     if (files === 0) return false;
+    this.warm?.keep('jest', folder, bytes);
     const size = `${(bytes / 1024 / 1024).toFixed(1)} MB, ${files} file${files === 1 ? '' : 's'}`;
     if (bytes > this.maxBytes) {
       this.logger.info(`jest's cache: the baseline's (${size}) is over the ${(this.maxBytes / 1024 / 1024).toFixed(0)} MB copied into each run, so each run starts with an empty one`);

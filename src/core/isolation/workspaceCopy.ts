@@ -16,6 +16,8 @@ export interface WorkspaceListing {
   /** Dependency folders to link instead of copying, relative (e.g. `node_modules`, `packages/a/node_modules`). */
   readonly linkedFolders: readonly string[];
   readonly source: 'git' | 'walk';
+  /** The commit checked out (git's HEAD), where git lists the workspace and it has one. */
+  readonly commit?: string;
 }
 
 const ALWAYS_EXCLUDED = ['.git'];
@@ -86,7 +88,8 @@ async function exists(path: string): Promise<boolean> {
 export async function listWorkspace(workspace: string, linkedNames: readonly string[], excludes: readonly string[]): Promise<WorkspaceListing> {
   const names = new Set([...ALWAYS_EXCLUDED, ...linkedNames]);
   const prefixes = excludes.map((e) => e.replace(/\\/g, '/').replace(/^\.\/|\/+$/g, '')).filter(Boolean);
-  const listed = await git(workspace, ['ls-files', '-z', '--cached', '--others', '--exclude-standard']);
+  const [listed, head] = await Promise.all([git(workspace, ['ls-files', '-z', '--cached', '--others', '--exclude-standard']), git(workspace, ['rev-parse', '--verify', '--quiet', 'HEAD'])]);
+  const commit = listed !== undefined ? head?.trim() : undefined;
   const source = listed === undefined ? 'walk' : 'git';
   const all = listed === undefined ? await walk(workspace, names) : [...new Set(listed.split('\0').filter(Boolean))];
   const files = all.filter((f) => !isExcluded(f, names, prefixes));
@@ -99,7 +102,7 @@ export async function listWorkspace(workspace: string, linkedNames: readonly str
       if (!isExcluded(rel, new Set(ALWAYS_EXCLUDED), prefixes) && (await exists(join(workspace, rel)))) linkedFolders.push(rel);
     }
   }
-  return { workspace, files, linkedFolders: linkedFolders.sort(), source };
+  return { workspace, files, linkedFolders: linkedFolders.sort(), source, ...(commit ? { commit } : {}) };
 }
 
 function inside(parent: string, child: string): boolean {

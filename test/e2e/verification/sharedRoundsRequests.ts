@@ -113,11 +113,11 @@ export async function expectOwnVerdicts(c: Case): Promise<void> {
 }
 
 /** One request with `candidates` on 2 slots (exit 0 checked): its log, each candidate's status in order, and its --json candidates. */
-export async function candidatesRequest(ws: string, file: string, candidates: readonly string[], test?: string, parallel = 2, extra: readonly string[] = []): Promise<{ stderr: string; statuses: string[]; candidates: Json['candidates'] }> {
+export async function candidatesRequest(ws: string, file: string, candidates: readonly string[], test?: string, parallel = 2, extra: readonly string[] = [], extraEnv: NodeJS.ProcessEnv = {}): Promise<{ stderr: string; statuses: string[]; candidates: Json['candidates'] }> {
   const list = makeWorkspace({ 'c.json': JSON.stringify(candidates) });
   const tempRoot = makeTempRoot();
   made.push(ws, list, tempRoot);
-  const env: NodeJS.ProcessEnv = { ...process.env, VERIFIED_FIX_TMPDIR: tempRoot };
+  const env: NodeJS.ProcessEnv = { ...process.env, VERIFIED_FIX_TMPDIR: tempRoot, ...extraEnv };
   delete env.NODE_TEST_CONTEXT;
   const r = await runCli(['fix', '--workspace', ws, '--file', file, '--lines', '2-3', '--provider', 'file', '--candidates', join(list, 'c.json'), ...(test ? ['--test', test] : []),
     '--parallel', String(parallel), '--confirm-runs', '1', '--k', '1', '--timeout', '120', '--strength', 'off', '--behaviour', 'off', '--verbose', '--json', ...extra], { env, timeoutMs: 300_000 });

@@ -1,0 +1,111 @@
+// What one request's baseline leaves for the next request on the same workspace: jest's cache and Python's bytecode.
+// Within a request, later runs start from the baseline's (runnerCache.ts, bytecodeSeed.ts); without this, every
+// request's baseline, and the head start beside it, started cold: jest transformed every file again (chrono's suite
+// takes 8.5 s cold and 5.8 s warm), Python compiled every module and pytest rewrote every test module again. Only
+// a baseline's output is kept (the unmodified code's run, trusted), never a candidate's; what is kept is checked
+// again by the next request (bytecode against the sources as they are then; jest keys its cache by each file's
+// content), and it is only ever copied into a run's own folders, never shown to a run where it lives.
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { toolPath } from '../base/toolPath';
+import type { Logger } from '../base/logger';
+
+/** What is kept: jest's cache folder, and the layer of Python's bytecode. */
+export type WarmKind = 'jest' | 'bytecode';
+
+/** The workspaces whose state is kept, the most recently used: older ones are removed. */
+export const WARM_WORKSPACES = 8;
+
+/** A kind larger than this is not kept (copying it into each request would cost more than it saves). */
+export const WARM_MAX_BYTES = 64 * 1024 * 1024;
+
+/** `${XDG_CACHE_HOME:-~/.cache}/verified-fix/warm`: one folder per workspace and commit, named by a hash of both. */
+export function warmRootPath(env: NodeJS.ProcessEnv = process.env): string {
+  return join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'verified-fix', 'warm');
+}
+
+/**
+ * The warm state of one workspace at one commit: read before its request's first runs, replaced after its baseline.
+ * Keyed by the commit too (git's HEAD, where there is one), so that what one checkout's tests left never reaches
+ * another checked out at the same path later (another person's pull request on a CI runner); a commit of your own
+ * starts cold once.
+ */
+export class WarmStore {
+  private readonly folder: string;
+  private readonly saves: Array<Promise<void>> = [];
+
+  constructor(
+    private readonly workspace: string,
+    private readonly commit: string | undefined,
+    private readonly logger: Logger,
+    private readonly root = warmRootPath(),
+  ) {
+    this.folder = join(root, createHash('sha256').update(`${workspace}\0${commit ?? ''}`).digest('hex').slice(0, 16));
+  }
+
+  /** Where the kept state lives, for the log. */
+  get location(): string {
+    return this.folder;
+  }
+
+  /**
+   * A copy of the kept `kind` made at `to` (which must not exist): true once it is there whole. False where nothing
+   * is kept or the copy failed (another request replacing it meanwhile, a full disk): `to` is then absent.
+   */
+  async copyOut(kind: WarmKind, to: string): Promise<boolean> {
+    const from = join(this.folder, kind);
+    if (!(await stat(from).then((s) => s.isDirectory(), () => false))) return false;
+    // cp -a: files as they were written, links copied as links (never followed out of the folder).
+    if (await execa(toolPath('cp'), ['-a', '--', from, to]).then(() => true, () => false)) {
+      await utimes(this.folder, new Date(), new Date()).catch(() => undefined);
+      return true;
+    }
+    await rm(to, { recursive: true, force: true }).catch(() => undefined);
+    return false;
+  }
+
+  /**
+   * Keeps a copy of `from` as `kind` for the next request, in the background (`settled` waits for it): copied beside
+   * the kept one, then swapped in by renaming, so a request reading it meanwhile copies the old one whole or fails
+   * its copy. Over WARM_MAX_BYTES (`bytes`), the kept one is removed instead. Never throws.
+   */
+  keep(kind: WarmKind, from: string, bytes: number): void {
+    this.saves.push(this.replace(kind, bytes > WARM_MAX_BYTES ? undefined : from).catch((error: unknown) => {
+      this.logger.info(`kept state: ${kind} could not be kept for the next request (${(error as Error).message})`);
+    }));
+  }
+
+  /** Waits for every copy `keep` started: the request's folder, where they copy from, goes next. */
+  async settled(): Promise<void> {
+    await Promise.all(this.saves);
+  }
+
+  private async replace(kind: WarmKind, from: string | undefined): Promise<void> {
+    const suffix = randomBytes(6).toString('hex');
+    const kept = join(this.folder, kind);
+    const fresh = join(this.folder, `${kind}.new-${suffix}`);
+    const old = join(this.folder, `${kind}.old-${suffix}`);
+    await mkdir(this.folder, { recursive: true, mode: 0o700 });
+    try {
+      if (from) await execa(toolPath('cp'), ['-a', '--', from, fresh]);
+      await rename(kept, old).catch(() => undefined);
+      if (from) await rename(fresh, kept);
+    } finally {
+      await Promise.all([rm(fresh, { recursive: true, force: true }), rm(old, { recursive: true, force: true })]);
+    }
+    // Says which workspace the hashed name stands for, to anyone clearing the folder by hand.
+    await writeFile(join(this.folder, 'workspace.txt'), `${this.workspace}\n${this.commit ? `${this.commit}\n` : ''}`);
+    await this.evict();
+  }
+
+  /** Removes the state of all but the WARM_WORKSPACES most recently used workspaces. */
+  private async evict(): Promise<void> {
+    const names = await readdir(this.root).catch(() => [] as string[]);
+    const dated = await Promise.all(names.map(async (name) => ({ name, at: await stat(join(this.root, name)).then((s) => (s.isDirectory() ? s.mtimeMs : -1), () => -1) })));
+    const stale = dated.filter((d) => d.at >= 0).sort((a, b) => b.at - a.at).slice(WARM_WORKSPACES);
+    await Promise.all(stale.map((d) => rm(join(this.root, d.name), { recursive: true, force: true }).catch(() => undefined)));
+  }
+}

@@ -1,0 +1,121 @@
+// The state one request's baseline leaves for the next request on the same workspace (warmStart.ts), on real
+// folders: kept by copy, read by copy, replaced whole, removed when too large, and only the most recent workspaces'.
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { WARM_MAX_BYTES, WARM_WORKSPACES, WarmStore, warmRootPath } from '../../src/core/execution/warmStart';
+import { silentLogger } from '../../src/core/base/logger';
+import { makeTempRoot, remove } from './helpers/workspace';
+
+const made: string[] = [];
+after(() => remove(...made));
+
+function folder(): string {
+  const dir = makeTempRoot();
+  made.push(dir);
+  return dir;
+}
+
+/** A folder holding `files` (name → text). */
+function holding(files: Record<string, string>): string {
+  const dir = folder();
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(join(dir, name, '..'), { recursive: true });
+    writeFileSync(join(dir, name), text);
+  }
+  return dir;
+}
+
+describe('the state kept from one request to the next', () => {
+  it('lives under XDG_CACHE_HOME, else ~/.cache', () => {
+    assert.equal(warmRootPath({ XDG_CACHE_HOME: '/c' }), '/c/verified-fix/warm');
+    assert.match(warmRootPath({}), /\/\.cache\/verified-fix\/warm$/);
+  });
+
+  it('gives nothing before a request kept anything, then a copy of what it kept, which no reader can change', async () => {
+    const root = folder();
+    const first = new WarmStore('/work/app', undefined, silentLogger, root);
+    const nothing = join(folder(), 'out');
+    assert.equal(await first.copyOut('jest', nothing), false);
+    assert.equal(existsSync(nothing), false);
+    first.keep('jest', holding({ 'a/entry': 'transformed' }), 11);
+    await first.settled();
+    const next = new WarmStore('/work/app', undefined, silentLogger, root);
+    const copy = join(folder(), 'out');
+    assert.equal(await next.copyOut('jest', copy), true);
+    assert.equal(readFileSync(join(copy, 'a', 'entry'), 'utf8'), 'transformed');
+    writeFileSync(join(copy, 'a', 'entry'), 'planted');
+    const again = join(folder(), 'out');
+    assert.equal(await next.copyOut('jest', again), true);
+    assert.equal(readFileSync(join(again, 'a', 'entry'), 'utf8'), 'transformed');
+    assert.equal(await next.copyOut('bytecode', join(folder(), 'out')), false, 'each kind is kept apart');
+    assert.equal(readFileSync(join(next.location, 'workspace.txt'), 'utf8'), '/work/app\n');
+  });
+
+  it("keeps each workspace's and each commit's apart, and replaces a kind whole", async () => {
+    const root = folder();
+    const app = new WarmStore('/work/app', undefined, silentLogger, root);
+    app.keep('jest', holding({ old: '1', both: 'old' }), 2);
+    await app.settled();
+    app.keep('jest', holding({ both: 'new' }), 3);
+    await app.settled();
+    const copy = join(folder(), 'out');
+    assert.equal(await new WarmStore('/work/app', undefined, silentLogger, root).copyOut('jest', copy), true);
+    assert.deepEqual(readdirSync(copy), ['both']);
+    assert.equal(readFileSync(join(copy, 'both'), 'utf8'), 'new');
+    assert.equal(await new WarmStore('/work/other', undefined, silentLogger, root).copyOut('jest', join(folder(), 'out')), false);
+    // Another commit checked out at the same path (another pull request on a CI runner) is another workspace.
+    const committed = new WarmStore('/work/app', 'a1b2c3', silentLogger, root);
+    assert.equal(await committed.copyOut('jest', join(folder(), 'out')), false);
+    committed.keep('jest', holding({ mine: '1' }), 1);
+    await committed.settled();
+    assert.equal(readFileSync(join(committed.location, 'workspace.txt'), 'utf8'), '/work/app\na1b2c3\n');
+    const other = join(folder(), 'out');
+    assert.equal(await new WarmStore('/work/app', undefined, silentLogger, root).copyOut('jest', other), true);
+    assert.deepEqual(readdirSync(other), ['both']);
+    assert.deepEqual(readdirSync(app.location).sort(), ['jest', 'workspace.txt'], 'no half-made or replaced copy left beside it');
+  });
+
+  it('removes what it kept once a kind grows over the limit', async () => {
+    const root = folder();
+    const app = new WarmStore('/work/app', undefined, silentLogger, root);
+    app.keep('bytecode', holding({ a: '1' }), 1);
+    await app.settled();
+    app.keep('bytecode', holding({ a: '2' }), WARM_MAX_BYTES + 1);
+    await app.settled();
+    assert.equal(await app.copyOut('bytecode', join(folder(), 'out')), false);
+  });
+
+  it('keeps only the most recently used workspaces', async () => {
+    const root = folder();
+    const stores = Array.from({ length: WARM_WORKSPACES }, (_, i) => new WarmStore(`/work/p${i}`, undefined, silentLogger, root));
+    for (const [i, store] of stores.entries()) {
+      store.keep('jest', holding({ a: String(i) }), 1);
+      await store.settled();
+      // Hours apart, the oldest first, as requests on different days.
+      const at = new Date(Date.now() - (stores.length - i) * 3_600_000);
+      utimesSync(store.location, at, at);
+    }
+    // Reading marks a workspace as used: p0 is now the most recent.
+    assert.equal(await stores[0].copyOut('jest', join(folder(), 'out')), true);
+    const later = [new WarmStore('/work/q0', undefined, silentLogger, root), new WarmStore('/work/q1', undefined, silentLogger, root)];
+    for (const store of later) {
+      store.keep('jest', holding({ a: 'q' }), 1);
+      await store.settled();
+    }
+    assert.equal(readdirSync(root).length, WARM_WORKSPACES);
+    assert.deepEqual(stores.map((store) => existsSync(store.location)), [true, false, false, ...Array.from({ length: WARM_WORKSPACES - 3 }, () => true)]);
+    assert.deepEqual(later.map((store) => existsSync(store.location)), [true, true]);
+  });
+
+  it('says, and goes on, where it cannot keep anything', async () => {
+    const root = join(holding({ file: 'x' }), 'file'); // a file where its folder would go
+    const said: string[] = [];
+    const store = new WarmStore('/work/app', undefined, { ...silentLogger, info: (m) => said.push(m) }, root);
+    store.keep('jest', holding({ a: '1' }), 1);
+    await store.settled();
+    assert.match(said.join('\n'), /kept state: jest could not be kept for the next request/);
+    assert.equal(await store.copyOut('jest', join(folder(), 'out')), false);
+  });
+});
