@@ -24,7 +24,7 @@ import type { WorkspaceListing } from '../isolation/workspaceCopy';
 import type { Protections } from '../contract/protections';
 import { jestCacheFolder, RUN_OUTPUT_FOLDER, RunnerCache } from './runnerCache';
 import { BytecodeSeed } from './bytecodeSeed';
-import { WarmStore } from './warmStart';
+import { WarmStore, warmRootPath } from './warmStart';
 import type { TempBind } from '../sandbox/backend';
 
 async function readReport(path: string): Promise<string | undefined> {
@@ -93,6 +93,8 @@ export class LocalExecutor implements TestExecutor {
   private bytecode?: BytecodeSeed;
   /** What the last request's baseline on this workspace left for this one's first runs, and this one's for the next. */
   private warm?: WarmStore;
+  /** Folders no run sees: the temp root (every tree and report of every request) and where requests keep state. */
+  private readonly hiddenFolders = [tempRootPath()];
 
   constructor(private readonly options: LocalExecutorOptions) {
     this.readOnlyInTree = readOnlyTestPaths(options.listing.files, options.relativePath);
@@ -118,6 +120,9 @@ export class LocalExecutor implements TestExecutor {
     this.trees = await chooseIsolation({ choice: request.isolation.mode ?? 'auto', backend, workspace, listing, requestDir: this.requestDir, target: relativePath, logger });
     // Copies link into the original; an overlay is mounted over it, so it is the run's own (copy-on-write) tree.
     this.warm = new WarmStore(workspace, listing.commit, logger);
+    // Made now, so that every run of the request has it hidden, even those that start after the baseline's first keeps.
+    const warmRoot = warmRootPath();
+    if (relative(workspace, warmRoot).startsWith('..') && (await mkdir(warmRoot, { recursive: true, mode: 0o700 }).then(() => true, () => false))) this.hiddenFolders.push(warmRoot);
     if (this.trees.mode !== 'overlay') this.readOnlyPaths.push(request.workspace);
     else this.bytecode = new BytecodeSeed(this.requestDir, workspace, relativePath, logger, this.warm);
     // A dependency folder that is a link, or whose entries are (a shared store, another checkout's node_modules), must
@@ -201,7 +206,7 @@ export class LocalExecutor implements TestExecutor {
         ...(await this.bytecodeOf(tree, compiling)),
         readOnlyPaths: this.readOnlyPaths,
         readOnlyInCopy: this.readOnlyInTree.map((rel) => join(dir, rel)),
-        hiddenFolders: [tempRootPath()],
+        hiddenFolders: this.hiddenFolders,
         writablePaths: [reportDir, outputDir].filter((dir) => dir !== undefined),
         hiddenInTree: this.hiddenInTree,
         ...(cache ? { tempBinds: [cache, ...(outputBind ? [outputBind] : [])] } : {}),

@@ -3,6 +3,7 @@
 // helper's bytecode and pytest's rewrite of a test module in a read-only folder; a test file jest transformed. Within
 // a request, the runs after the baseline start from the baseline's, so the test fails on the unmodified code and
 // passes with any candidate; the second request's baseline passes it only where it starts from what the first kept.
+// No run sees where it is kept.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { symlinkSync } from 'node:fs';
@@ -14,16 +15,22 @@ import { candidatesRequest } from './sharedRoundsRequests';
 const made: string[] = [];
 after(() => remove(...made));
 
-/** Two requests on `ws` with the same candidates, sharing a fresh XDG_CACHE_HOME: each one's log. */
-async function twoRequests(ws: string, file: string, candidates: readonly string[], test: string | undefined, extra: readonly string[] = []): Promise<Array<Awaited<ReturnType<typeof candidatesRequest>>>> {
-  const cacheHome = makeTempRoot();
-  made.push(cacheHome);
+/** A fresh XDG_CACHE_HOME. */
+function cacheHome(): string {
+  const dir = makeTempRoot();
+  made.push(dir);
+  return dir;
+}
+
+/** Two requests on `ws` with the same candidates, sharing the XDG_CACHE_HOME `cacheHome`: each one's log. */
+async function twoRequests(ws: string, file: string, candidates: readonly string[], test: string | undefined, cacheHome: string, extra: readonly string[] = []): Promise<Array<Awaited<ReturnType<typeof candidatesRequest>>>> {
   const first = await candidatesRequest(ws, file, candidates, test, 2, extra, { XDG_CACHE_HOME: cacheHome });
   const second = await candidatesRequest(ws, file, candidates, test, 2, extra, { XDG_CACHE_HOME: cacheHome });
   return [first, second];
 }
 
-const PYTHON_FILES: Record<string, string> = {
+/** The workspace; its kept state's folder, under `cacheHome`, must look empty to every run (it is hidden). */
+const pythonFiles = (cacheHome: string): Record<string, string> => ({
   'src/calc.py': ['def clamp(x, lo, hi):', '    if x < lo: return lo', '    if x > hi: return lo', '    return x', ''].join('\n'),
   'src/helper.py': ['def double(x):', '    return 2 * x', ''].join('\n'),
   'conftest.py': ['import os, time', "os.environ['VF_TEST_START'] = repr(time.time())", ''].join('\n'),
@@ -41,10 +48,11 @@ const PYTHON_FILES: Record<string, string> = {
     '    assert os.stat(importlib.util.cache_from_source(helper.__file__)).st_mtime < START, "helper.py was compiled by this run"',
     "    rewritten = glob.glob(os.path.join(os.path.dirname(__file__), '__pycache__', 'test_warm.*-pytest-*.pyc'))",
     '    assert rewritten and all(os.stat(p).st_mtime < START for p in rewritten), "this module was rewritten by this run"',
+    `    assert os.listdir(${JSON.stringify(join(cacheHome, 'verified-fix', 'warm'))}) == [], "the kept state shows"`,
     '',
   ].join('\n'),
   'pytest.ini': '[pytest]\npythonpath = src\n',
-};
+});
 
 const PY_RIGHT = '    if x < lo: return lo\n    if x > hi: return hi';
 const PY_WRONG = '    if x < lo: return lo\n    if x > hi: return x';
@@ -53,8 +61,9 @@ const pytest = spawnSync('python3', ['-m', 'pytest', '--version'], { encoding: '
 describe("python's bytecode kept for the next request (pytest)", { skip: pytest ? false : 'SKIPPED: python3 -m pytest is not installed' }, () => {
   for (const sandbox of ['bwrap', 'unshare'] as const) {
     it(`starts the next request's baseline from what the last one's compiled, its read-only test folders included (${sandbox})`, async () => {
-      const ws = makeWorkspace(PYTHON_FILES);
-      const [first, second] = await twoRequests(ws, 'src/calc.py', [PY_RIGHT, PY_WRONG], 'python3 -m pytest -q', ['--sandbox', sandbox]);
+      const home = cacheHome();
+      const ws = makeWorkspace(pythonFiles(home));
+      const [first, second] = await twoRequests(ws, 'src/calc.py', [PY_RIGHT, PY_WRONG], 'python3 -m pytest -q', home, ['--sandbox', sandbox]);
       assert.match(first.stderr, /per-test results \(pytest\): 2 of 3 tests fail on the unmodified code/, first.stderr);
       assert.deepEqual(first.statuses, ['pass', 'fail'], first.stderr);
       assert.match(second.stderr, /python's bytecode: the baseline, and a run beside it, read what the last request's baseline on this workspace compiled where the sources are unchanged \(\d+ files?, kept in /, second.stderr);
@@ -81,7 +90,7 @@ describe("jest's cache kept for the next request (jest 29)", () => {
   it("starts the next request's baseline from the cache the last one's left", async () => {
     const ws = makeWorkspace(JEST_FILES);
     symlinkSync(join(process.cwd(), 'node_modules'), join(ws, 'node_modules'));
-    const [first, second] = await twoRequests(ws, 'src/calc.js', [JS_RIGHT, JS_WRONG], undefined);
+    const [first, second] = await twoRequests(ws, 'src/calc.js', [JS_RIGHT, JS_WRONG], undefined, cacheHome());
     assert.match(first.stderr, /per-test results \(jest\): 2 of 3 tests fail on the unmodified code/, first.stderr);
     assert.deepEqual(first.statuses, ['pass', 'fail'], first.stderr);
     assert.match(second.stderr, /jest's cache: the baseline, and a run beside it, start from the one the last request's baseline on this workspace left/, second.stderr);
