@@ -1,7 +1,7 @@
 // Python's bytecode carried from the baseline (bytecodeSeed.ts) on real folders: which files of the baseline's upper
 // layer become the later runs' layer, how its folders look, and the bytecode folders opened in read-only test folders.
 import assert from 'node:assert/strict';
-import { chmodSync, existsSync, mkdirSync, readdirSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, renameSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { BytecodeSeed } from '../../src/core/execution/bytecodeSeed';
@@ -175,6 +175,26 @@ describe("the baseline's bytecode carried into later runs", () => {
     const third = setUp('pkg/util.py', { workspace, warmRoot });
     const [again] = await third.seed.layers();
     assert.deepEqual(readdirSync(join(again, 'pkg', '__pycache__')), ['edited.cpython-311.pyc']);
+  });
+
+  it('keeps nothing under a folder the workspace has made a link since, which the layer would hide', async () => {
+    const first = setUp();
+    const { workspace, warmRoot } = first;
+    compiled(workspace, first.upper, 'lib/__pycache__/helper.cpython-311.pyc');
+    compiled(workspace, first.upper, 'pkg/__pycache__/util.cpython-311.pyc');
+    await first.seed.keep(first.upper, ['lib/__pycache__/helper.cpython-311.pyc', 'pkg/__pycache__/util.cpython-311.pyc']);
+    await first.warm.settled();
+    // `mv` keeps the sources' times: their bytecode's headers still match through the link.
+    mkdirSync(join(workspace, 'vendor'));
+    renameSync(join(workspace, 'lib'), join(workspace, 'vendor', 'lib'));
+    symlinkSync(join('vendor', 'lib'), join(workspace, 'lib'));
+    const next = setUp('pkg/calc.py', { workspace, warmRoot });
+    const [prior] = await next.seed.layers();
+    assert.ok(prior);
+    assert.deepEqual(readdirSync(prior), ['pkg']);
+    await next.seed.keep(next.upper, []);
+    const [layer] = await next.seed.layers();
+    assert.deepEqual(readdirSync(layer), ['pkg']);
   });
 
   it('starts cold where nothing of the last request is current', async () => {

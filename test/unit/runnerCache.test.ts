@@ -82,7 +82,7 @@ describe('the runner cache carried from the baseline', () => {
     assert.match(said.join('\n'), /jest's cache: the baseline's \(0\.0 MB, 1 file\) is over the 0 MB copied into each run, so each run starts with an empty one/);
   });
 
-  it("starts the next request's runs before its baseline from the cache this request's baseline left, never from a candidate's", async () => {
+  it("starts the next request's runs before its baseline from the cache this request's baseline left; a later run's writes to its copy never reach it", async () => {
     const warmRoot = makeTempRoot();
     made.push(warmRoot);
     const first = setUp(undefined, warmRoot);

@@ -1,7 +1,7 @@
 // The state one request's baseline leaves for the next request on the same workspace (warmStart.ts), on real
 // folders: kept by copy, read by copy, replaced whole, removed when too large, and only the most recent workspaces'.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { WARM_MAX_BYTES, WARM_WORKSPACES, WarmStore, warmRootPath } from '../../src/core/execution/warmStart';
@@ -28,9 +28,10 @@ function holding(files: Record<string, string>): string {
 }
 
 describe('the state kept from one request to the next', () => {
-  it('lives under XDG_CACHE_HOME, else ~/.cache', () => {
+  it('lives under XDG_CACHE_HOME, else ~/.cache (a relative XDG_CACHE_HOME is ignored)', () => {
     assert.equal(warmRootPath({ XDG_CACHE_HOME: '/c' }), '/c/verified-fix/warm');
-    assert.match(warmRootPath({}), /\/\.cache\/verified-fix\/warm$/);
+    assert.equal(warmRootPath({ XDG_CACHE_HOME: 'relcache' }), warmRootPath({}));
+    assert.match(warmRootPath({}), /^\/.*\/\.cache\/verified-fix\/warm$/);
   });
 
   it('gives nothing before a request kept anything, then a copy of what it kept, which no reader can change', async () => {
@@ -107,6 +108,37 @@ describe('the state kept from one request to the next', () => {
     assert.equal(readdirSync(root).length, WARM_WORKSPACES);
     assert.deepEqual(stores.map((store) => existsSync(store.location)), [true, false, false, ...Array.from({ length: WARM_WORKSPACES - 3 }, () => true)]);
     assert.deepEqual(later.map((store) => existsSync(store.location)), [true, true]);
+  });
+
+  it('makes its folders private, reads or keeps nothing where another user could write, and removes what a dead request left', async () => {
+    const root = join(folder(), 'verified-fix', 'warm');
+    const said: string[] = [];
+    const store = new WarmStore('/work/app', undefined, { ...silentLogger, info: (m) => said.push(m) }, root);
+    store.keep('jest', holding({ a: '1' }), 1);
+    await store.settled();
+    for (const dir of [join(root, '..'), root, store.location]) assert.equal(statSync(dir).mode & 0o777, 0o700, dir);
+    for (const dir of [root, store.location]) {
+      chmodSync(dir, 0o770);
+      assert.equal(await store.copyOut('jest', join(folder(), 'out')), false, `${dir} group-writable: not read`);
+      store.keep('jest', holding({ a: 'planted' }), 1);
+      await store.settled();
+      assert.match(said.pop() ?? '', /kept state: jest could not be kept for the next request \(.* is a link, another user's, or writable by others\)/);
+      chmodSync(dir, 0o700);
+    }
+    // A copy a dead request left half-made goes once it is old.
+    const leftover = join(store.location, 'jest.new-0123456789ab');
+    mkdirSync(leftover);
+    const young = join(store.location, 'jest.old-ba9876543210');
+    mkdirSync(young);
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    utimesSync(leftover, hourAgo, hourAgo);
+    store.keep('jest', holding({ a: '2' }), 1);
+    await store.settled();
+    assert.deepEqual(readdirSync(store.location).sort(), ['jest', 'jest.old-ba9876543210', 'workspace.txt']);
+    const copy = join(folder(), 'out');
+    assert.equal(await store.copyOut('jest', copy), true);
+    assert.equal(readFileSync(join(copy, 'a'), 'utf8'), '2');
+    assert.equal(said.length, 0);
   });
 
   it('says, and goes on, where it cannot keep anything', async () => {

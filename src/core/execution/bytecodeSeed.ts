@@ -63,6 +63,8 @@ export class BytecodeSeed {
   private layer?: string;
   /** The last request's layer on this workspace, what of it is still current; undefined where none is. */
   private prior?: Promise<string | undefined>;
+  /** Workspace folders found to be real folders (realFolder), by path. */
+  private readonly folders = new Map<string, Promise<boolean>>();
 
   constructor(
     private readonly requestDir: string,
@@ -126,6 +128,12 @@ export class BytecodeSeed {
   private async currentBytecode(path: string, rel: string, changed: ReadonlySet<string>): Promise<number | undefined> {
     const source = sourceOf(rel);
     if (source === undefined || source === this.target || changed.has(source)) return undefined;
+    // Every folder above the source a real folder, and its bytecode folder too where the workspace has one: a layer's
+    // folder hides what the workspace has at that path, so one kept where the workspace now has a link would hide the
+    // sources the link leads to from every run.
+    const cache = posix.dirname(rel);
+    const cacheStats = await lstat(join(this.workspace, cache)).catch(() => undefined);
+    if ((cacheStats && !cacheStats.isDirectory()) || !(await this.realFolder(posix.dirname(cache)))) return undefined;
     const [stats, original] = await Promise.all([lstat(path).catch(() => undefined), lstat(join(this.workspace, source)).catch(() => undefined)]);
     return stats?.isFile() && original?.isFile() && (await compiledFrom(path, original)) ? stats.size : undefined;
   }
@@ -205,13 +213,15 @@ export class BytecodeSeed {
     }
   }
 
-  /** Whether `rel` and every folder above it are folders in the workspace, not links. */
-  private async realFolder(rel: string): Promise<boolean> {
-    for (let at = rel; at !== '.'; at = posix.dirname(at)) {
-      const stats = await lstat(join(this.workspace, at)).catch(() => undefined);
-      if (!stats?.isDirectory()) return false;
+  /** Whether `rel` and every folder above it are folders in the workspace, not links (each folder looked at once). */
+  private realFolder(rel: string): Promise<boolean> {
+    if (rel === '.' || rel === '') return Promise.resolve(true);
+    let known = this.folders.get(rel);
+    if (!known) {
+      known = lstat(join(this.workspace, rel)).then((stats) => stats.isDirectory() && this.realFolder(posix.dirname(rel)), () => false);
+      this.folders.set(rel, known);
     }
-    return true;
+    return known;
   }
 }
 

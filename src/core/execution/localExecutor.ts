@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, readdir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
-import { dirname, join, relative } from 'node:path';
+import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import type { FixRequest, Verdict } from '../contract/fixRequest';
 import { chooseIsolation } from '../isolation/chooseIsolation';
 import type { RunTree, RunTrees } from '../isolation/runTrees';
@@ -93,8 +93,8 @@ export class LocalExecutor implements TestExecutor {
   private bytecode?: BytecodeSeed;
   /** What the last request's baseline on this workspace left for this one's first runs, and this one's for the next. */
   private warm?: WarmStore;
-  /** Folders no run sees: the temp root (every tree and report of every request) and where requests keep state. */
-  private readonly hiddenFolders = [tempRootPath()];
+  /** Where requests keep state, hidden from every run as the temp root is (runInTree); undefined: none is kept. */
+  private warmRoot?: string;
 
   constructor(private readonly options: LocalExecutorOptions) {
     this.readOnlyInTree = readOnlyTestPaths(options.listing.files, options.relativePath);
@@ -119,10 +119,16 @@ export class LocalExecutor implements TestExecutor {
     const workspace = await realpath(request.workspace).catch(() => request.workspace);
     this.trees = await chooseIsolation({ choice: request.isolation.mode ?? 'auto', backend, workspace, listing, requestDir: this.requestDir, target: relativePath, logger });
     // Copies link into the original; an overlay is mounted over it, so it is the run's own (copy-on-write) tree.
-    this.warm = new WarmStore(workspace, listing.commit, logger);
     // Made now, so that every run of the request has it hidden, even those that start after the baseline's first keeps.
     const warmRoot = warmRootPath();
-    if (relative(workspace, warmRoot).startsWith('..') && (await mkdir(warmRoot, { recursive: true, mode: 0o700 }).then(() => true, () => false))) this.hiddenFolders.push(warmRoot);
+    const realWarmRoot = await mkdir(warmRoot, { recursive: true, mode: 0o700 }).then(() => realpath(warmRoot), () => undefined).catch(() => undefined);
+    const fromWorkspace = realWarmRoot === undefined ? undefined : relative(workspace, realWarmRoot);
+    if (fromWorkspace !== undefined && (fromWorkspace === '' || (!isAbsolute(fromWorkspace) && fromWorkspace.split(sep)[0] !== '..'))) {
+      logger.info(`kept state: nothing is kept from one request to the next, since ${warmRoot} lies inside the workspace (point XDG_CACHE_HOME elsewhere)`);
+    } else {
+      this.warm = new WarmStore(workspace, listing.commit, logger);
+      this.warmRoot = realWarmRoot;
+    }
     if (this.trees.mode !== 'overlay') this.readOnlyPaths.push(request.workspace);
     else this.bytecode = new BytecodeSeed(this.requestDir, workspace, relativePath, logger, this.warm);
     // A dependency folder that is a link, or whose entries are (a shared store, another checkout's node_modules), must
@@ -206,7 +212,8 @@ export class LocalExecutor implements TestExecutor {
         ...(await this.bytecodeOf(tree, compiling)),
         readOnlyPaths: this.readOnlyPaths,
         readOnlyInCopy: this.readOnlyInTree.map((rel) => join(dir, rel)),
-        hiddenFolders: this.hiddenFolders,
+        // Only while it is there (a folder to hide that was removed would fail the run's sandbox).
+        hiddenFolders: [tempRootPath(), ...(this.warmRoot && existsSync(this.warmRoot) ? [this.warmRoot] : [])],
         writablePaths: [reportDir, outputDir].filter((dir) => dir !== undefined),
         hiddenInTree: this.hiddenInTree,
         ...(cache ? { tempBinds: [cache, ...(outputBind ? [outputBind] : [])] } : {}),

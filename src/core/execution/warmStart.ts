@@ -6,10 +6,10 @@
 // again by the next request (bytecode against the sources as they are then; jest keys its cache by each file's
 // content), and it is only ever copied into a run's own folders, never shown to a run where it lives.
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
-import { homedir } from 'node:os';
+import { lstat, mkdir, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { execa } from 'execa';
+import { cacheHomePath } from '../base/cacheHome';
 import { toolPath } from '../base/toolPath';
 import type { Logger } from '../base/logger';
 
@@ -22,9 +22,22 @@ export const WARM_WORKSPACES = 8;
 /** A kind larger than this is not kept (copying it into each request would cost more than it saves). */
 export const WARM_MAX_BYTES = 64 * 1024 * 1024;
 
+/** A half-made or replaced copy (a process that died while keeping) older than this is removed by the next keep. */
+const LEFTOVER_MS = 10 * 60_000;
+
 /** `${XDG_CACHE_HOME:-~/.cache}/verified-fix/warm`: one folder per workspace and commit, named by a hash of both. */
 export function warmRootPath(env: NodeJS.ProcessEnv = process.env): string {
-  return join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'verified-fix', 'warm');
+  return join(cacheHomePath(env), 'verified-fix', 'warm');
+}
+
+/**
+ * Whether `path` is a folder only this user can write: not a link, owned by the user, no group or other write. A
+ * kept folder anyone else could write would let them plant jest cache entries for the next request.
+ */
+async function ownFolder(path: string): Promise<boolean> {
+  const stats = await lstat(path).catch(() => undefined);
+  const uid = process.getuid?.();
+  return Boolean(stats?.isDirectory() && (uid === undefined || stats.uid === uid) && (stats.mode & 0o022) === 0);
 }
 
 /**
@@ -57,7 +70,7 @@ export class WarmStore {
    */
   async copyOut(kind: WarmKind, to: string): Promise<boolean> {
     const from = join(this.folder, kind);
-    if (!(await stat(from).then((s) => s.isDirectory(), () => false))) return false;
+    if (!(await this.trusted()) || !(await stat(from).then((s) => s.isDirectory(), () => false))) return false;
     // cp -a: files as they were written, links copied as links (never followed out of the folder).
     if (await execa(toolPath('cp'), ['-a', '--', from, to]).then(() => true, () => false)) {
       await utimes(this.folder, new Date(), new Date()).catch(() => undefined);
@@ -88,7 +101,10 @@ export class WarmStore {
     const kept = join(this.folder, kind);
     const fresh = join(this.folder, `${kind}.new-${suffix}`);
     const old = join(this.folder, `${kind}.old-${suffix}`);
+    // The mode is the folders' own whatever the umask (it only takes bits away).
     await mkdir(this.folder, { recursive: true, mode: 0o700 });
+    if (!(await this.trusted())) throw new Error(`${this.folder} or the folder above it is a link, another user's, or writable by others`);
+    await this.removeLeftovers();
     try {
       if (from) await execa(toolPath('cp'), ['-a', '--', from, fresh]);
       await rename(kept, old).catch(() => undefined);
@@ -99,6 +115,25 @@ export class WarmStore {
     // Says which workspace the hashed name stands for, to anyone clearing the folder by hand.
     await writeFile(join(this.folder, 'workspace.txt'), `${this.workspace}\n${this.commit ? `${this.commit}\n` : ''}`);
     await this.evict();
+  }
+
+  /**
+   * Whether the folders the kept state lives in, `warm` and this workspace's, are this user's own (ownFolder): else
+   * nothing is read or kept. Whoever could write the folders above could only put their own folder in its place.
+   */
+  private async trusted(): Promise<boolean> {
+    const checks = await Promise.all([this.root, this.folder].map(ownFolder));
+    return checks.every(Boolean);
+  }
+
+  /** Removes what a request that died while keeping left beside the kept state (`<kind>.new-…`, `<kind>.old-…`). */
+  private async removeLeftovers(): Promise<void> {
+    const names = await readdir(this.folder).catch(() => [] as string[]);
+    const stale = Date.now() - LEFTOVER_MS;
+    await Promise.all(names.filter((name) => /\.(?:new|old)-[0-9a-f]+$/.test(name)).map(async (name) => {
+      const at = await lstat(join(this.folder, name)).then((s) => s.mtimeMs, () => Date.now());
+      if (at < stale) await rm(join(this.folder, name), { recursive: true, force: true }).catch(() => undefined);
+    }));
   }
 
   /** Removes the state of all but the WARM_WORKSPACES most recently used workspaces. */

@@ -1,12 +1,13 @@
 // Which sandbox backend last worked on this machine, kept across processes so one slow probe does not demote it.
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { existsSync } from 'node:fs';
-import { homedir, release } from 'node:os';
+import { release } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
+import { cacheHomePath } from '../base/cacheHome';
 
 /** `${XDG_CACHE_HOME:-~/.cache}/verified-fix/sandbox.json`: a fact of the machine, not of a workspace. */
 export function probeMemoryPath(env: NodeJS.ProcessEnv = process.env): string {
-  return join(env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'verified-fix', 'sandbox.json');
+  return join(cacheHomePath(env), 'verified-fix', 'sandbox.json');
 }
 
 /** The first `name` on PATH, as the runs will find it (another one there, or none, is another machine for this memory). */
@@ -46,7 +47,7 @@ export function rememberBackend(backend: string, env: NodeJS.ProcessEnv = proces
   try {
     const memory = read(file);
     memory[machineKey(env)] = { backend, at: new Date().toISOString() };
-    mkdirSync(dirname(file), { recursive: true });
+    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
     // Written aside and renamed: two editors probing at once never leave half a file.
     const partial = `${file}.${process.pid}`;
     writeFileSync(partial, `${JSON.stringify(memory, null, 2)}\n`);
