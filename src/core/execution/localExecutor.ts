@@ -119,18 +119,11 @@ export class LocalExecutor implements TestExecutor {
     const workspace = await realpath(request.workspace).catch(() => request.workspace);
     this.trees = await chooseIsolation({ choice: request.isolation.mode ?? 'auto', backend, workspace, listing, requestDir: this.requestDir, target: relativePath, logger });
     // Copies link into the original; an overlay is mounted over it, so it is the run's own (copy-on-write) tree.
-    // Made now, so that every run of the request has it hidden, even those that start after the baseline's first keeps.
-    const warmRoot = warmRootPath();
-    const realWarmRoot = await mkdir(warmRoot, { recursive: true, mode: 0o700 }).then(() => realpath(warmRoot), () => undefined).catch(() => undefined);
-    const fromWorkspace = realWarmRoot === undefined ? undefined : relative(workspace, realWarmRoot);
-    if (fromWorkspace !== undefined && (fromWorkspace === '' || (!isAbsolute(fromWorkspace) && fromWorkspace.split(sep)[0] !== '..'))) {
-      logger.info(`kept state: nothing is kept from one request to the next, since ${warmRoot} lies inside the workspace (point XDG_CACHE_HOME elsewhere)`);
-    } else {
-      this.warm = new WarmStore(workspace, listing.commit, logger);
-      this.warmRoot = realWarmRoot;
-    }
     if (this.trees.mode !== 'overlay') this.readOnlyPaths.push(request.workspace);
-    else this.bytecode = new BytecodeSeed(this.requestDir, workspace, relativePath, logger, this.warm);
+    else {
+      this.warm = await this.keptState(workspace);
+      this.bytecode = new BytecodeSeed(this.requestDir, workspace, relativePath, logger, this.warm);
+    }
     // A dependency folder that is a link, or whose entries are (a shared store, another checkout's node_modules), must
     // stay visible, read-only, even where the sandbox hides the place its targets live in (a private /tmp).
     const outside = new Set<string>();
@@ -153,6 +146,24 @@ export class LocalExecutor implements TestExecutor {
     const uid = backend.privateTempUid;
     const temp = this.options.env.TMPDIR?.replace(/\/+$/, '');
     if (uid !== undefined && (!temp || temp === '/tmp')) this.runnerCache = new RunnerCache(this.requestDir, jestCacheFolder(uid), logger, this.warm);
+  }
+
+  /**
+   * What the last request on the workspace kept and this one keeps for the next, with an overlay per run only: a
+   * copy's path is new in every request, and jest keys its cache by paths. Its folder is made now, so that every run
+   * has it hidden, those after the baseline's first keep too; none where it lies inside the workspace.
+   */
+  private async keptState(workspace: string): Promise<WarmStore | undefined> {
+    const { listing, logger } = this.options;
+    const root = warmRootPath();
+    const real = await mkdir(root, { recursive: true, mode: 0o700 }).then(() => realpath(root), () => undefined).catch(() => undefined);
+    const fromWorkspace = real === undefined ? undefined : relative(workspace, real);
+    if (fromWorkspace !== undefined && (fromWorkspace === '' || (!isAbsolute(fromWorkspace) && fromWorkspace.split(sep)[0] !== '..'))) {
+      logger.info(`kept state: nothing is kept from one request to the next, since ${root} lies inside the workspace (point XDG_CACHE_HOME elsewhere)`);
+      return undefined;
+    }
+    this.warmRoot = real;
+    return new WarmStore(workspace, listing.commit, logger);
   }
 
   /** One test run of `fileText` in a fresh copy; never throws. */

@@ -6,7 +6,7 @@
 // No run sees where it is kept.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { symlinkSync } from 'node:fs';
+import { existsSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { makeTempRoot, makeWorkspace, remove } from '../../unit/helpers/workspace';
@@ -97,5 +97,16 @@ describe("jest's cache kept for the next request (jest 29)", () => {
     assert.match(second.stderr, /per-test results \(jest\): 1 of 3 tests fail on the unmodified code: test\/clamp\.test\.js > caps at hi$/m, second.stderr);
     assert.deepEqual(second.statuses, ['pass', 'fail'], second.stderr);
     assert.equal(second.candidates[0].verified, true, second.stderr);
+  });
+
+  it('keeps nothing where each run has a copy of its own, whose path jest keys its cache by, new in every request', async () => {
+    const ws = makeWorkspace(Object.fromEntries(Object.entries(JEST_FILES).filter(([name]) => name !== 'test/warm.test.js')));
+    symlinkSync(join(process.cwd(), 'node_modules'), join(ws, 'node_modules'));
+    const home = cacheHome();
+    const [first, second] = await twoRequests(ws, 'src/calc.js', [JS_RIGHT, JS_WRONG], undefined, home, ['--isolation', 'copy']);
+    assert.match(first.stderr, /isolation: copy/, first.stderr);
+    assert.doesNotMatch(second.stderr, /start from the one the last request's baseline on this workspace left/, second.stderr);
+    assert.equal(existsSync(join(home, 'verified-fix', 'warm')), false);
+    assert.deepEqual(second.statuses, ['pass', 'fail'], second.stderr);
   });
 });
