@@ -75,6 +75,8 @@ function benchCacheHome(): string {
   if (!cacheHome) {
     const made = mkdtempSync(join(tmpdir(), 'vf-bench-cache-'));
     process.on('exit', () => rmSync(made, { recursive: true, force: true }));
+    // Stopped by hand: 'exit' runs only if the process exits itself.
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
     cacheHome = made;
   }
   return cacheHome;

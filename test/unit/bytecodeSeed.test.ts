@@ -175,6 +175,13 @@ describe("the baseline's bytecode carried into later runs", () => {
     const third = setUp('pkg/util.py', { workspace, warmRoot });
     const [again] = await third.seed.layers();
     assert.deepEqual(readdirSync(join(again, 'pkg', '__pycache__')), ['edited.cpython-311.pyc']);
+    // A bytecode folder the workspace lacks keeps the attributes the baseline's run gave it, request after request.
+    const made = statSync(join(first.upper, 'tests', '__pycache__'));
+    for (const dir of [prior, layer, again]) {
+      const kept = statSync(join(dir, 'tests', '__pycache__'));
+      assert.equal(kept.mode & 0o7777, made.mode & 0o7777, dir);
+      assert.ok(Math.abs(kept.mtimeMs - made.mtimeMs) < 1, `${dir}: ${kept.mtimeMs} against ${made.mtimeMs}`); // set in whole ms
+    }
   });
 
   it('keeps nothing under a folder the workspace has made a link since, which the layer would hide', async () => {

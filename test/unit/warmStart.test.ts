@@ -1,10 +1,10 @@
 // The state one request's baseline leaves for the next request on the same workspace (warmStart.ts), on real
 // folders: kept by copy, read by copy, replaced whole, removed when too large, and only the most recent workspaces'.
 import assert from 'node:assert/strict';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { WARM_MAX_BYTES, WARM_WORKSPACES, WarmStore, warmRootPath } from '../../src/core/execution/warmStart';
+import { WARM_MAX_BYTES, WARM_WORKSPACES, WarmStore, openKeptState, warmRootPath } from '../../src/core/execution/warmStart';
 import { silentLogger } from '../../src/core/base/logger';
 import { makeTempRoot, remove } from './helpers/workspace';
 
@@ -64,6 +64,7 @@ describe('the state kept from one request to the next', () => {
     const copy = join(folder(), 'out');
     assert.equal(await new WarmStore('/work/app', undefined, silentLogger, root).copyOut('jest', copy), true);
     assert.deepEqual(readdirSync(copy), ['both']);
+    assert.deepEqual(readdirSync(app.location).sort(), ['jest', 'workspace.txt'], 'no half-made or replaced copy left beside it');
     assert.equal(readFileSync(join(copy, 'both'), 'utf8'), 'new');
     assert.equal(await new WarmStore('/work/other', undefined, silentLogger, root).copyOut('jest', join(folder(), 'out')), false);
     // Another commit checked out at the same path (another pull request on a CI runner) is another workspace.
@@ -72,10 +73,9 @@ describe('the state kept from one request to the next', () => {
     committed.keep('jest', holding({ mine: '1' }), 1);
     await committed.settled();
     assert.equal(readFileSync(join(committed.location, 'workspace.txt'), 'utf8'), '/work/app\na1b2c3\n');
-    const other = join(folder(), 'out');
-    assert.equal(await new WarmStore('/work/app', undefined, silentLogger, root).copyOut('jest', other), true);
-    assert.deepEqual(readdirSync(other), ['both']);
-    assert.deepEqual(readdirSync(app.location).sort(), ['jest', 'workspace.txt'], 'no half-made or replaced copy left beside it');
+    // Keeping at a new commit removes what the workspace kept at others: a commit is not checked out twice, as a rule.
+    assert.equal(await new WarmStore('/work/app', undefined, silentLogger, root).copyOut('jest', join(folder(), 'out')), false);
+    assert.equal(existsSync(app.location), false);
   });
 
   it('removes what it kept once a kind grows over the limit', async () => {
@@ -125,20 +125,42 @@ describe('the state kept from one request to the next', () => {
       assert.match(said.pop() ?? '', /kept state: jest could not be kept for the next request \(.* is a link, another user's, or writable by others\)/);
       chmodSync(dir, 0o700);
     }
-    // A copy a dead request left half-made goes once it is old.
-    const leftover = join(store.location, 'jest.new-0123456789ab');
-    mkdirSync(leftover);
-    const young = join(store.location, 'jest.old-ba9876543210');
-    mkdirSync(young);
-    const hourAgo = new Date(Date.now() - 3_600_000);
-    utimesSync(leftover, hourAgo, hourAgo);
+    // A copy a dead request left half-made goes once it is old, by the time in its name (cp -a keeps the source's).
+    const young = `jest.old-${Date.now()}-ba9876543210`;
+    mkdirSync(join(store.location, `jest.new-${Date.now() - 3_600_000}-0123456789ab`));
+    mkdirSync(join(store.location, young));
     store.keep('jest', holding({ a: '2' }), 1);
     await store.settled();
-    assert.deepEqual(readdirSync(store.location).sort(), ['jest', 'jest.old-ba9876543210', 'workspace.txt']);
+    assert.deepEqual(readdirSync(store.location).sort(), ['jest', young, 'workspace.txt']);
     const copy = join(folder(), 'out');
     assert.equal(await store.copyOut('jest', copy), true);
     assert.equal(readFileSync(join(copy, 'a'), 'utf8'), '2');
     assert.equal(said.length, 0);
+  });
+
+  it("opens a request's kept state only where no run would see it and the commit is known", async () => {
+    const said: string[] = [];
+    const logger = { ...silentLogger, info: (m: string) => said.push(m) };
+    const workspace = folder();
+    const root = join(folder(), 'cache', 'verified-fix', 'warm');
+    const kept = await openKeptState(workspace, 'a1b2c3', true, logger, root);
+    assert.ok(kept);
+    assert.equal(kept.hidden, root);
+    assert.equal(statSync(root).mode & 0o777, 0o700);
+    const inWorkspace = join(workspace, '.cache', 'verified-fix', 'warm');
+    assert.equal(await openKeptState(workspace, 'a1b2c3', true, logger, inWorkspace), undefined);
+    assert.equal(existsSync(join(workspace, '.cache')), false, 'nothing made in the workspace');
+    assert.match(said.join('\n'), /kept state: nothing is kept from one request to the next, since .* lies inside the workspace/);
+    // A link elsewhere that leads into the workspace is inside it too.
+    const link = join(folder(), 'linked');
+    symlinkSync(workspace, link);
+    assert.equal(await openKeptState(workspace, 'a1b2c3', true, logger, join(link, 'warm')), undefined);
+    // A checkout git would not list (one another user owns): its commit is unknown, so nothing is kept.
+    mkdirSync(join(workspace, '.git'));
+    assert.equal(await openKeptState(join(workspace), undefined, false, logger, root), undefined);
+    assert.match(said.join('\n'), /since git could not read the checkout the workspace is in/);
+    const plain = folder();
+    assert.ok(await openKeptState(plain, undefined, false, logger, root), 'a workspace outside git: by its path');
   });
 
   it('says, and goes on, where it cannot keep anything', async () => {

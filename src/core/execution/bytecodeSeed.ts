@@ -30,6 +30,11 @@ const OPEN_FOLDER_BYTES = 16 * 1024;
 /** How many folders deep `rel` is (workspace-relative, `/`-separated). */
 const depth = (rel: string) => rel.split('/').length;
 
+/** Adds every folder above `rel` (workspace-relative) to `folders`. */
+function addFoldersAbove(folders: Set<string>, rel: string): void {
+  for (let folder = posix.dirname(rel); folder !== '.'; folder = posix.dirname(folder)) folders.add(folder);
+}
+
 /**
  * The source `rel` holds the bytecode of (`pkg/__pycache__/mod.cpython-311.pyc`, pytest's rewritten
  * `mod.cpython-311-pytest-8.3.3.pyc`, an optimised `mod.cpython-311.opt-1.pyc`: `pkg/mod.py`), or undefined for a
@@ -97,19 +102,19 @@ export class BytecodeSeed {
       const folders = new Set<string>();
       let bytes = 0;
       let kept = 0;
-      for (const [base, rel] of [...written.map((rel) => [upper, rel] as const), ...fromPrior.map((rel) => [prior ?? '', rel] as const)]) {
-        const from = join(base, rel);
-        const size = await this.currentBytecode(from, rel, changed);
+      const files = [...written.map((rel) => ({ from: join(upper, rel), rel })), ...(prior ? fromPrior.map((rel) => ({ from: join(prior, rel), rel })) : [])];
+      for (const { from, rel } of files) {
+        const size = await this.currentSize(from, rel, changed);
         if (size === undefined) continue;
         await mkdir(join(layer, posix.dirname(rel)), { recursive: true, mode: 0o700 });
-        for (let folder = posix.dirname(rel); folder !== '.'; folder = posix.dirname(folder)) folders.add(folder);
+        addFoldersAbove(folders, rel);
         const to = join(layer, rel);
         await link(from, to).catch(() => copyFile(from, to, constants.COPYFILE_EXCL));
         bytes += size;
         kept += 1;
       }
       if (kept === 0) return;
-      await likeWorkspace(layer, this.workspace, folders, upper);
+      await likeWorkspace(layer, this.workspace, folders, [upper, ...(prior ? [prior] : [])]);
       this.layer = layer;
       this.warm?.keep('bytecode', layer, bytes);
       this.logger.info(`python's bytecode: each later run reads what the baseline compiled (${kept} file${kept === 1 ? '' : 's'}, ${(bytes / 1024 / 1024).toFixed(1)} MB; the file under repair's left out), from a read-only layer of its overlay`);
@@ -125,7 +130,7 @@ export class BytecodeSeed {
    * (`changed`), is not the file under repair (each candidate has its own text), and whose size and time the
    * bytecode records. Undefined for anything else.
    */
-  private async currentBytecode(path: string, rel: string, changed: ReadonlySet<string>): Promise<number | undefined> {
+  private async currentSize(path: string, rel: string, changed: ReadonlySet<string>): Promise<number | undefined> {
     const source = sourceOf(rel);
     if (source === undefined || source === this.target || changed.has(source)) return undefined;
     // Every folder above the source a real folder, and its bytecode folder too where the workspace has one: a layer's
@@ -146,7 +151,7 @@ export class BytecodeSeed {
 
   /**
    * A copy of the layer the last request's baseline on this workspace left, with only the bytecode that is still
-   * current (currentBytecode: a source the user changed since, or this request's file under repair, drops its own)
+   * current (currentSize: a source the user changed since, or this request's file under repair, drops its own)
    * and no folder left empty, so nothing shows in a run that the workspace does not explain. Never throws.
    */
   private async priorOf(): Promise<string | undefined> {
@@ -156,11 +161,11 @@ export class BytecodeSeed {
       const folders = new Set<string>();
       let kept = 0;
       for (const rel of await filesIn(layer)) {
-        if ((await this.currentBytecode(join(layer, rel), rel, new Set())) === undefined) {
+        if ((await this.currentSize(join(layer, rel), rel, new Set())) === undefined) {
           await rm(join(layer, rel), { force: true });
           continue;
         }
-        for (let folder = posix.dirname(rel); folder !== '.'; folder = posix.dirname(folder)) folders.add(folder);
+        addFoldersAbove(folders, rel);
         kept += 1;
       }
       await removeEmptyFolders(layer);
@@ -168,7 +173,7 @@ export class BytecodeSeed {
         await rm(layer, { recursive: true, force: true });
         return undefined;
       }
-      await likeWorkspace(layer, this.workspace, folders);
+      await likeWorkspace(layer, this.workspace, folders, []);
       this.logger.info(`python's bytecode: the baseline, and a run beside it, read what the last request's baseline on this workspace compiled where the sources are unchanged (${kept} file${kept === 1 ? '' : 's'}, kept in ${this.warm.location})`);
       return layer;
     } catch (error) {
@@ -203,9 +208,9 @@ export class BytecodeSeed {
       const made = new Set<string>();
       for (const folder of opened) {
         await mkdir(join(upper, folder), { recursive: true, mode: 0o755 });
-        for (let above = posix.dirname(folder); above !== '.'; above = posix.dirname(above)) made.add(above);
+        addFoldersAbove(made, folder);
       }
-      await likeWorkspace(upper, this.workspace, made);
+      await likeWorkspace(upper, this.workspace, made, []);
       return opened.sort();
     } catch (error) {
       this.logger.warn(`python's bytecode: the test folders' could not be opened to the baseline's run (${(error as Error).message}); their modules are compiled in every run`);
@@ -246,12 +251,16 @@ async function removeEmptyFolders(dir: string): Promise<void> {
 /**
  * Each of `folders` in the layer `layer` shows in a run in place of the workspace's (an overlay shows a folder with
  * the attributes of its topmost layer), so each takes that folder's mode and times, deepest first, once its files are
- * in; a folder the workspace lacks takes those of the same folder in `fallback`, where it has one.
+ * in; a folder the workspace lacks takes those of the same folder in the first of `fallbacks` that has one.
  */
-async function likeWorkspace(layer: string, workspace: string, folders: ReadonlySet<string>, fallback?: string): Promise<void> {
+async function likeWorkspace(layer: string, workspace: string, folders: ReadonlySet<string>, fallbacks: readonly string[]): Promise<void> {
   const deepestFirst = [...folders].sort((a, b) => depth(b) - depth(a));
   for (const rel of deepestFirst) {
-    const original = await lstat(join(workspace, rel)).catch(() => (fallback ? lstat(join(fallback, rel)) : undefined)).catch(() => undefined);
+    let original: Stats | undefined;
+    for (const root of [workspace, ...fallbacks]) {
+      original = await lstat(join(root, rel)).catch(() => undefined);
+      if (original) break;
+    }
     if (!original?.isDirectory()) continue;
     await chmod(join(layer, rel), original.mode & 0o7777);
     await utimes(join(layer, rel), original.atime, original.mtime);

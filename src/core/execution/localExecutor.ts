@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, readdir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
-import { dirname, isAbsolute, join, relative, sep } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import type { FixRequest, Verdict } from '../contract/fixRequest';
 import { chooseIsolation } from '../isolation/chooseIsolation';
 import type { RunTree, RunTrees } from '../isolation/runTrees';
@@ -24,7 +24,8 @@ import type { WorkspaceListing } from '../isolation/workspaceCopy';
 import type { Protections } from '../contract/protections';
 import { jestCacheFolder, RUN_OUTPUT_FOLDER, RunnerCache } from './runnerCache';
 import { BytecodeSeed } from './bytecodeSeed';
-import { WarmStore, warmRootPath } from './warmStart';
+import { openKeptState } from './warmStart';
+import type { WarmStore } from './warmStart';
 import type { TempBind } from '../sandbox/backend';
 
 async function readReport(path: string): Promise<string | undefined> {
@@ -94,7 +95,7 @@ export class LocalExecutor implements TestExecutor {
   /** What the last request's baseline on this workspace left for this one's first runs, and this one's for the next. */
   private warm?: WarmStore;
   /** Where requests keep state, hidden from every run as the temp root is (runInTree); undefined: none is kept. */
-  private warmRoot?: string;
+  private keptFolder?: string;
 
   constructor(private readonly options: LocalExecutorOptions) {
     this.readOnlyInTree = readOnlyTestPaths(options.listing.files, options.relativePath);
@@ -121,7 +122,10 @@ export class LocalExecutor implements TestExecutor {
     // Copies link into the original; an overlay is mounted over it, so it is the run's own (copy-on-write) tree.
     if (this.trees.mode !== 'overlay') this.readOnlyPaths.push(request.workspace);
     else {
-      this.warm = await this.keptState(workspace);
+      // Only with an overlay per run: a copy's path, which jest's cache keys hold, is new in every request.
+      const kept = await openKeptState(workspace, listing.commit, listing.source === 'git', logger);
+      this.warm = kept?.store;
+      this.keptFolder = kept?.hidden;
       this.bytecode = new BytecodeSeed(this.requestDir, workspace, relativePath, logger, this.warm);
     }
     // A dependency folder that is a link, or whose entries are (a shared store, another checkout's node_modules), must
@@ -146,24 +150,6 @@ export class LocalExecutor implements TestExecutor {
     const uid = backend.privateTempUid;
     const temp = this.options.env.TMPDIR?.replace(/\/+$/, '');
     if (uid !== undefined && (!temp || temp === '/tmp')) this.runnerCache = new RunnerCache(this.requestDir, jestCacheFolder(uid), logger, this.warm);
-  }
-
-  /**
-   * What the last request on the workspace kept and this one keeps for the next, with an overlay per run only: a
-   * copy's path is new in every request, and jest keys its cache by paths. Its folder is made now, so that every run
-   * has it hidden, those after the baseline's first keep too; none where it lies inside the workspace.
-   */
-  private async keptState(workspace: string): Promise<WarmStore | undefined> {
-    const { listing, logger } = this.options;
-    const root = warmRootPath();
-    const real = await mkdir(root, { recursive: true, mode: 0o700 }).then(() => realpath(root), () => undefined).catch(() => undefined);
-    const fromWorkspace = real === undefined ? undefined : relative(workspace, real);
-    if (fromWorkspace !== undefined && (fromWorkspace === '' || (!isAbsolute(fromWorkspace) && fromWorkspace.split(sep)[0] !== '..'))) {
-      logger.info(`kept state: nothing is kept from one request to the next, since ${root} lies inside the workspace (point XDG_CACHE_HOME elsewhere)`);
-      return undefined;
-    }
-    this.warmRoot = real;
-    return new WarmStore(workspace, listing.commit, logger);
   }
 
   /** One test run of `fileText` in a fresh copy; never throws. */
@@ -217,14 +203,15 @@ export class LocalExecutor implements TestExecutor {
       const outputBind = cache && outputDir ? { source: outputDir, target: RUN_OUTPUT_FOLDER } : undefined;
       const shellCommand = command && reportPath ? command(reportPath, outputBind?.target ?? outputDir) : this.options.testCommand;
       const compiling = seedsRunnerCache === true && tree.overlay ? this.bytecode : undefined;
+      // Made again if it was removed meanwhile: a folder to hide that is not there would fail the run's sandbox.
+      const hideKept = this.keptFolder !== undefined && (await mkdir(this.keptFolder, { recursive: true, mode: 0o700 }).then(() => true, () => false));
       const verdict = await runTestCommand({
         command: lowPriority ? `exec nice -n ${LOWEST_PRIORITY} /bin/sh -c ${shellQuote(shellCommand)}` : shellCommand,
         cwd: dir,
         ...(await this.bytecodeOf(tree, compiling)),
         readOnlyPaths: this.readOnlyPaths,
         readOnlyInCopy: this.readOnlyInTree.map((rel) => join(dir, rel)),
-        // Only while it is there (a folder to hide that was removed would fail the run's sandbox).
-        hiddenFolders: [tempRootPath(), ...(this.warmRoot && existsSync(this.warmRoot) ? [this.warmRoot] : [])],
+        hiddenFolders: [tempRootPath(), ...(hideKept && this.keptFolder ? [this.keptFolder] : [])],
         writablePaths: [reportDir, outputDir].filter((dir) => dir !== undefined),
         hiddenInTree: this.hiddenInTree,
         ...(cache ? { tempBinds: [cache, ...(outputBind ? [outputBind] : [])] } : {}),

@@ -6,8 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { execa } from 'execa';
-import { toolPath } from '../base/toolPath';
+import { copyTree } from '../base/copyTree';
 import { walkTree } from '../isolation/treeChanges';
 import type { Logger } from '../base/logger';
 import type { TempBind } from '../sandbox/backend';
@@ -64,9 +63,8 @@ export class RunnerCache {
    */
   async bindFor(label: string): Promise<TempBind> {
     const source = join(this.requestDir, `${label}-cache-${randomBytes(8).toString('hex')}`);
-    // cp -a: jest's files as they were written, links copied as links (never followed out of the folder).
     if (this.seed) {
-      if (await execa(toolPath('cp'), ['-a', '--', this.seed, source]).then(() => true, () => false)) return { source, target: this.target };
+      if (await copyTree(this.seed, source)) return { source, target: this.target };
       // A copy that failed (a full disk) costs the run its warm start, never the run.
       await rm(source, { recursive: true, force: true });
     } else if (this.warm && (await this.warm.copyOut('jest', source))) {
@@ -85,13 +83,14 @@ export class RunnerCache {
   async keep(folder: string): Promise<boolean> {
     const { bytes, files } = await sizeOf(folder).catch(() => ({ bytes: 0, files: 0 }));
     if (files === 0) return false;
-    this.warm?.keep('jest', folder, bytes);
     const size = `${(bytes / 1024 / 1024).toFixed(1)} MB, ${files} file${files === 1 ? '' : 's'}`;
     if (bytes > this.maxBytes) {
       this.logger.info(`jest's cache: the baseline's (${size}) is over the ${(this.maxBytes / 1024 / 1024).toFixed(0)} MB copied into each run, so each run starts with an empty one`);
       return false;
     }
     this.seed = folder;
+    // Kept for the request's end (the caller removes a folder this declines at once): the copy reads it meanwhile.
+    this.warm?.keep('jest', folder, bytes);
     this.logger.info(`jest's cache: each later run starts with a copy of the baseline's (${size}; jest's default cacheDirectory, ${this.target}, in the run's private /tmp)`);
     return true;
   }

@@ -6,11 +6,11 @@
 // again by the next request (bytecode against the sources as they are then; jest keys its cache by each file's
 // content), and it is only ever copied into a run's own folders, never shown to a run where it lives.
 import { createHash, randomBytes } from 'node:crypto';
-import { lstat, mkdir, readdir, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { execa } from 'execa';
+import { existsSync } from 'node:fs';
+import { lstat, mkdir, readdir, readFile, realpath, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { cacheHomePath } from '../base/cacheHome';
-import { toolPath } from '../base/toolPath';
+import { copyTree } from '../base/copyTree';
 import type { Logger } from '../base/logger';
 
 /** What is kept: jest's cache folder, and the layer of Python's bytecode. */
@@ -38,6 +38,56 @@ async function ownFolder(path: string): Promise<boolean> {
   const stats = await lstat(path).catch(() => undefined);
   const uid = process.getuid?.();
   return Boolean(stats?.isDirectory() && (uid === undefined || stats.uid === uid) && (stats.mode & 0o022) === 0);
+}
+
+/** `path` with its longest existing part resolved (links followed), the rest as given. */
+async function resolvedPath(path: string): Promise<string> {
+  const real = await realpath(path).catch(() => undefined);
+  if (real !== undefined) return real;
+  const parent = dirname(path);
+  return parent === path ? path : join(await resolvedPath(parent), basename(path));
+}
+
+/** Whether `child` is `parent` or lies inside it (both resolved). */
+function inside(parent: string, child: string): boolean {
+  const rel = relative(parent, child);
+  return rel === '' || (!isAbsolute(rel) && rel.split(sep)[0] !== '..');
+}
+
+/** Whether `workspace` or a folder above it holds a `.git`. */
+function inGitCheckout(workspace: string): boolean {
+  for (let folder = workspace; ; folder = dirname(folder)) {
+    if (existsSync(join(folder, '.git'))) return true;
+    if (dirname(folder) === folder) return false;
+  }
+}
+
+/** A request's kept state: the store, and the folder every run of the request has hidden (made before each run). */
+export interface KeptState {
+  readonly store: WarmStore;
+  readonly hidden: string;
+}
+
+/**
+ * The kept state of a request on `workspace` (resolved) at `commit`, or none, with the log saying why: where its
+ * folder lies inside the workspace (the runs would see it), where git did not list a workspace inside a checkout
+ * (one it refuses, owned by another user: without the commit, another checkout at the same path would share it),
+ * or where its folder cannot be made. Never throws.
+ */
+export async function openKeptState(workspace: string, commit: string | undefined, listedByGit: boolean, logger: Logger, root = warmRootPath()): Promise<KeptState | undefined> {
+  const off = (why: string) => {
+    logger.info(`kept state: nothing is kept from one request to the next, since ${why}`);
+    return undefined;
+  };
+  try {
+    if (inside(workspace, await resolvedPath(root))) return off(`${root} lies inside the workspace (point XDG_CACHE_HOME elsewhere)`);
+    if (!listedByGit && inGitCheckout(workspace)) return off('git could not read the checkout the workspace is in, so its commit is unknown');
+    // The umask can only narrow 0700.
+    await mkdir(root, { recursive: true, mode: 0o700 });
+    return { store: new WarmStore(workspace, commit, logger, root), hidden: await realpath(root) };
+  } catch (error) {
+    return off(`its folder could not be made (${(error as Error).message})`);
+  }
 }
 
 /**
@@ -71,8 +121,7 @@ export class WarmStore {
   async copyOut(kind: WarmKind, to: string): Promise<boolean> {
     const from = join(this.folder, kind);
     if (!(await this.trusted()) || !(await stat(from).then((s) => s.isDirectory(), () => false))) return false;
-    // cp -a: files as they were written, links copied as links (never followed out of the folder).
-    if (await execa(toolPath('cp'), ['-a', '--', from, to]).then(() => true, () => false)) {
+    if (await copyTree(from, to)) {
       await utimes(this.folder, new Date(), new Date()).catch(() => undefined);
       return true;
     }
@@ -97,16 +146,17 @@ export class WarmStore {
   }
 
   private async replace(kind: WarmKind, from: string | undefined): Promise<void> {
-    const suffix = randomBytes(6).toString('hex');
+    // The time in the name, not the copy's (cp -a keeps the source's): how old a leftover is (removeLeftovers).
+    const suffix = `${Date.now()}-${randomBytes(6).toString('hex')}`;
     const kept = join(this.folder, kind);
     const fresh = join(this.folder, `${kind}.new-${suffix}`);
     const old = join(this.folder, `${kind}.old-${suffix}`);
-    // The mode is the folders' own whatever the umask (it only takes bits away).
+    // The umask can only narrow 0700.
     await mkdir(this.folder, { recursive: true, mode: 0o700 });
     if (!(await this.trusted())) throw new Error(`${this.folder} or the folder above it is a link, another user's, or writable by others`);
     await this.removeLeftovers();
     try {
-      if (from) await execa(toolPath('cp'), ['-a', '--', from, fresh]);
+      if (from && !(await copyTree(from, fresh))) throw new Error(`${from} could not be copied`);
       await rename(kept, old).catch(() => undefined);
       if (from) await rename(fresh, kept);
     } finally {
@@ -126,21 +176,29 @@ export class WarmStore {
     return checks.every(Boolean);
   }
 
-  /** Removes what a request that died while keeping left beside the kept state (`<kind>.new-…`, `<kind>.old-…`). */
+  /** Removes what a request that died while keeping left beside the kept state (`<kind>.new-<ms>-…`, `.old-…`). */
   private async removeLeftovers(): Promise<void> {
     const names = await readdir(this.folder).catch(() => [] as string[]);
     const stale = Date.now() - LEFTOVER_MS;
-    await Promise.all(names.filter((name) => /\.(?:new|old)-[0-9a-f]+$/.test(name)).map(async (name) => {
-      const at = await lstat(join(this.folder, name)).then((s) => s.mtimeMs, () => Date.now());
-      if (at < stale) await rm(join(this.folder, name), { recursive: true, force: true }).catch(() => undefined);
+    await Promise.all(names.map(async (name) => {
+      const made = /\.(?:new|old)-(\d+)-[0-9a-f]+$/.exec(name);
+      if (made && Number(made[1]) < stale) await rm(join(this.folder, name), { recursive: true, force: true }).catch(() => undefined);
     }));
   }
 
-  /** Removes the state of all but the WARM_WORKSPACES most recently used workspaces. */
+  /**
+   * Removes the state this workspace kept at other commits (a commit is not checked out twice, as a rule, and each
+   * could hold a cache of its own), then that of all but the WARM_WORKSPACES most recently used.
+   */
   private async evict(): Promise<void> {
-    const names = await readdir(this.root).catch(() => [] as string[]);
-    const dated = await Promise.all(names.map(async (name) => ({ name, at: await stat(join(this.root, name)).then((s) => (s.isDirectory() ? s.mtimeMs : -1), () => -1) })));
-    const stale = dated.filter((d) => d.at >= 0).sort((a, b) => b.at - a.at).slice(WARM_WORKSPACES);
-    await Promise.all(stale.map((d) => rm(join(this.root, d.name), { recursive: true, force: true }).catch(() => undefined)));
+    const names = (await readdir(this.root).catch(() => [] as string[])).filter((name) => name !== basename(this.folder));
+    const folders = await Promise.all(names.map(async (name) => ({
+      name,
+      at: await stat(join(this.root, name)).then((s) => (s.isDirectory() ? s.mtimeMs : -1), () => -1),
+      workspace: (await readFile(join(this.root, name, 'workspace.txt'), 'utf8').catch(() => '')).split('\n')[0],
+    })));
+    const others = folders.filter((f) => f.at >= 0);
+    const stale = [...others.filter((f) => f.workspace === this.workspace), ...others.filter((f) => f.workspace !== this.workspace).sort((a, b) => b.at - a.at).slice(WARM_WORKSPACES - 1)];
+    await Promise.all(stale.map((f) => rm(join(this.root, f.name), { recursive: true, force: true }).catch(() => undefined)));
   }
 }
