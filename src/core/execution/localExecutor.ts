@@ -255,8 +255,9 @@ export class LocalExecutor implements TestExecutor {
   }
 
   /**
-   * A run's overlay with the baseline's bytecode (the last request's, before it is in) beneath its own layer; for the baseline's run itself
-   * (`compiling`), leave to write bytecode and the test folders opened for it. Every other run writes none.
+   * A run's overlay with the baseline's bytecode (before it is in, the last request's) beneath its own layer; for the
+   * baseline's run itself (`compiling`), leave to write bytecode and the test folders opened for it. Every other run
+   * writes none.
    */
   private async bytecodeOf(tree: RunTree, compiling: BytecodeSeed | undefined): Promise<Pick<TestRunOptions, 'overlay' | 'writesBytecode' | 'writableInCopy'>> {
     if (!tree.overlay) return {};

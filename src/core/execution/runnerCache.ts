@@ -89,7 +89,8 @@ export class RunnerCache {
       return false;
     }
     this.seed = folder;
-    // Kept for the request's end (the caller removes a folder this declines at once): the copy reads it meanwhile.
+    // Only a folder kept here: the caller removes one this declines at once, while the copy for the next request
+    // would still be reading it.
     this.warm?.keep('jest', folder, bytes);
     this.logger.info(`jest's cache: each later run starts with a copy of the baseline's (${size}; jest's default cacheDirectory, ${this.target}, in the run's private /tmp)`);
     return true;

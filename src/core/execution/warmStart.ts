@@ -74,12 +74,14 @@ export interface KeptState {
  * (one it refuses, owned by another user: without the commit, another checkout at the same path would share it),
  * or where its folder cannot be made. Never throws.
  */
-export async function openKeptState(workspace: string, commit: string | undefined, listedByGit: boolean, logger: Logger, root = warmRootPath()): Promise<KeptState | undefined> {
+export async function openKeptState(workspace: string, commit: string | undefined, listedByGit: boolean, logger: Logger, folder?: string): Promise<KeptState | undefined> {
   const off = (why: string) => {
     logger.info(`kept state: nothing is kept from one request to the next, since ${why}`);
     return undefined;
   };
   try {
+    // In here: without a home folder, homedir() throws.
+    const root = folder ?? warmRootPath();
     if (inside(workspace, await resolvedPath(root))) return off(`${root} lies inside the workspace (point XDG_CACHE_HOME elsewhere)`);
     if (!listedByGit && inGitCheckout(workspace)) return off('git could not read the checkout the workspace is in, so its commit is unknown');
     // The umask can only narrow 0700.
