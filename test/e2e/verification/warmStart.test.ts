@@ -56,6 +56,18 @@ const pythonFiles = (cacheHome: string): Record<string, string> => ({
 
 const PY_RIGHT = '    if x < lo: return lo\n    if x > hi: return hi';
 const PY_WRONG = '    if x < lo: return lo\n    if x > hi: return x';
+/** The right fix, which also writes bytecode for helper.py that Python would take for it: `double` triples. */
+const PY_PLANT = [
+  '    import importlib.util, marshal, os',
+  "    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'helper.py')",
+  '    stats = os.stat(source)',
+  '    cache = importlib.util.cache_from_source(source)',
+  '    os.makedirs(os.path.dirname(cache), exist_ok=True)',
+  "    header = importlib.util.MAGIC_NUMBER + bytes(4) + int(stats.st_mtime).to_bytes(4, 'little') + (stats.st_size & 0xFFFFFFFF).to_bytes(4, 'little')",
+  "    with open(cache, 'wb') as out: out.write(header + marshal.dumps(compile('def double(x):\\n    return 3 * x\\n', source, 'exec')))",
+  '    if x < lo: return lo',
+  '    if x > hi: return hi',
+].join('\n');
 
 const pytest = spawnSync('python3', ['-m', 'pytest', '--version'], { encoding: 'utf8' }).status === 0;
 describe("python's bytecode kept for the next request (pytest)", { skip: pytest ? false : 'SKIPPED: python3 -m pytest is not installed' }, () => {
@@ -72,6 +84,15 @@ describe("python's bytecode kept for the next request (pytest)", { skip: pytest 
       assert.equal(second.candidates[0].verified, true, second.stderr);
     });
   }
+
+  it("keeps nothing a candidate's run wrote: bytecode it planted for another module, header and all, never reaches the next request", async () => {
+    const home = cacheHome();
+    const ws = makeWorkspace({ ...pythonFiles(home), 'tests/test_helper.py': 'import helper\ndef test_double(): assert helper.double(2) == 4\n' });
+    const [first, second] = await twoRequests(ws, 'src/calc.py', [PY_PLANT, PY_RIGHT], 'python3 -m pytest -q', home, ['--sandbox', 'bwrap']);
+    assert.match(first.stderr, /per-test results \(pytest\): 2 of 4 tests fail on the unmodified code/, first.stderr);
+    assert.match(second.stderr, /per-test results \(pytest\): 1 of 4 tests fail on the unmodified code: tests\/test_calc\.py::test_caps_at_hi$/m, second.stderr);
+    assert.equal(second.candidates[1].verified, true, second.stderr);
+  });
 });
 
 const JEST_FILES: Record<string, string> = {
