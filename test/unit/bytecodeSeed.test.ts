@@ -3,20 +3,14 @@
 import assert from 'node:assert/strict';
 import { chmodSync, existsSync, mkdirSync, readdirSync, renameSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { BytecodeSeed } from '../../src/core/execution/bytecodeSeed';
 import { WarmStore } from '../../src/core/execution/warmStart';
 import type { Logger } from '../../src/core/base/logger';
-import { makeTempRoot, remove } from './helpers/workspace';
+import { remove, tempRootMaker } from './helpers/workspace';
 
-const made: string[] = [];
-after(() => remove(...made));
-
-function folder(): string {
-  const dir = makeTempRoot();
-  made.push(dir);
-  return dir;
-}
+/** A fresh folder, removed once the file's tests end. */
+const folder = tempRootMaker();
 
 function write(root: string, rel: string, text = 'x'): void {
   mkdirSync(dirname(join(root, rel)), { recursive: true });

@@ -3,19 +3,13 @@
 import assert from 'node:assert/strict';
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { WARM_MAX_BYTES, WARM_WORKSPACES, WarmStore, openKeptState, warmRootPath } from '../../src/core/execution/warmStart';
 import { silentLogger } from '../../src/core/base/logger';
-import { makeTempRoot, remove } from './helpers/workspace';
+import { tempRootMaker } from './helpers/workspace';
 
-const made: string[] = [];
-after(() => remove(...made));
-
-function folder(): string {
-  const dir = makeTempRoot();
-  made.push(dir);
-  return dir;
-}
+/** A fresh folder, removed once the file's tests end. */
+const folder = tempRootMaker();
 
 /** A folder holding `files` (name → text). */
 function holding(files: Record<string, string>): string {

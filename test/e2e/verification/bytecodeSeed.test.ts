@@ -6,17 +6,10 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { describe, it } from 'node:test';
 import { makeWorkspace } from '../../unit/helpers/workspace';
-import { candidatesRequest } from './sharedRoundsRequests';
+import { PYTHON_FILES, PYTHON_RIGHT, PYTHON_WRONG, candidatesRequest } from './sharedRoundsRequests';
 
 const FILES: Record<string, string> = {
-  'src/calc.py': ['def clamp(x, lo, hi):', '    if x < lo: return lo', '    if x > hi: return lo', '    return x', ''].join('\n'),
-  'src/helper.py': ['def double(x):', '    return 2 * x', ''].join('\n'),
-  'tests/test_calc.py': [
-    'from calc import clamp',
-    'def test_keeps_a_value_inside(): assert clamp(5, 0, 10) == 5',
-    'def test_caps_at_hi(): assert clamp(15, 0, 10) == 10',
-    '',
-  ].join('\n'),
+  ...PYTHON_FILES,
   'tests/test_compiled.py': [
     'import glob, importlib.util, os',
     'import helper',
@@ -27,18 +20,14 @@ const FILES: Record<string, string> = {
     '    assert glob.glob(here), "no rewritten bytecode of this test module"',
     '',
   ].join('\n'),
-  'pytest.ini': '[pytest]\npythonpath = src\n',
 };
-
-const RIGHT = '    if x < lo: return lo\n    if x > hi: return hi';
-const WRONG = '    if x < lo: return lo\n    if x > hi: return x';
 
 const pytest = spawnSync('python3', ['-m', 'pytest', '--version'], { encoding: 'utf8' }).status === 0;
 describe("python's bytecode from the baseline (pytest)", { skip: pytest ? false : 'SKIPPED: python3 -m pytest is not installed' }, () => {
   for (const [sandbox, named] of [['bwrap', /bubblewrap sandbox/], ['unshare', /PID and mount namespaces/]] as const) {
     it(`gives every later run the modules the baseline compiled, its test modules in read-only folders included (${sandbox})`, async () => {
       const ws = makeWorkspace(FILES);
-      const r = await candidatesRequest(ws, 'src/calc.py', [RIGHT, WRONG], 'python3 -m pytest -q', 2, ['--sandbox', sandbox]);
+      const r = await candidatesRequest(ws, 'src/calc.py', [PYTHON_RIGHT, PYTHON_WRONG], 'python3 -m pytest -q', 2, ['--sandbox', sandbox]);
       assert.match(r.stderr, named, r.stderr);
       assert.match(r.stderr, /per-test results \(pytest\): 1 of 3 tests fail on the unmodified code: tests\/test_calc\.py::test_caps_at_hi/, r.stderr);
       assert.match(r.stderr, /python's bytecode: each later run reads what the baseline compiled \(\d+ files, [\d.]+ MB; the file under repair's left out\)/, r.stderr);

@@ -9,6 +9,23 @@ import { makeTempRoot, makeWorkspace, remove } from '../../unit/helpers/workspac
 const made: string[] = [];
 after(() => remove(...made));
 
+/** Python's clamp (pytest, sources under `src/`) returns lo above hi; a helper module beside it. */
+export const PYTHON_FILES: Record<string, string> = {
+  'src/calc.py': ['def clamp(x, lo, hi):', '    if x < lo: return lo', '    if x > hi: return lo', '    return x', ''].join('\n'),
+  'src/helper.py': ['def double(x):', '    return 2 * x', ''].join('\n'),
+  'tests/test_calc.py': [
+    'from calc import clamp',
+    'def test_keeps_a_value_inside(): assert clamp(5, 0, 10) == 5',
+    'def test_caps_at_hi(): assert clamp(15, 0, 10) == 10',
+    '',
+  ].join('\n'),
+  'pytest.ini': '[pytest]\npythonpath = src\n',
+};
+
+/** Candidates for lines 2–3 of PYTHON_FILES' clamp: the fix, and one that still fails test_caps_at_hi. */
+export const PYTHON_RIGHT = '    if x < lo: return lo\n    if x > hi: return hi';
+export const PYTHON_WRONG = '    if x < lo: return lo\n    if x > hi: return x';
+
 /** clamp returns lo above hi; the tests of two files load it, a third file does not. */
 export const FILES: Record<string, string> = {
   'src/calc.js': ['function clamp(x, lo, hi) {', '  if (x < lo) return lo;', '  if (x > hi) return lo;', '  return x;', '}', 'module.exports = { clamp };', ''].join('\n'),

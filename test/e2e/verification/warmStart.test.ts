@@ -8,19 +8,12 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
-import { makeTempRoot, makeWorkspace, remove } from '../../unit/helpers/workspace';
-import { candidatesRequest } from './sharedRoundsRequests';
+import { describe, it } from 'node:test';
+import { makeWorkspace, tempRootMaker } from '../../unit/helpers/workspace';
+import { PYTHON_FILES, PYTHON_RIGHT, PYTHON_WRONG, candidatesRequest } from './sharedRoundsRequests';
 
-const made: string[] = [];
-after(() => remove(...made));
-
-/** A fresh XDG_CACHE_HOME. */
-function cacheHome(): string {
-  const dir = makeTempRoot();
-  made.push(dir);
-  return dir;
-}
+/** A fresh XDG_CACHE_HOME, removed once the file's tests end. */
+const cacheHome = tempRootMaker();
 
 /** Two requests on `ws` with the same candidates, sharing the XDG_CACHE_HOME `cacheHome`: each one's log. */
 async function twoRequests(ws: string, file: string, candidates: readonly string[], test: string | undefined, cacheHome: string, extra: readonly string[] = []): Promise<Array<Awaited<ReturnType<typeof candidatesRequest>>>> {
@@ -31,15 +24,8 @@ async function twoRequests(ws: string, file: string, candidates: readonly string
 
 /** The workspace; its kept state's folder, under `cacheHome`, must look empty to every run (it is hidden). */
 const pythonFiles = (cacheHome: string): Record<string, string> => ({
-  'src/calc.py': ['def clamp(x, lo, hi):', '    if x < lo: return lo', '    if x > hi: return lo', '    return x', ''].join('\n'),
-  'src/helper.py': ['def double(x):', '    return 2 * x', ''].join('\n'),
+  ...PYTHON_FILES,
   'conftest.py': ['import os, time', "os.environ['VF_TEST_START'] = repr(time.time())", ''].join('\n'),
-  'tests/test_calc.py': [
-    'from calc import clamp',
-    'def test_keeps_a_value_inside(): assert clamp(5, 0, 10) == 5',
-    'def test_caps_at_hi(): assert clamp(15, 0, 10) == 10',
-    '',
-  ].join('\n'),
   'tests/test_warm.py': [
     'import glob, importlib.util, os',
     'import helper',
@@ -51,11 +37,8 @@ const pythonFiles = (cacheHome: string): Record<string, string> => ({
     `    assert os.listdir(${JSON.stringify(join(cacheHome, 'verified-fix', 'warm'))}) == [], "the kept state shows"`,
     '',
   ].join('\n'),
-  'pytest.ini': '[pytest]\npythonpath = src\n',
 });
 
-const PY_RIGHT = '    if x < lo: return lo\n    if x > hi: return hi';
-const PY_WRONG = '    if x < lo: return lo\n    if x > hi: return x';
 /** The right fix, which also writes bytecode for helper.py that Python would take for it: `double` triples. */
 const PY_PLANT = [
   '    import importlib.util, marshal, os',
@@ -75,7 +58,7 @@ describe("python's bytecode kept for the next request (pytest)", { skip: pytest 
     it(`starts the next request's baseline from what the last one's compiled, its read-only test folders included (${sandbox})`, async () => {
       const home = cacheHome();
       const ws = makeWorkspace(pythonFiles(home));
-      const [first, second] = await twoRequests(ws, 'src/calc.py', [PY_RIGHT, PY_WRONG], 'python3 -m pytest -q', home, ['--sandbox', sandbox]);
+      const [first, second] = await twoRequests(ws, 'src/calc.py', [PYTHON_RIGHT, PYTHON_WRONG], 'python3 -m pytest -q', home, ['--sandbox', sandbox]);
       assert.match(first.stderr, /per-test results \(pytest\): 2 of 3 tests fail on the unmodified code/, first.stderr);
       assert.deepEqual(first.statuses, ['pass', 'fail'], first.stderr);
       assert.match(second.stderr, /python's bytecode: the baseline, and a run beside it, read what the last request's baseline on this workspace compiled where the sources are unchanged \(\d+ files?, kept in /, second.stderr);
@@ -88,7 +71,7 @@ describe("python's bytecode kept for the next request (pytest)", { skip: pytest 
   it("keeps nothing a candidate's run wrote: bytecode it planted for another module, header and all, never reaches the next request", async () => {
     const home = cacheHome();
     const ws = makeWorkspace({ ...pythonFiles(home), 'tests/test_helper.py': 'import helper\ndef test_double(): assert helper.double(2) == 4\n' });
-    const [first, second] = await twoRequests(ws, 'src/calc.py', [PY_PLANT, PY_RIGHT], 'python3 -m pytest -q', home, ['--sandbox', 'bwrap']);
+    const [first, second] = await twoRequests(ws, 'src/calc.py', [PY_PLANT, PYTHON_RIGHT], 'python3 -m pytest -q', home, ['--sandbox', 'bwrap']);
     assert.match(first.stderr, /per-test results \(pytest\): 2 of 4 tests fail on the unmodified code/, first.stderr);
     assert.match(second.stderr, /per-test results \(pytest\): 1 of 4 tests fail on the unmodified code: tests\/test_calc\.py::test_caps_at_hi$/m, second.stderr);
     assert.equal(second.candidates[1].verified, true, second.stderr);

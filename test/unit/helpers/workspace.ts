@@ -68,6 +68,17 @@ export function workspaceMaker(): (files: Record<string, string>) => string {
   };
 }
 
+/** A `makeTempRoot` for one test file: every folder it makes is removed once that file's tests end. */
+export function tempRootMaker(): () => string {
+  const made: string[] = [];
+  after(() => remove(...made));
+  return () => {
+    const dir = makeTempRoot();
+    made.push(dir);
+    return dir;
+  };
+}
+
 /** A package.json of a package named `demo` with these scripts (and any other fields). */
 export const packageJsonText = (scripts: Record<string, string>, extra: Record<string, unknown> = {}) =>
   JSON.stringify({ name: 'demo', version: '1.0.0', scripts, ...extra });
