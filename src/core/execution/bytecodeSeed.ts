@@ -63,11 +63,17 @@ async function compiledFrom(path: string, source: Stats): Promise<boolean> {
   }
 }
 
+/** The last request's layer as this request found it: the folder, and the files in it that were still current. */
+interface PriorLayer {
+  readonly layer: string;
+  readonly files: readonly string[];
+}
+
 /** The request's bytecode layer: the last request's, checked, until the baseline's run has written its own. */
 export class BytecodeSeed {
   private layer?: string;
   /** The last request's layer on this workspace, what of it is still current; undefined where none is. */
-  private prior?: Promise<string | undefined>;
+  private prior?: Promise<PriorLayer | undefined>;
   /** Workspace folders found to be real folders (realFolder), by path. */
   private readonly folders = new Map<string, Promise<boolean>>();
 
@@ -83,7 +89,7 @@ export class BytecodeSeed {
   async layers(): Promise<readonly string[]> {
     if (this.layer) return [this.layer];
     const prior = await this.priorLayer();
-    return prior ? [prior] : [];
+    return prior ? [prior.layer] : [];
   }
 
   /**
@@ -97,12 +103,14 @@ export class BytecodeSeed {
     const changed = new Set(written);
     const layer = join(this.requestDir, 'bytecode');
     const prior = await this.priorLayer();
-    const fromPrior = prior ? (await filesIn(prior)).filter((rel) => !changed.has(rel)) : [];
     try {
       const folders = new Set<string>();
       let bytes = 0;
       let kept = 0;
-      const files = [...written.map((rel) => ({ from: join(upper, rel), rel })), ...(prior ? fromPrior.map((rel) => ({ from: join(prior, rel), rel })) : [])];
+      // The last request's files that were current as this one began (no walk of its layer again); one the baseline
+      // wrote again is taken from the baseline's layer instead.
+      const fromPrior = prior ? prior.files.filter((rel) => !changed.has(rel)).map((rel) => ({ from: join(prior.layer, rel), rel })) : [];
+      const files = [...written.map((rel) => ({ from: join(upper, rel), rel })), ...fromPrior];
       for (const { from, rel } of files) {
         const size = await this.currentSize(from, rel, changed);
         if (size === undefined) continue;
@@ -114,7 +122,7 @@ export class BytecodeSeed {
         kept += 1;
       }
       if (kept === 0) return;
-      await likeWorkspace(layer, this.workspace, folders, [upper, ...(prior ? [prior] : [])]);
+      await likeWorkspace(layer, this.workspace, folders, [upper, ...(prior ? [prior.layer] : [])]);
       this.layer = layer;
       this.warm?.keep('bytecode', layer, bytes);
       this.logger.info(`python's bytecode: each later run reads what the baseline compiled (${kept} file${kept === 1 ? '' : 's'}, ${(bytes / 1024 / 1024).toFixed(1)} MB; the file under repair's left out), from a read-only layer of its overlay`);
@@ -144,7 +152,7 @@ export class BytecodeSeed {
   }
 
   /** The last request's layer, loaded once (priorOf). */
-  private priorLayer(): Promise<string | undefined> {
+  private priorLayer(): Promise<PriorLayer | undefined> {
     this.prior ??= this.priorOf();
     return this.prior;
   }
@@ -154,20 +162,21 @@ export class BytecodeSeed {
    * current (currentSize: a source the user changed since, or this request's file under repair, drops its own)
    * and no folder left empty, so nothing shows in a run that the workspace does not explain. Never throws.
    */
-  private async priorOf(): Promise<string | undefined> {
+  private async priorOf(): Promise<PriorLayer | undefined> {
     const layer = join(this.requestDir, 'bytecode-prior');
     try {
       if (!this.warm || !(await this.warm.copyOut('bytecode', layer))) return undefined;
       const folders = new Set<string>();
-      let kept = 0;
+      const files: string[] = [];
       for (const rel of await filesIn(layer)) {
         if ((await this.currentSize(join(layer, rel), rel, new Set())) === undefined) {
           await rm(join(layer, rel), { force: true });
           continue;
         }
         addFoldersAbove(folders, rel);
-        kept += 1;
+        files.push(rel);
       }
+      const kept = files.length;
       await removeEmptyFolders(layer);
       if (kept === 0) {
         await rm(layer, { recursive: true, force: true });
@@ -175,7 +184,7 @@ export class BytecodeSeed {
       }
       await likeWorkspace(layer, this.workspace, folders, []);
       this.logger.info(`python's bytecode: the baseline, and a run beside it, read what the last request's baseline on this workspace compiled where the sources are unchanged (${kept} file${kept === 1 ? '' : 's'}, kept in ${this.warm.location})`);
-      return layer;
+      return { layer, files };
     } catch (error) {
       await rm(layer, { recursive: true, force: true }).catch(() => undefined);
       this.logger.info(`python's bytecode: the last request's could not be read (${(error as Error).message}); the baseline compiles its own`);
