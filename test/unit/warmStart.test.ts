@@ -1,7 +1,7 @@
 // The state one request's baseline leaves for the next request on the same workspace (warmStart.ts), on real
 // folders: kept by copy, read by copy, replaced whole, removed when too large, and only the most recent workspaces'.
 import assert from 'node:assert/strict';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { WARM_MAX_BYTES, WARM_WORKSPACES, WarmStore, openKeptState, warmRootPath } from '../../src/core/execution/warmStart';
@@ -139,7 +139,10 @@ describe('the state kept from one request to the next', () => {
     const root = join(folder(), 'cache', 'verified-fix', 'warm');
     const kept = await openKeptState(workspace, 'a1b2c3', true, logger, root);
     assert.ok(kept);
-    assert.equal(kept.hidden, root);
+    assert.deepEqual(await kept.foldersToHide(), [root]);
+    rmSync(root, { recursive: true });
+    assert.deepEqual(await kept.foldersToHide(), [root], 'made again before a run once removed');
+    assert.ok(statSync(root).isDirectory());
     assert.equal(statSync(root).mode & 0o777, 0o700);
     const inWorkspace = join(workspace, '.cache', 'verified-fix', 'warm');
     assert.equal(await openKeptState(workspace, 'a1b2c3', true, logger, inWorkspace), undefined);

@@ -25,7 +25,7 @@ import type { Protections } from '../contract/protections';
 import { jestCacheFolder, RUN_OUTPUT_FOLDER, RunnerCache } from './runnerCache';
 import { BytecodeSeed } from './bytecodeSeed';
 import { openKeptState } from './warmStart';
-import type { WarmStore } from './warmStart';
+import type { KeptState } from './warmStart';
 import type { TempBind } from '../sandbox/backend';
 
 async function readReport(path: string): Promise<string | undefined> {
@@ -93,9 +93,7 @@ export class LocalExecutor implements TestExecutor {
   /** With overlays: Python's bytecode the baseline compiled, a read-only layer of every later run. */
   private bytecode?: BytecodeSeed;
   /** What the last request's baseline on this workspace left for this one's first runs, and this one's for the next. */
-  private warm?: WarmStore;
-  /** Where requests keep state, hidden from every run as the temp root is (runInTree); undefined: none is kept. */
-  private keptFolder?: string;
+  private kept?: KeptState;
 
   constructor(private readonly options: LocalExecutorOptions) {
     this.readOnlyInTree = readOnlyTestPaths(options.listing.files, options.relativePath);
@@ -123,10 +121,8 @@ export class LocalExecutor implements TestExecutor {
     if (this.trees.mode !== 'overlay') this.readOnlyPaths.push(request.workspace);
     else {
       // Only with an overlay per run: a copy's path, which jest's cache keys hold, is new in every request.
-      const kept = await openKeptState(workspace, listing.commit, listing.source === 'git', logger);
-      this.warm = kept?.store;
-      this.keptFolder = kept?.hidden;
-      this.bytecode = new BytecodeSeed(this.requestDir, workspace, relativePath, logger, this.warm);
+      this.kept = await openKeptState(workspace, listing.commit, listing.source === 'git', logger);
+      this.bytecode = new BytecodeSeed(this.requestDir, workspace, relativePath, logger, this.kept?.store);
     }
     // A dependency folder that is a link, or whose entries are (a shared store, another checkout's node_modules), must
     // stay visible, read-only, even where the sandbox hides the place its targets live in (a private /tmp).
@@ -149,7 +145,7 @@ export class LocalExecutor implements TestExecutor {
     // Only where runners name their cache after /tmp: a TMPDIR elsewhere is not the run's own.
     const uid = backend.privateTempUid;
     const temp = this.options.env.TMPDIR?.replace(/\/+$/, '');
-    if (uid !== undefined && (!temp || temp === '/tmp')) this.runnerCache = new RunnerCache(this.requestDir, jestCacheFolder(uid), logger, this.warm);
+    if (uid !== undefined && (!temp || temp === '/tmp')) this.runnerCache = new RunnerCache(this.requestDir, jestCacheFolder(uid), logger, this.kept?.store);
   }
 
   /** One test run of `fileText` in a fresh copy; never throws. */
@@ -203,15 +199,13 @@ export class LocalExecutor implements TestExecutor {
       const outputBind = cache && outputDir ? { source: outputDir, target: RUN_OUTPUT_FOLDER } : undefined;
       const shellCommand = command && reportPath ? command(reportPath, outputBind?.target ?? outputDir) : this.options.testCommand;
       const compiling = seedsRunnerCache === true && tree.overlay ? this.bytecode : undefined;
-      // Made again if it was removed meanwhile: a folder to hide that is not there would fail the run's sandbox.
-      const hideKept = this.keptFolder !== undefined && (await mkdir(this.keptFolder, { recursive: true, mode: 0o700 }).then(() => true, () => false));
       const verdict = await runTestCommand({
         command: lowPriority ? `exec nice -n ${LOWEST_PRIORITY} /bin/sh -c ${shellQuote(shellCommand)}` : shellCommand,
         cwd: dir,
         ...(await this.bytecodeOf(tree, compiling)),
         readOnlyPaths: this.readOnlyPaths,
         readOnlyInCopy: this.readOnlyInTree.map((rel) => join(dir, rel)),
-        hiddenFolders: [tempRootPath(), ...(hideKept && this.keptFolder ? [this.keptFolder] : [])],
+        hiddenFolders: [tempRootPath(), ...((await this.kept?.foldersToHide()) ?? [])],
         writablePaths: [reportDir, outputDir].filter((dir) => dir !== undefined),
         hiddenInTree: this.hiddenInTree,
         ...(cache ? { tempBinds: [cache, ...(outputBind ? [outputBind] : [])] } : {}),
@@ -287,7 +281,7 @@ export class LocalExecutor implements TestExecutor {
 
   /** Waits for every tree to be removed, then removes the request's folder. */
   async dispose(): Promise<void> {
-    await Promise.all([...this.removals, this.warm?.settled()]);
+    await Promise.all([...this.removals, this.kept?.store.settled()]);
     await this.trees?.dispose();
     if (!this.requestDir) return;
     await removeReporting(this.requestDir, (problem) => this.options.logger.warn(problem));

@@ -62,10 +62,14 @@ function inGitCheckout(workspace: string): boolean {
   }
 }
 
-/** A request's kept state: the store, and the folder every run of the request has hidden (made before each run). */
+/** A request's kept state: the store, and the folder every run of the request hides. */
 export interface KeptState {
   readonly store: WarmStore;
-  readonly hidden: string;
+  /**
+   * The folder to hide from a run about to start, made again if it was removed meanwhile (a folder to hide that is
+   * not there would fail the run's sandbox); none where it cannot be made.
+   */
+  foldersToHide(): Promise<string[]>;
 }
 
 /**
@@ -86,7 +90,11 @@ export async function openKeptState(workspace: string, commit: string | undefine
     if (!listedByGit && inGitCheckout(workspace)) return off('git could not read the checkout the workspace is in, so its commit is unknown');
     // The umask can only narrow 0700.
     await mkdir(root, { recursive: true, mode: 0o700 });
-    return { store: new WarmStore(workspace, commit, logger, root), hidden: await realpath(root) };
+    const hidden = await realpath(root);
+    return {
+      store: new WarmStore(workspace, commit, logger, root),
+      foldersToHide: () => mkdir(hidden, { recursive: true, mode: 0o700 }).then(() => [hidden], () => []),
+    };
   } catch (error) {
     return off(`its folder could not be made (${(error as Error).message})`);
   }
