@@ -2,7 +2,7 @@
 // the baseline runs, at the lowest CPU priority, and only its pass counts. A test that checks its own priority fails
 // in the head start and passes in the candidate's own full run, which decides.
 import assert from 'node:assert/strict';
-import { symlinkSync } from 'node:fs';
+import { existsSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { cachedRunner, missingRunner } from '../../unit/helpers/runners';
@@ -32,6 +32,15 @@ describe('a head start beside the baseline (mocha 11)', { skip: mocha11 ? false 
   it('runs it at the lowest priority, and a head start that did not pass is not the verdict', async () => {
     const priority = "var assert = require('assert');\nit('runs at the default priority', function () { assert.equal(require('os').getPriority(), 0); });\n";
     const r = await candidatesRequest(workspace({ 'test/priority.test.js': priority }), 'src/calc.js', [RIGHT, WRONG]);
+    assert.match(r.stderr, /candidate #1's full run beside the baseline did not pass: a run of its own decides/, r.stderr);
+    assert.deepEqual(r.statuses, ['pass', 'fail'], r.stderr);
+  });
+
+  // Each run is a session of its own, and where the kernel schedules sessions as groups, nice alone left the head
+  // start half of a contended machine: its session's nice value must be the lowest too.
+  it('puts the head start\'s whole session at the lowest priority', { skip: existsSync('/proc/self/autogroup') ? false : 'this kernel does not group sessions (no /proc/self/autogroup)' }, async () => {
+    const session = "var assert = require('assert');\nit('runs in a session at the default priority', function () { assert.match(require('fs').readFileSync('/proc/self/autogroup', 'utf8'), / nice 0\\n?$/); });\n";
+    const r = await candidatesRequest(workspace({ 'test/session.test.js': session }), 'src/calc.js', [RIGHT, WRONG]);
     assert.match(r.stderr, /candidate #1's full run beside the baseline did not pass: a run of its own decides/, r.stderr);
     assert.deepEqual(r.statuses, ['pass', 'fail'], r.stderr);
   });
