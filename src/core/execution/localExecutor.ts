@@ -76,7 +76,7 @@ const LOWEST_PRIORITY = 19;
 /**
  * A command at the lowest CPU priority. `nice` alone does not do it: every run starts a session of its own (the
  * sandbox's `--new-session`, the detached spawn), and where the kernel groups sessions for scheduling (autogroup,
- * on by default in most distributions) CPU is shared between sessions first and nice counts only inside one, so a
+ * on by default in many distributions) CPU is shared between sessions first and nice counts only inside one, so a
  * nice 19 run still took half of a contended machine from the run beside it. The session's own nice value (its
  * autogroup's, which a process may always raise) puts the whole run behind the others; where the kernel has no
  * autogroups the write fails silently and `nice` does the work.
