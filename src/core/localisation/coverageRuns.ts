@@ -5,11 +5,10 @@ import type { PerTestPlan } from '../verification/stagedVerification';
 import type { TestExecutor } from '../execution/executor';
 import { verdicts } from '../testResults/compare';
 import { splitId } from '../testResults/ids';
-import { shellQuote } from '../testResults/shell';
-import type { RunnerName } from '../testResults/types';
 import type { TestSpectrum } from './ochiai';
 import { PLUGIN_MODULE, PLUGIN_SOURCE, pytestSpectra, readPytestReports, withPlugin } from './pytestCoverage';
-import { readV8Reports, V8_COVERAGE_VARIABLE, v8LineHits } from './v8Coverage';
+import { lineRecorderFor } from './lineRecorders';
+import type { LineRecorder, RecordedLines } from './lineRecorders';
 import { reporterCommand } from '../testResults/reporterCommand';
 
 /**
@@ -19,9 +18,6 @@ import { reporterCommand } from '../testResults/reporterCommand';
 const MAX_FAILING_RUNS = 4;
 /** Then passing tests, those in a failing test's file first: they tell the lines every test runs from the suspicious ones. */
 const MAX_PASSING_RUNS = 8;
-
-/** Runners whose tests run as plain node processes, so NODE_V8_COVERAGE sees the file as written. */
-const V8_RUNNERS: ReadonlySet<RunnerName> = new Set(['node', 'mocha', 'jest', 'vitest']);
 
 /** What the coverage runs need: the request's executor and slots, the baseline's plan, and the file as it runs. */
 export interface CoverageContext {
@@ -37,7 +33,7 @@ export interface CoverageContext {
 export type CoverageOutcome = { readonly spectra: readonly TestSpectrum[]; readonly runs: number } | { readonly problem: string; readonly runs: number };
 
 /** One run of the unmodified code with an output folder; undefined when it was cancelled or did not run its tests. */
-export async function coverageRun(context: CoverageContext, label: string, command: (reportPath: string, outputDir: string) => string, files: Record<string, string>) {
+async function coverageRun(context: CoverageContext, label: string, command: (reportPath: string, outputDir: string) => string, files: Record<string, string>) {
   const run = await context.slot(() =>
     context.executor.run(context.fileText, label, { command: (report, out) => command(report, out ?? ''), outputFiles: files }),
   );
@@ -49,21 +45,30 @@ export async function coverageRun(context: CoverageContext, label: string, comma
   return { ...run, outputDir: run.outputDir };
 }
 
-/** One test alone under NODE_V8_COVERAGE: its outcome in this run and the lines it ran (undefined: none recorded). */
-async function v8Test(context: CoverageContext, id: string, label: string): Promise<{ failed: boolean; lines?: Set<number> } | undefined> {
-  const { plan, relativePath, fileText } = context;
+/**
+ * One test alone with `recorder`'s coverage: its outcome in this run and what it recorded; undefined when it ran no
+ * test (or was cancelled).
+ */
+export async function recordedTest(context: CoverageContext, recorder: LineRecorder, id: string, label: string): Promise<{ failed: boolean; recorded: RecordedLines } | undefined> {
+  const { plan } = context;
   const only = reporterCommand(plan.adapter, plan.base, [id]);
   if (!only) return undefined;
-  const run = await coverageRun(context, label, (report, out) => `${V8_COVERAGE_VARIABLE}=${shellQuote(out)} ${only.command(report, out)}`, { ...only.outputFiles });
+  const run = await coverageRun(context, label, (report, out) => recorder.command(only.command(report, out), out), { ...only.outputFiles });
   if (!run) return undefined;
   try {
     const outcomes = [...verdicts(plan.adapter.parse(run.report ?? '', run.cwd ?? '')).values()];
     if (!outcomes.includes('failed') && !outcomes.includes('passed')) return undefined;
-    const lines = v8LineHits(await readV8Reports(run.outputDir), relativePath, fileText);
-    return { failed: outcomes.includes('failed'), ...(lines ? { lines } : {}) };
+    return { failed: outcomes.includes('failed'), recorded: await recorder.read(run.outputDir) };
   } finally {
     await rm(run.outputDir, { recursive: true, force: true });
   }
+}
+
+/** One test alone: its outcome in this run and the lines of the file it ran (undefined: none recorded). */
+async function lineTest(context: CoverageContext, recorder: LineRecorder, id: string, label: string): Promise<{ failed: boolean; lines?: Set<number> } | undefined> {
+  const test = await recordedTest(context, recorder, id, label);
+  const lines = test?.recorded.linesOf(context.relativePath, context.fileText);
+  return test && { failed: test.failed, ...(lines ? { lines } : {}) };
 }
 
 /** The passing tests to run alone: those sharing a file with a failing test first, then the rest in report order. */
@@ -75,22 +80,23 @@ export function passingToRun(plan: PerTestPlan): string[] {
 }
 
 /**
- * Node-run suites: the failing tests one by one, then (only when those recorded the file, so a transformed file
- * costs no more) the chosen passing tests one by one, each wave in parallel in the request's slots.
+ * Node-run suites (node's test runner, mocha, jest): the failing tests one by one, then (only when those recorded
+ * the file, so a file no run records costs no more) the chosen passing tests one by one, each wave in parallel in
+ * the request's slots.
  */
-async function v8Spectra(context: CoverageContext): Promise<CoverageOutcome> {
+async function lineSpectra(context: CoverageContext, recorder: LineRecorder): Promise<CoverageOutcome> {
   const failing = context.plan.failing.slice(0, MAX_FAILING_RUNS);
-  const first = await Promise.all(failing.map((id, i) => v8Test(context, id, `loc-f${i}`)));
+  const first = await Promise.all(failing.map((id, i) => lineTest(context, recorder, id, `loc-f${i}`)));
   let runs = failing.length;
   const recorded = first.filter((test) => test?.failed && test.lines);
   if (recorded.length === 0) {
     const why = first.some((test) => test?.failed)
-      ? `no run recorded ${context.relativePath} as it is written (transformed before it runs, by Babel or a bundler, or never loaded)`
+      ? `no run recorded ${context.relativePath}${recorder.unrecorded}`
       : 'the failing tests did not fail again when run alone with coverage';
     return { problem: why, runs };
   }
   const passing = passingToRun(context.plan);
-  const second = await Promise.all(passing.map((id, i) => v8Test(context, id, `loc-p${i}`)));
+  const second = await Promise.all(passing.map((id, i) => lineTest(context, recorder, id, `loc-p${i}`)));
   runs += passing.length;
   const spectra = [...first, ...second]
     .filter((test) => test !== undefined)
@@ -118,6 +124,6 @@ async function pytestRun(context: CoverageContext): Promise<CoverageOutcome> {
 export async function coverageSpectra(context: CoverageContext): Promise<CoverageOutcome> {
   const runner = context.plan.adapter.name;
   if (runner === 'pytest') return pytestRun(context);
-  if (V8_RUNNERS.has(runner)) return v8Spectra(context);
-  return { problem: `coverage is read for node's test runner, mocha, jest, vitest and pytest, not ${runner}`, runs: 0 };
+  const recorder = lineRecorderFor(runner);
+  return 'problem' in recorder ? { problem: recorder.problem, runs: 0 } : lineSpectra(context, recorder);
 }

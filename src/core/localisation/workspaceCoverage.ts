@@ -1,16 +1,13 @@
 // Coverage across a workspace: each failing (then a few passing) test's lines in every source file, from the same
 // runs single-file localisation makes (coverageRuns), keyed `file:line` for Ochiai.
-import { rm } from 'node:fs/promises';
 import type { TestExecutor } from '../execution/executor';
-import { verdicts } from '../testResults/compare';
 import { isWorkspaceFile } from '../testResults/stackLocations';
-import { reporterCommand } from '../testResults/reporterCommand';
-import { shellQuote } from '../testResults/shell';
 import type { PerTestPlan } from '../verification/stagedVerification';
-import { coverageRun, coverageSpectra, passingToRun } from './coverageRuns';
+import { coverageSpectra, passingToRun, recordedTest } from './coverageRuns';
 import type { CoverageContext } from './coverageRuns';
 import type { TestSpectrum } from './ochiai';
-import { readV8Reports, V8_COVERAGE_VARIABLE, v8LineHits } from './v8Coverage';
+import { lineRecorderFor } from './lineRecorders';
+import type { LineRecorder } from './lineRecorders';
 
 /** The failing tests run alone (each its own process, so its own lines), as in single-file localisation. */
 const MAX_FAILING_RUNS = 4;
@@ -49,55 +46,41 @@ function sourceOf(url: string, sources: readonly SourceFile[]): SourceFile | und
   return best;
 }
 
-/** The source files the coverage files name. */
-function namedSources(reports: readonly unknown[], sources: readonly SourceFile[]): SourceFile[] {
+/** The source files a run's coverage names. */
+function namedSources(names: readonly string[], sources: readonly SourceFile[]): SourceFile[] {
   const named = new Set<SourceFile>();
-  for (const report of reports) {
-    const result = (report as { result?: unknown })?.result;
-    if (!Array.isArray(result)) continue;
-    for (const script of result) {
-      const url = (script as { url?: unknown })?.url;
-      const source = typeof url === 'string' ? sourceOf(url, sources) : undefined;
-      if (source) named.add(source);
-    }
+  for (const name of names) {
+    const source = sourceOf(name, sources);
+    if (source) named.add(source);
   }
   return [...named];
 }
 
-/** One test alone under NODE_V8_COVERAGE: its outcome and the `file:line` keys it ran in the source files. */
-async function v8Test(context: WorkspaceCoverageContext, id: string, label: string): Promise<WorkspaceSpectrum | undefined> {
+/** One test alone with coverage: its outcome and the `file:line` keys it ran in the source files. */
+async function lineTest(context: WorkspaceCoverageContext, recorder: LineRecorder, id: string, label: string): Promise<WorkspaceSpectrum | undefined> {
   const { plan, carrier } = context;
-  const only = reporterCommand(plan.adapter, plan.base, [id]);
-  if (!only) return undefined;
   const single: CoverageContext = { executor: context.executor, plan, relativePath: carrier.relativePath, fileText: carrier.text, slot: context.slot };
-  const run = await coverageRun(single, label, (report, out) => `${V8_COVERAGE_VARIABLE}=${shellQuote(out)} ${only.command(report, out)}`, { ...only.outputFiles });
-  if (!run) return undefined;
-  try {
-    const outcomes = [...verdicts(plan.adapter.parse(run.report ?? '', run.cwd ?? '')).values()];
-    if (!outcomes.includes('failed') && !outcomes.includes('passed')) return undefined;
-    const reports = await readV8Reports(run.outputDir);
-    const lines = new Set<string>();
-    for (const source of namedSources(reports, context.sources)) {
-      for (const line of v8LineHits(reports, source.relativePath, source.text) ?? []) lines.add(lineKey(source.relativePath, line));
-    }
-    return { id, failed: outcomes.includes('failed'), lines };
-  } finally {
-    await rm(run.outputDir, { recursive: true, force: true });
+  const test = await recordedTest(single, recorder, id, label);
+  if (!test) return undefined;
+  const lines = new Set<string>();
+  for (const source of namedSources(test.recorded.names, context.sources)) {
+    for (const line of test.recorded.linesOf(source.relativePath, source.text) ?? []) lines.add(lineKey(source.relativePath, line));
   }
+  return { id, failed: test.failed, lines };
 }
 
-async function v8Workspace(context: WorkspaceCoverageContext): Promise<WorkspaceCoverage> {
+async function lineWorkspace(context: WorkspaceCoverageContext, recorder: LineRecorder): Promise<WorkspaceCoverage> {
   const failing = context.plan.failing.slice(0, MAX_FAILING_RUNS);
-  const first = await Promise.all(failing.map((id, i) => v8Test(context, id, `wloc-f${i}`)));
+  const first = await Promise.all(failing.map((id, i) => lineTest(context, recorder, id, `wloc-f${i}`)));
   const recorded = first.filter((test): test is WorkspaceSpectrum => test !== undefined && test.failed && test.lines.size > 0);
   if (recorded.length === 0) {
     const why = first.some((test) => test?.failed)
-      ? 'no run recorded a source file as it is written (transformed before it runs, by Babel or a bundler)'
+      ? `no run recorded a source file${recorder.unrecorded}`
       : 'the failing tests did not fail again when run alone with coverage';
     return { problem: why, runs: failing.length };
   }
   const passing = passingToRun(context.plan);
-  const second = await Promise.all(passing.map((id, i) => v8Test(context, id, `wloc-p${i}`)));
+  const second = await Promise.all(passing.map((id, i) => lineTest(context, recorder, id, `wloc-p${i}`)));
   const spectra = [...first, ...second].filter((test): test is WorkspaceSpectrum => test !== undefined);
   return { spectra, runs: failing.length + passing.length };
 }
@@ -131,6 +114,6 @@ async function pytestWorkspace(context: WorkspaceCoverageContext): Promise<Works
 export async function workspaceCoverage(context: WorkspaceCoverageContext): Promise<WorkspaceCoverage> {
   const runner = context.plan.adapter.name;
   if (runner === 'pytest') return pytestWorkspace(context);
-  if (runner === 'node' || runner === 'mocha' || runner === 'jest' || runner === 'vitest') return v8Workspace(context);
-  return { problem: `coverage is read for node's test runner, mocha, jest, vitest and pytest, not ${runner}`, runs: 0 };
+  const recorder = lineRecorderFor(runner);
+  return 'problem' in recorder ? { problem: recorder.problem, runs: 0 } : lineWorkspace(context, recorder);
 }

@@ -1,7 +1,7 @@
 // Fault localisation through the engine: a bug the stack trace does not name, a whole-function selection, and the
-// right mutant tried earlier with the failing tests' coverage than without it (node --test and pytest, real runs).
+// right mutant tried earlier with the failing tests' coverage than without it (node --test, pytest and jest, real runs).
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { runFix } from '../../../src/core/engine/runFix';
@@ -82,6 +82,17 @@ const fareTestPy = [
   '',
 ].join('\n');
 
+// Jest runs what babel-jest made of the file, inside a wrapper: only jest's own coverage maps it back to the file.
+const fareJestTest = [
+  "const { fare } = require('../src/fare');",
+  "test('adult', () => expect(fare(30, false, 10)).toBe(7));",
+  "test('senior', () => expect(fare(70, false, 10)).toBe(3.5));",
+  "test('student far', () => expect(fare(20, true, 30)).toBe(11.75));",
+  "test('senior student far', () => expect(fare(70, true, 40)).toBe(7.75));",
+  "test('child', () => expect(fare(8, false, 10)).toBe(6));",
+  '',
+].join('\n');
+
 interface Case {
   readonly name: string;
   readonly files: Record<string, string>;
@@ -89,11 +100,22 @@ interface Case {
   readonly lines: readonly [number, number];
   readonly bugLine: number;
   readonly test: string;
+  /** The workspace's packages: the engine's own (jest 29), linked. */
+  readonly linkPackages?: boolean;
 }
 
 const cases: readonly Case[] = [
   { name: 'node --test', files: { 'src/fare.js': fareJs, 'test/fare.test.js': fareTest }, file: 'src/fare.js', lines: [1, 13], bugLine: 10, test: 'node --test test/' },
   { name: 'pytest', files: { 'fare.py': farePy, 'tests/test_fare.py': fareTestPy }, file: 'fare.py', lines: [1, 9], bugLine: 8, test: 'python3 -m pytest -q' },
+  {
+    name: 'jest (babel-jest)',
+    files: { 'src/fare.js': fareJs, 'test/fare.test.js': fareJestTest, 'package.json': JSON.stringify({ name: 'fare', private: true, scripts: { test: 'jest' }, jest: { testEnvironment: 'node' } }) },
+    file: 'src/fare.js',
+    lines: [1, 13],
+    bugLine: 10,
+    test: 'npm test',
+    linkPackages: true,
+  },
 ];
 
 function recordingLogger(lines: string[]): Logger {
@@ -141,6 +163,7 @@ describe('fault localisation through the engine', { concurrency: 1 }, () => {
     it(`${c.name}: coverage ranks the buggy line first, so its fix comes earlier than without localisation`, async (t) => {
       const ws = makeWorkspace(c.files);
       workspaces.push(ws);
+      if (c.linkPackages) symlinkSync(join(process.cwd(), 'node_modules'), join(ws, 'node_modules'));
       const onLogs: string[] = [];
       const offLogs: string[] = [];
       const on = await fix(c, ws, true, onLogs);
