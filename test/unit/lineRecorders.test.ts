@@ -35,31 +35,46 @@ describe('line recorders', () => {
     assert.equal(command, "JEST_REPORT=/r jest '--testNamePattern=^a$' --coverage --coverageProvider=v8 --coverageReporters=json " + `'--coverageDirectory=/out dir/${JEST_COVERAGE_FOLDER}'`);
   });
 
-  it('jest: the lines of the statements that ran, of the file itself and not of a longer path ending like it', async () => {
+  it('jest: the lines of the statements that ran, of the file at its path in the run\'s folder', async () => {
     const out = jestOutput({
       '/run/tree/src/lib/f.js': { statementMap: { 0: at(1), 1: at(2), 2: at(3) }, s: { 0: 1, 1: 1, 2: 1 } },
       '/run/tree/lib/f.js': { statementMap: { 0: at(1, 2), 1: at(3), 2: at(5), 3: at(40) }, s: { 0: 3, 1: 0, 2: 3, 3: 1 } },
+      '/elsewhere/lib/f.js': { statementMap: { 0: at(4) }, s: { 0: 1 } },
     });
-    const recorded = await recorder('jest').read(out);
-    assert.deepEqual([...recorded.names].sort(), ['/run/tree/lib/f.js', '/run/tree/src/lib/f.js']);
+    const recorded = await recorder('jest').read(out, '/run/tree');
+    assert.deepEqual([...recorded.names].sort(), ['lib/f.js', 'src/lib/f.js']);
     // Line 3 did not run; line 40 lies past the file's end (a map that points nowhere in it).
     assert.deepEqual([...(recorded.linesOf('lib/f.js', fileText) ?? [])].sort(), [1, 2, 5]);
     assert.deepEqual([...(recorded.linesOf('src/lib/f.js', fileText) ?? [])].sort(), [1, 2, 3]);
     assert.equal(recorded.linesOf('lib/g.js', fileText), undefined);
   });
 
+  it("jest: a file whose path only ends like the one asked for is another file", async () => {
+    const recorded = await recorder('jest').read(jestOutput({ '/run/tree/src/util.js': { statementMap: { 0: at(1) }, s: { 0: 1 } } }), '/run/tree');
+    assert.equal(recorded.linesOf('util.js', fileText), undefined);
+  });
+
   it('jest: no report, a cut-short one or entries of another shape record nothing', async () => {
-    assert.deepEqual((await recorder('jest').read(folder())).names, []);
-    assert.deepEqual((await recorder('jest').read(jestOutput('{"/run/a.js": {"statementMap"'))).names, []);
-    const odd = await recorder('jest').read(jestOutput({ '/run/a.js': { s: { 0: 1 } }, '/run/b.js': 7 }));
+    assert.deepEqual((await recorder('jest').read(folder(), '/run')).names, []);
+    assert.deepEqual((await recorder('jest').read(jestOutput('{"/run/a.js": {"statementMap"'), '/run')).names, []);
+    const odd = await recorder('jest').read(jestOutput({ '/run/a.js': { s: { 0: 1 } }, '/run/b.js': 7 }), '/run');
     assert.deepEqual(odd.names, []);
     assert.equal(odd.linesOf('a.js', fileText), undefined);
+  });
+
+  it("jest: none where the command sets jest's coverage folder or provider itself (twice, jest would stop)", () => {
+    for (const base of ['jest --coverage --coverageDirectory=cov', "./node_modules/.bin/jest '--coverage-provider' babel"]) {
+      const found = lineRecorderFor('jest', base);
+      assert.ok('problem' in found, base);
+      assert.match(found.problem, /sets jest's --coverage-?(?:Directory|provider) itself/);
+    }
+    assert.ok(!('problem' in lineRecorderFor('jest', 'jest --coverage --coverageReporters=text')));
   });
 
   it("node and mocha: node's own coverage in the output folder; vitest and tape: why not", async () => {
     assert.equal(recorder('node').command('node --test', '/o'), "NODE_V8_COVERAGE=/o node --test");
     assert.equal(recorder('mocha').command('mocha', '/o'), "NODE_V8_COVERAGE=/o mocha");
-    const empty = await recorder('node').read(folder());
+    const empty = await recorder('node').read(folder(), '/run');
     assert.deepEqual(empty.names, []);
     assert.match((lineRecorderFor('vitest') as { problem: string }).problem, /vite transformed.*@vitest\/coverage-v8/);
     assert.match((lineRecorderFor('tape') as { problem: string }).problem, /not tape/);

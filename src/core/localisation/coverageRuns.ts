@@ -58,7 +58,7 @@ export async function recordedTest(context: CoverageContext, recorder: LineRecor
   try {
     const outcomes = [...verdicts(plan.adapter.parse(run.report ?? '', run.cwd ?? '')).values()];
     if (!outcomes.includes('failed') && !outcomes.includes('passed')) return undefined;
-    return { failed: outcomes.includes('failed'), recorded: await recorder.read(run.outputDir) };
+    return { failed: outcomes.includes('failed'), recorded: await recorder.read(run.outputDir, run.cwd ?? '') };
   } finally {
     await rm(run.outputDir, { recursive: true, force: true });
   }
@@ -92,7 +92,7 @@ async function lineSpectra(context: CoverageContext, recorder: LineRecorder): Pr
   if (recorded.length === 0) {
     const why = first.some((test) => test?.failed)
       ? `no run recorded ${context.relativePath}${recorder.unrecorded}`
-      : 'the failing tests did not fail again when run alone with coverage';
+      : `the failing tests did not fail again when run alone with coverage${recorder.refused ?? ''}`;
     return { problem: why, runs };
   }
   const passing = passingToRun(context.plan);
@@ -124,6 +124,6 @@ async function pytestRun(context: CoverageContext): Promise<CoverageOutcome> {
 export async function coverageSpectra(context: CoverageContext): Promise<CoverageOutcome> {
   const runner = context.plan.adapter.name;
   if (runner === 'pytest') return pytestRun(context);
-  const recorder = lineRecorderFor(runner);
+  const recorder = lineRecorderFor(runner, context.plan.base);
   return 'problem' in recorder ? { problem: recorder.problem, runs: 0 } : lineSpectra(context, recorder);
 }

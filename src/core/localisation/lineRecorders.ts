@@ -4,9 +4,8 @@
 // the file's. Jest's own coverage with V8 as its provider (jest 25 and later) maps them back through the
 // transform's source maps, and writes istanbul's JSON, whose statements give the lines of the file as written.
 import { readFile, stat } from 'node:fs/promises';
-import { join } from 'node:path';
-import { isWorkspaceFile } from '../testResults/stackLocations';
-import { shellQuote } from '../testResults/shell';
+import { join, relative, sep } from 'node:path';
+import { shellQuote, shellWords } from '../testResults/shell';
 import type { RunnerName } from '../testResults/types';
 import { readV8Reports, V8_COVERAGE_VARIABLE, v8LineHits } from './v8Coverage';
 
@@ -20,9 +19,12 @@ export interface RecordedLines {
 export interface LineRecorder {
   /** After "no run recorded <file>": what can cause it. */
   readonly unrecorded: string;
+  /** After "the failing tests did not fail again when run alone with coverage": what else can cause it. */
+  readonly refused?: string;
   /** `command` with its coverage written into `outputDir`. */
   command(command: string, outputDir: string): string;
-  read(outputDir: string): Promise<RecordedLines>;
+  /** What the run in `cwd` recorded into `outputDir`. */
+  read(outputDir: string, cwd: string): Promise<RecordedLines>;
 }
 
 const NODE_COVERAGE: LineRecorder = {
@@ -66,11 +68,13 @@ function ranLines(file: IstanbulFile, lineCount: number): Set<number> {
 }
 
 const JEST_COVERAGE: LineRecorder = {
-  unrecorded: " (jest's coverage holds it only where a test loaded it, inside the config's collectCoverageFrom; jest before 25 has no V8 coverage)",
-  // The flags after the command's own: jest's command line overrides its config, and a later flag an earlier one.
+  unrecorded: " (jest's coverage holds a file only where a test loaded it and the config's collectCoverageFrom takes it in)",
+  refused: '; jest before 25 refuses the coverage flags',
+  // After the command's own flags: jest's command line overrides its config (the command itself never sets these
+  // two, lineRecorderFor: twice on a command line, jest takes them as a list and stops).
   command: (command, outputDir) =>
     `${command} --coverage --coverageProvider=v8 --coverageReporters=json ${shellQuote(`--coverageDirectory=${join(outputDir, JEST_COVERAGE_FOLDER)}`)}`,
-  async read(outputDir) {
+  async read(outputDir, cwd) {
     const path = join(outputDir, JEST_COVERAGE_FOLDER, 'coverage-final.json');
     let files: Record<string, unknown> = {};
     try {
@@ -81,23 +85,32 @@ const JEST_COVERAGE: LineRecorder = {
     } catch {
       // no report (jest before 25 refuses the flags; a run cut short): no lines
     }
-    const names = Object.keys(files).filter((name) => isIstanbulFile(files[name]));
+    // Jest names each file by its path in the run's folder: only the file at that very path is the file (a file
+    // elsewhere whose path ends the same way, `src/util.js` for `util.js`, is another one).
+    const byPath = new Map<string, IstanbulFile>();
+    for (const [name, file] of Object.entries(files)) if (isIstanbulFile(file)) byPath.set(relative(cwd, name).split(sep).join('/'), file);
+    const names = [...byPath.keys()].filter((path) => !path.startsWith('../'));
     return {
       names,
       linesOf(relativePath, fileText) {
-        // Every name is a path in the run's folder: the shortest one ending in the file's is the file itself
-        // (`<run>/lib/a.js`, not `<run>/src/lib/a.js`).
-        const name = names.filter((n) => isWorkspaceFile(n, relativePath)).sort((a, b) => a.length - b.length)[0];
-        return name === undefined ? undefined : ranLines(files[name] as IstanbulFile, fileText.split('\n').length);
+        const file = byPath.get(relativePath);
+        return file === undefined ? undefined : ranLines(file, fileText.split('\n').length);
       },
     };
   },
 };
 
-/** How `runner`'s tests record their lines, or why they cannot. */
-export function lineRecorderFor(runner: RunnerName): LineRecorder | { readonly problem: string } {
+/** Jest's coverage options the engine sets: where a command sets one itself, jest would get it twice. */
+const JEST_COVERAGE_OPTION = /^--coverage-?(?:directory|provider)(?:=|$)/i;
+
+/** How `runner`'s tests (run by `base`) record their lines, or why they cannot. */
+export function lineRecorderFor(runner: RunnerName, base = ''): LineRecorder | { readonly problem: string } {
   if (runner === 'node' || runner === 'mocha') return NODE_COVERAGE;
-  if (runner === 'jest') return JEST_COVERAGE;
+  if (runner === 'jest') {
+    const words = shellWords(base);
+    const own = Array.isArray(words) ? words.find((word) => JEST_COVERAGE_OPTION.test(word.value))?.value : undefined;
+    return own === undefined ? JEST_COVERAGE : { problem: `the command sets jest's ${own.split('=')[0]} itself, and a second one would stop jest (it takes the two as a list)` };
+  }
   if (runner === 'vitest') return { problem: 'vitest runs a copy of each file that vite transformed, and its own coverage needs a package of its own (@vitest/coverage-v8)' };
   return { problem: `coverage is read for node's test runner, mocha, jest and pytest, not ${runner}` };
 }

@@ -76,7 +76,7 @@ async function lineWorkspace(context: WorkspaceCoverageContext, recorder: LineRe
   if (recorded.length === 0) {
     const why = first.some((test) => test?.failed)
       ? `no run recorded a source file${recorder.unrecorded}`
-      : 'the failing tests did not fail again when run alone with coverage';
+      : `the failing tests did not fail again when run alone with coverage${recorder.refused ?? ''}`;
     return { problem: why, runs: failing.length };
   }
   const passing = passingToRun(context.plan);
@@ -114,6 +114,6 @@ async function pytestWorkspace(context: WorkspaceCoverageContext): Promise<Works
 export async function workspaceCoverage(context: WorkspaceCoverageContext): Promise<WorkspaceCoverage> {
   const runner = context.plan.adapter.name;
   if (runner === 'pytest') return pytestWorkspace(context);
-  const recorder = lineRecorderFor(runner);
+  const recorder = lineRecorderFor(runner, context.plan.base);
   return 'problem' in recorder ? { problem: recorder.problem, runs: 0 } : lineWorkspace(context, recorder);
 }
