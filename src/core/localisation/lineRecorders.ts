@@ -70,8 +70,8 @@ function ranLines(file: IstanbulFile, lineCount: number): Set<number> {
 const JEST_COVERAGE: LineRecorder = {
   unrecorded: " (jest's coverage holds a file only where a test loaded it and the config's collectCoverageFrom takes it in)",
   refused: '; jest before 25 refuses the coverage flags',
-  // After the command's own flags: jest's command line overrides its config (the command itself never sets these
-  // two, lineRecorderFor: twice on a command line, jest takes them as a list and stops).
+  // After the command's own flags, which never set these two (lineRecorderFor: given twice, jest takes an option as
+  // a list and stops); jest's command line overrides its config.
   command: (command, outputDir) =>
     `${command} --coverage --coverageProvider=v8 --coverageReporters=json ${shellQuote(`--coverageDirectory=${join(outputDir, JEST_COVERAGE_FOLDER)}`)}`,
   async read(outputDir, cwd) {
