@@ -7,7 +7,7 @@ import { verdicts } from '../testResults/compare';
 import { splitId } from '../testResults/ids';
 import type { TestSpectrum } from './ochiai';
 import { PLUGIN_MODULE, PLUGIN_SOURCE, pytestSpectra, readPytestReports, withPlugin } from './pytestCoverage';
-import { lineRecorderFor } from './lineRecorders';
+import { lineRecorderFor, noLinesProblem } from './lineRecorders';
 import type { LineRecorder, RecordedLines } from './lineRecorders';
 import { reporterCommand } from '../testResults/reporterCommand';
 
@@ -15,7 +15,7 @@ import { reporterCommand } from '../testResults/reporterCommand';
  * Node writes coverage per process, and a test file is one process: a test's own lines need a run of that test
  * alone. The failing tests' runs come first (up to this many): their lines are what Ochiai ranks.
  */
-const MAX_FAILING_RUNS = 4;
+export const MAX_FAILING_RUNS = 4;
 /** Then passing tests, those in a failing test's file first: they tell the lines every test runs from the suspicious ones. */
 const MAX_PASSING_RUNS = 8;
 
@@ -90,10 +90,7 @@ async function lineSpectra(context: CoverageContext, recorder: LineRecorder): Pr
   let runs = failing.length;
   const recorded = first.filter((test) => test?.failed && test.lines);
   if (recorded.length === 0) {
-    const why = first.some((test) => test?.failed)
-      ? `no run recorded ${context.relativePath}${recorder.unrecorded}`
-      : `the failing tests did not fail again when run alone with coverage${recorder.refused ?? ''}`;
-    return { problem: why, runs };
+    return { problem: noLinesProblem(recorder, first.some((test) => test?.failed), context.relativePath), runs };
   }
   const passing = passingToRun(context.plan);
   const second = await Promise.all(passing.map((id, i) => lineTest(context, recorder, id, `loc-p${i}`)));

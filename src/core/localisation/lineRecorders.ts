@@ -7,6 +7,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { shellQuote, shellWords } from '../testResults/shell';
 import type { RunnerName } from '../testResults/types';
+import { scripts } from './reachingTests';
 import { readV8Reports, V8_COVERAGE_VARIABLE, v8LineHits } from './v8Coverage';
 
 /** What one run recorded: the files it names (a url or a path), and the lines of one of them as written. */
@@ -32,13 +33,18 @@ const NODE_COVERAGE: LineRecorder = {
   command: (command, outputDir) => `${V8_COVERAGE_VARIABLE}=${shellQuote(outputDir)} ${command}`,
   async read(outputDir) {
     const reports = await readV8Reports(outputDir);
-    const names = reports.flatMap((report) => {
-      const result = (report as { result?: unknown })?.result;
-      return Array.isArray(result) ? result.map((script) => (script as { url?: unknown })?.url).filter((url): url is string => typeof url === 'string') : [];
-    });
+    const names = reports.flatMap((report) => scripts(report).map((script) => script.url));
     return { names, linesOf: (relativePath, fileText) => v8LineHits(reports, relativePath, fileText) };
   },
 };
+
+/**
+ * Why the failing tests' runs gave no lines: `anyFailedAgain` (some failing test failed again in its run) means
+ * what it ran was not recorded for `subject` ("src/a.js", "a source file"); else the failing tests did not fail.
+ */
+export function noLinesProblem(recorder: LineRecorder, anyFailedAgain: boolean, subject: string): string {
+  return anyFailedAgain ? `no run recorded ${subject}${recorder.unrecorded}` : `the failing tests did not fail again when run alone with coverage${recorder.refused ?? ''}`;
+}
 
 /** Jest's coverage folder in the run's output folder. */
 export const JEST_COVERAGE_FOLDER = 'verified-fix-jest-coverage';

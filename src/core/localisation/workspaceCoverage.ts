@@ -3,14 +3,12 @@
 import type { TestExecutor } from '../execution/executor';
 import { isWorkspaceFile } from '../testResults/stackLocations';
 import type { PerTestPlan } from '../verification/stagedVerification';
-import { coverageSpectra, passingToRun, recordedTest } from './coverageRuns';
+import { coverageSpectra, MAX_FAILING_RUNS, passingToRun, recordedTest } from './coverageRuns';
 import type { CoverageContext } from './coverageRuns';
 import type { TestSpectrum } from './ochiai';
-import { lineRecorderFor } from './lineRecorders';
+import { lineRecorderFor, noLinesProblem } from './lineRecorders';
 import type { LineRecorder } from './lineRecorders';
 
-/** The failing tests run alone (each its own process, so its own lines), as in single-file localisation. */
-const MAX_FAILING_RUNS = 4;
 /** pytest's plugin follows one file per run: the whole suite once per source file, for this many files at most. */
 const MAX_PYTEST_FILES = 6;
 
@@ -74,10 +72,7 @@ async function lineWorkspace(context: WorkspaceCoverageContext, recorder: LineRe
   const first = await Promise.all(failing.map((id, i) => lineTest(context, recorder, id, `wloc-f${i}`)));
   const recorded = first.filter((test): test is WorkspaceSpectrum => test !== undefined && test.failed && test.lines.size > 0);
   if (recorded.length === 0) {
-    const why = first.some((test) => test?.failed)
-      ? `no run recorded a source file${recorder.unrecorded}`
-      : `the failing tests did not fail again when run alone with coverage${recorder.refused ?? ''}`;
-    return { problem: why, runs: failing.length };
+    return { problem: noLinesProblem(recorder, first.some((test) => test?.failed), 'a source file'), runs: failing.length };
   }
   const passing = passingToRun(context.plan);
   const second = await Promise.all(passing.map((id, i) => lineTest(context, recorder, id, `wloc-p${i}`)));

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { after, describe, it } from 'node:test';
 import { LOCAL_BACKENDS } from '../../../src/core/contract/choices';
-import { atLowestPriority } from '../../../src/core/execution/localExecutor';
+import { atLowestPriority } from '../../../src/core/execution/lowestPriority';
 import type { SandboxBackend } from '../../../src/core/sandbox/backend';
 import { sandboxOfKind } from '../../../src/core/sandbox/detect';
 import { runTestCommand } from '../../../src/core/sandbox/runCommand';
