@@ -68,6 +68,27 @@ describe('the failing tests of one file first', () => {
     assert.equal(logged.filter((m) => m.startsWith('stage 1 starts with the failing tests of test/x.test.js (2 of 3')).length, 1, 'said once');
   });
 
+  it('runs them all at once, that file\'s first, where the runner stops at the first failure in order (mocha, pytest)', async () => {
+    const started: string[] = [];
+    const commands: string[] = [];
+    const logged: string[] = [];
+    const logger = { trace() {}, info: (m: string) => void logged.push(m), warn() {}, error() {} };
+    const scripted = executor(started);
+    const recording: TestExecutor = { ...scripted, run: (fileText, label, options) => (commands.push(`${label} ${options?.command?.('/report') ?? ''}`), scripted.run(fileText, label, options)) };
+    const mochaPlan: PerTestPlan = { ...plan, adapter: { ...adapter, name: 'mocha' }, base: 'mocha test/', failing: ['test/y.test.js > b1', 'test/x.test.js > a1', 'test/x.test.js > a2'] };
+    const queue = new RunQueue(1);
+    const v = new Verifier({
+      executor: recording, reference: Promise.resolve({ plan: mochaPlan }), fullCommand: { command: () => 'all' }, staged: true, requiredRuns: 1, languageId: 'javascript',
+      signal: new AbortController().signal, slot: queue.slot, logger,
+    });
+    const [bad, half, good] = await Promise.all(['bad', 'half', 'good'].map((text, i) => v.verify(i, 'x', text, text)));
+    assert.deepEqual([bad, half, good].map((c) => c?.runs.map((r) => r.status)), [['fail'], ['fail'], ['pass']]);
+    assert.match(half?.runs[0].reason ?? '', /still failing: test\/y\.test\.js > b1/);
+    assert.deepEqual(started, ['c0f', 'c1f', 'c2f', 'c2'], 'one stage-1 run each, no run of the file alone');
+    assert.deepEqual(commands.slice(0, 3).map((c) => c.slice(c.indexOf(' ') + 1)), Array(3).fill('only:test/x.test.js > a1,test/x.test.js > a2,test/y.test.js > b1'), "x's tests first");
+    assert.equal(logged.filter((m) => m.startsWith('stage 1 runs the failing tests of test/x.test.js first (2 of 3')).length, 1, 'said once');
+  });
+
   it('catches a variant of the strength check on that run alone', async () => {
     const started: string[] = [];
     const queue = new RunQueue(1);

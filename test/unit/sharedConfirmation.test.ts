@@ -1,6 +1,7 @@
 // Shared stage-1 processes as the verifier uses them. A candidate that passed its failing tests in a round after other
 // candidates' counts that round as its cheap confirmation, so its own full run is the only run it still needs; those
-// that passed one file's failing tests (the sample) in one process share the run of all of them too. The process is a
+// that passed one file's failing tests (the sample) in one process share the run of all of them too, where the run
+// cannot stop at the first failure (mocha --no-bail); else each runs all of them in its one round. The process is a
 // fake executor that answers as mocha's hook does (one report per round); orders of runs only, never timings.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -54,11 +55,11 @@ function executor(started: string[], suite: Suite): TestExecutor {
   };
 }
 
-function verifier(started: string[], suite: Suite = ONE_FILE): Verifier {
+function verifier(started: string[], suite: Suite = ONE_FILE, base = 'mocha'): Verifier {
   const tests = Object.keys(suite);
   const baseline = mochaAdapter.parse(JSON.stringify(mochaReport('bad', tests, suite)), '/w');
   const fixed = baseline.filter((t) => t.outcome === 'failed').map((t) => t.id);
-  const reference: Reference = { plan: { adapter: mochaAdapter, base: 'mocha', baseline, failing: fixed, baselineRan: tests.length } };
+  const reference: Reference = { plan: { adapter: mochaAdapter, base, baseline, failing: fixed, baselineRan: tests.length } };
   return new Verifier({
     executor: executor(started, suite), reference: Promise.resolve(reference), fullCommand: { command: (report, out) => mochaAdapter.command('mocha', report, undefined, out) ?? 'mocha' },
     staged: true, requiredRuns: 2, languageId: 'javascript', signal: new AbortController().signal, slot: new RunQueue(1).slot, testTimeoutMs: 60_000,
@@ -79,10 +80,20 @@ describe('a pass in a shared stage-1 round after other candidates', () => {
   });
 });
 
-describe('candidates that passed one file\'s failing tests in one process', () => {
-  it('share the run of all the failing tests as well, one round each', async () => {
+describe('failing tests in two files', () => {
+  it('run in one round per candidate where the run stops at the first failure, the file with the most first', async () => {
     const started: string[] = [];
     const v = verifier(started, TWO_FILES);
+    const [wrong, right, half] = await Promise.all([v.verify(0, 'x', 'bad', 'bad'), v.verify(1, 'x', 'good', 'good'), v.verify(2, 'x', 'half', 'half')]);
+    assert.deepEqual(started, ['c0fs3', 'c1'], "one process of all the failing tests for #1 to #3, then #2's full run");
+    assert.deepEqual([wrong, right, half].map((o) => o?.runs.map((r) => r.status)), [['fail'], ['pass', 'pass'], ['fail']]);
+    assert.deepEqual(half?.evidence.tests?.stillFailing, ['b.test.js > fixed2']);
+    assert.equal(describeRuns({ runs: right?.runs ?? [], flaky: false, confirmedOn: right?.evidence.confirmedOn }), 'full suite passed; fixed tests passed 2/2 runs');
+  });
+
+  it('that passed one file\'s failing tests in one process share the run of all of them as well, where the run goes on past a failure', async () => {
+    const started: string[] = [];
+    const v = verifier(started, TWO_FILES, 'mocha --no-bail');
     const [wrong, right, half] = await Promise.all([v.verify(0, 'x', 'bad', 'bad'), v.verify(1, 'x', 'good', 'good'), v.verify(2, 'x', 'half', 'half')]);
     assert.deepEqual(started, ['c0f0s3', 'c1fs2', 'c1'], "the sample's process (#1 to #3), one process of all the failing tests for #2 and #3, then #2's full run");
     assert.deepEqual([wrong, right, half].map((o) => o?.runs.map((r) => r.status)), [['fail'], ['pass', 'pass'], ['fail']]);

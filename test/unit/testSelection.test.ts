@@ -6,7 +6,7 @@ import { goAdapter } from '../../src/core/testResults/go';
 import { nodeAdapter } from '../../src/core/testResults/node';
 import { pytestAdapter } from '../../src/core/testResults/pytest';
 import { mochaAdapter } from '../../src/core/testResults/mocha';
-import { describeNarrowing, narrowBase, selectionCommand, stoppingAtFirstFailure, stopsEarly } from '../../src/core/testResults/selection';
+import { describeNarrowing, narrowBase, selectionCommand, selectionStopsInOrder, stoppingAtFirstFailure, stopsEarly } from '../../src/core/testResults/selection';
 import type { RunnerName } from '../../src/core/testResults/types';
 
 const cases: Array<[runner: RunnerName, base: string, narrowed: string, dropped: string[], kept?: string[]]> = [
@@ -142,5 +142,30 @@ describe('stopsEarly', () => {
     assert.equal(pytestAdapter.stopsEarly?.('{"maxfail": 1}\n{"id": "t.py::a", "outcome": "failed", "when": "call"}\n'), 'maxfail=1');
     assert.equal(pytestAdapter.stopsEarly?.('{"id": "t.py::a", "outcome": "failed", "when": "call"}\n'), undefined);
     assert.equal(pytestAdapter.stopsEarly?.('<testsuite><testcase name="a"/></testsuite>'), undefined);
+  });
+});
+
+describe('selectionStopsInOrder', () => {
+  it('holds where one process goes through the selected files in order and stops at the first failure', () => {
+    const cases: Array<[RunnerName, string, boolean]> = [
+      ['mocha', 'mocha --reporter spec test/', true], // stage 1 adds --bail
+      ['mocha', 'mocha -b test/', true],
+      ['mocha', 'mocha --no-bail test/', false], // the user's word stands: every failing test runs
+      ['mocha', 'mocha --parallel test/', false], // files in workers: the others go on
+      ['mocha', 'mocha -p test/', false],
+      ['mocha', 'mocha --jobs=2 --parallel', false],
+      ['pytest', 'python3 -m pytest tests', true],
+      ['pytest', 'pytest --maxfail=3 -q', true],
+      ['pytest', 'pytest -x --maxfail=0', false],
+      ['pytest', 'pytest -n 4 tests', false], // pytest-xdist
+      ['pytest', 'pytest -nauto', false],
+      ['pytest', 'pytest --numprocesses=2', false],
+      ['pytest', 'pytest -p no:cacheprovider tests', true], // a plugin, not workers
+      ['jest', 'jest', false], // no in-order stop: the runs this tool reads add --bail=0
+      ['vitest', 'vitest run', false], // files in parallel workers
+      ['node', 'node --test', false],
+      ['tape', 'tape test/*.js', false],
+    ];
+    for (const [runner, base, holds] of cases) assert.equal(selectionStopsInOrder(runner, base), holds, `${runner}: ${base}`);
   });
 });

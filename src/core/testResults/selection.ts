@@ -196,6 +196,30 @@ export function stopsEarly(runner: RunnerName, base: string): string | undefined
   return found;
 }
 
+/**
+ * Runners whose selected run goes through its files one after another in the order given, in one process: mocha
+ * (not `--parallel`) and pytest (not pytest-xdist's `-n`/`--dist`), with the options that would spread the files over
+ * workers.
+ */
+const IN_ORDER: Partial<Record<RunnerName, RegExp>> = {
+  mocha: /^(?:--parallel|-p|--jobs|-j)(?:=|$)/,
+  pytest: /^(?:-n\S*|--numprocesses(?:=.*)?|--dist(?:=.*)?|-d)$/,
+};
+
+/**
+ * Whether stage 1's run of `base` (the invocation resolveRunner found) ends at the first selected test that fails,
+ * whichever file holds it: the runner goes through the files in the order given, and the run stops at its first
+ * failure (the option stage 1 adds, or the user's own). Such a run of every failing test, one file's first, costs a
+ * candidate that still fails that file about what a run of that file alone would.
+ */
+export function selectionStopsInOrder(runner: RunnerName, base: string): boolean {
+  const parallel = IN_ORDER[runner];
+  const words = shellWords(base);
+  if (!parallel || !Array.isArray(words)) return false;
+  if (words.slice(argumentsStart(runner, words)).some((word) => parallel.test(word.value))) return false;
+  return stopsEarly(runner, stoppingAtFirstFailure(runner, narrowBase(runner, base).base)) !== undefined;
+}
+
 /** One log line: what stage 1 starts for this invocation, and why it might start more than the failing tests' files. */
 export function describeNarrowing(runner: RunnerName, base: string): string {
   if (runner === 'unittest') return 'stage 1 (the failing tests): loads the tests as the command says (every test module is imported) and runs only the failing ones';

@@ -5,7 +5,7 @@ import type { Logger } from '../base/logger';
 import type { ExecutedRun, RunOptions, TestExecutor } from '../execution/executor';
 import { RunPriority } from '../execution/runQueue';
 import type { Slot } from '../execution/runQueue';
-import { selectionCommand } from '../testResults/selection';
+import { selectionCommand, selectionStopsInOrder } from '../testResults/selection';
 import type { ReporterRun } from '../testResults/reporterCommand';
 import { failingSample, fileOf, judgeRun } from './stagedVerification';
 import type { PerTestPlan } from './stagedVerification';
@@ -47,6 +47,12 @@ export interface Sharing {
   readonly fullRunUnderway: boolean;
 }
 
+/** Stage 1's runs: `sample`, a first run of one file's failing tests, if any; `all`, the run of every failing test. */
+interface Stages {
+  readonly sample?: PerTestPlan;
+  readonly all: PerTestPlan;
+}
+
 /** A stage-1 run's verdict and evidence. */
 export interface StageOneRun {
   readonly verdict: Verdict;
@@ -55,22 +61,23 @@ export interface StageOneRun {
 
 /** The stage-1 runs of one verifier: the sample file it starts with and the shared processes, each worked out once. */
 export class StageOneRuns {
-  /** The failing tests of one file run before the rest (null: none, one file holds them all); see sampleOf. */
-  private sample?: PerTestPlan | null;
+  /** How stage 1 runs the baseline's failing tests, worked out once; see stagesOf. */
+  private stages?: Stages;
   /** Per selection, the runs shared among candidates (null: the runner or the request cannot share them). */
   private readonly batches = new Map<PerTestPlan, StageOneBatch | null>();
 
   constructor(private readonly options: StageOneOptions) {}
 
   /**
-   * Stage 1 of a candidate or variant: where the failing tests span several files, first those of one (a run that
-   * did not pass ends the stage there), then all of them, ahead of other candidates' first runs. With `share` (the
+   * Stage 1 of a candidate or variant: where the failing tests span several files and the runner cannot stop at the
+   * first failure in order, first those of one (a run that did not pass ends the stage there), then all of them,
+   * ahead of other candidates' first runs; else all of them in one run (stagesOf). With `share` (the
    * candidate's name for the log), each of its runs may be a round of a process shared with others; never a
    * variant's: there a failure is what counts, and an earlier round could cause one.
    */
   async run(fileText: string, label: string, timeoutMs?: number, share?: Sharing): Promise<StageOneRun | undefined> {
     const { plan } = await this.options.reference;
-    const sample = plan && this.options.staged ? this.sampleOf(plan) : undefined;
+    const sample = plan && this.options.staged ? this.stagesOf(plan).sample : undefined;
     const first = sample ? await this.runSelected(sample, fileText, `${label}0`, timeoutMs, { alone: false, priority: RunPriority.first, share }) : undefined;
     if (first && (first.verdict.cancelled || first.verdict.status !== 'pass')) return first;
     // Those that passed the sample's tests in one process come back together: they share the next one as well.
@@ -80,20 +87,34 @@ export class StageOneRuns {
   /** Only the tests that failed on the baseline; undefined when there is nothing to select. */
   async failingTests(fileText: string, label: string, timeoutMs?: number, how?: SelectedHow): Promise<StageOneRun | undefined> {
     const { plan } = await this.options.reference;
-    return plan && this.options.staged && plan.failing.length > 0 ? this.runSelected(plan, fileText, label, timeoutMs, how) : undefined;
+    return plan && this.options.staged && plan.failing.length > 0 ? this.runSelected(this.stagesOf(plan).all, fileText, label, timeoutMs, how) : undefined;
   }
 
-  /** The failing tests of one file (failingSample), worked out once and said once in the log. */
-  private sampleOf(plan: PerTestPlan): PerTestPlan | undefined {
-    if (this.sample === undefined) {
+  /**
+   * Where the failing tests span several files, the file with the most (failingSample) goes first: a candidate that
+   * still fails one of its tests most likely fails stage 1 there. A runner that stops at the first failure in the
+   * order given (mocha, pytest) runs them all at once, that file's first: the candidate that fails there ends there
+   * just the same, and one that passes needs no second process. The others run that file alone first, then all the
+   * failing tests. Worked out once, and said once in the log.
+   */
+  private stagesOf(plan: PerTestPlan): Stages {
+    if (!this.stages) {
       const sample = failingSample(plan);
-      this.sample = sample ?? null;
-      if (sample) {
+      if (!sample) this.stages = { all: plan };
+      else {
+        const counts = `${sample.failing.length} of ${plan.failing.length}, the file with the most`;
         const file = fileOf(sample.failing[0]);
-        this.options.logger?.info(`stage 1 starts with the failing tests of ${file} (${sample.failing.length} of ${plan.failing.length}, the file with the most): a candidate that still fails one of them ends there, for one file's run; one that passes them runs all the failing tests`);
+        if (selectionStopsInOrder(plan.adapter.name, plan.base)) {
+          const first = new Set(sample.failing);
+          this.stages = { all: { ...plan, failing: [...sample.failing, ...plan.failing.filter((id) => !first.has(id))] } };
+          this.options.logger?.info(`stage 1 runs the failing tests of ${file} first (${counts}), then the others in the same run: ${plan.adapter.name} stops at the first that still fails, so a candidate that fails one of that file's ends there`);
+        } else {
+          this.stages = { sample, all: plan };
+          this.options.logger?.info(`stage 1 starts with the failing tests of ${file} (${counts}): a candidate that still fails one of them ends there, for one file's run; one that passes them runs all the failing tests`);
+        }
       }
     }
-    return this.sample ?? undefined;
+    return this.stages;
   }
 
   /**

@@ -60,7 +60,7 @@ before(async () => {
 after(async () => {
   killMarked(marker);
   await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
-  remove(outside, agentDir, hostTmpMarker);
+  remove(outside, agentDir, hostTmpMarker, cacheHome);
 });
 
 /** A node --test project with three tests; line 1 of src/answer.js holds the bug (41 instead of 42). */

@@ -46,7 +46,7 @@ before(async () => {
 after(async () => {
   killMarked(marker);
   await new Promise((resolve) => server.close(resolve));
-  remove(outside);
+  remove(outside, cacheHome);
 });
 
 const js = (ws: string): Case[] => [

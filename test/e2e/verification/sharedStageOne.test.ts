@@ -192,10 +192,11 @@ describe('stage 1 shared on mocha 3 where a package extends Object.prototype and
 });
 
 /**
- * Failing tests in two files: stage 1 runs the sample (clamp.test.js, the file with the most) first, then all the
- * failing tests for the candidates that passed it. #2 and #4 cap at 10 whatever hi is: they pass the sample and fail
- * high.test.js. The three of the second process that passed the sample share the run of all the failing tests as
- * well, one round each, in the same turn: the second line naming them. Before, each ran it in a process of its own.
+ * Failing tests in two files: mocha stops at the first failure in the order given, so each candidate's round runs
+ * every failing test, those of clamp.test.js (the file with the most) first. #2 and #4 cap at 10 whatever hi is: they
+ * pass clamp's tests and fail high.test.js's in the same round. Each candidate has one round, in one of two
+ * processes. Before, the three of the second process that passed clamp's tests ran all the failing tests in a
+ * second shared process.
  */
 const TWO_FILES: Record<string, string> = {
   ...FILES,
@@ -203,13 +204,14 @@ const TWO_FILES: Record<string, string> = {
 };
 const CAPS_AT_TEN = ['  if (x < lo) return lo;\n  if (x > hi) return 10;', '  if (x < lo) return lo;\n  if (x > hi) return Math.min(hi, 10);'];
 describe('stage 1 shared on mocha 11 where the failing tests span two files', { skip: mocha11 ? false : missingRunner('mocha-11') }, () => {
-  it('shares the run of all the failing tests among the candidates that passed the sample together', async () => {
+  it('runs every failing test in one round per candidate, the file with the most first', async () => {
     const ws = makeWorkspace({ ...TWO_FILES, 'package.json': JSON.stringify({ name: 'two-files-demo', private: true, scripts: { test: 'mocha --reporter dot test/' } }) });
     symlinkSync(mocha11 as string, join(ws, 'node_modules'));
     const r = await candidatesRequest(ws, 'src/calc.js', [WRONG[0], CAPS_AT_TEN[0], WRONG[1], CAPS_AT_TEN[1], WRONG[2], CANDIDATES[3].text]);
     assert.deepEqual(r.statuses, ['fail', 'fail', 'fail', 'fail', 'fail', 'pass'], r.stderr);
-    assert.match(r.stderr, /stage 1 starts with the failing tests of test\/clamp\.test\.js/, r.stderr);
-    assert.equal(r.stderr.match(/stage 1 of candidates #2, #4, #6 shared one mocha process \([\d.]+ s\), one round each\n/g)?.length, 2, r.stderr);
+    assert.match(r.stderr, /stage 1 runs the failing tests of test\/clamp\.test\.js first \(2 of 3, the file with the most\)/, r.stderr);
+    assert.equal(r.stderr.match(/stage 1 of candidates #2, #4, #6 shared one mocha process \([\d.]+ s\), one round each\n/g)?.length, 1, r.stderr);
+    assert.equal(r.stderr.match(/stage 1 of candidates .* shared one mocha process/g)?.length, 2, r.stderr);
     for (const n of [2, 4]) assert.match(r.candidates[n - 1].failure ?? '', /^still failing: test\/high\.test\.js > high > caps at 20/, r.stderr);
   });
 });
