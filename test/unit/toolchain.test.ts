@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { declaredNode, declaredPython, satisfies, toolchainLines } from '../../src/core/testCommand/toolchain';
+import { declaredNode, declaredPython, pyenvShimBypass, satisfies, toolchainLines } from '../../src/core/testCommand/toolchain';
 import { makeWorkspace, remove } from './helpers/workspace';
 
 const made: string[] = [];
@@ -46,5 +46,70 @@ describe('toolchain', () => {
     assert.equal(lines[0], `toolchain: node v20.20.2 (${env.PATH}/node) — the project declares node 18 (.nvmrc); fnm is installed and could provide it, but the runs use the node on PATH`);
     assert.equal(lines[1], `toolchain: python 3.11.7 (${env.PATH}/python3)`);
     assert.deepEqual(toolchainLines(ws, ['node'], fakeTools()), ["toolchain: no node on the runs' PATH"]);
+  });
+});
+
+/**
+ * A pyenv layout as `pyenv init` makes it: a shim that hands every start to `<root>/libexec/pyenv exec`, and a stand-in
+ * for pyenv's `which` that answers as pyenv does (the workspace's .python-version, else PYENV_VERSION, else the
+ * root's global version; `system` is the machine's python).
+ */
+function pyenvLayout(): { root: string; env: NodeJS.ProcessEnv } {
+  const root = makeWorkspace({});
+  made.push(root);
+  for (const version of ['3.11.7', '3.12.1']) {
+    mkdirSync(join(root, 'versions', version, 'bin'), { recursive: true });
+    writeFileSync(join(root, 'versions', version, 'bin', 'python3'), '#!/bin/sh\n');
+    chmodSync(join(root, 'versions', version, 'bin', 'python3'), 0o755);
+  }
+  mkdirSync(join(root, 'libexec'));
+  writeFileSync(join(root, 'version'), '3.11.7\n');
+  const pyenv = [
+    '#!/bin/sh',
+    '[ "$1" = which ] || exit 2',
+    'v=$(cat .python-version 2>/dev/null || echo "${PYENV_VERSION:-$(cat "$PYENV_ROOT/version")}")',
+    '[ "$v" = system ] && { echo /usr/bin/python3; exit 0; }',
+    '[ -x "$PYENV_ROOT/versions/$v/bin/$2" ] || { echo "pyenv: version \\`$v\' is not installed" >&2; exit 1; }',
+    'echo "$PYENV_ROOT/versions/$v/bin/$2"',
+    '',
+  ].join('\n');
+  writeFileSync(join(root, 'libexec', 'pyenv'), pyenv);
+  chmodSync(join(root, 'libexec', 'pyenv'), 0o755);
+  mkdirSync(join(root, 'shims'));
+  const shim = ['#!/usr/bin/env bash', 'set -e', 'program="${0##*/}"', '', `export PYENV_ROOT="${root}"`, `exec "${root}/libexec/pyenv" exec "$program" "$@"`, ''].join('\n');
+  writeFileSync(join(root, 'shims', 'python3'), shim);
+  chmodSync(join(root, 'shims', 'python3'), 0o755);
+  return { root, env: { PATH: [join(root, 'shims'), '/usr/bin', '/bin'].join(':'), HOME: root } };
+}
+
+describe('a pyenv shim on the runs\' PATH', () => {
+  it('is passed over: the version pyenv picks for the workspace goes first on PATH, as pyenv exec puts it', () => {
+    const { root, env } = pyenvLayout();
+    const ws = makeWorkspace({ '.python-version': '3.12.1\n' });
+    made.push(ws);
+    const bypass = pyenvShimBypass(ws, env);
+    assert.equal(bypass?.env.PATH, [join(root, 'versions', '3.12.1', 'bin'), join(root, 'shims'), '/usr/bin', '/bin'].join(':'));
+    assert.match(bypass?.note ?? '', /python3 on PATH is pyenv's shim .*: the runs start the python pyenv picks for this workspace directly/);
+    assert.match(toolchainLines(ws, ['python'], bypass?.env ?? {}, () => '3.12.1')[0], new RegExp(`^toolchain: python 3\\.12\\.1 \\(${join(root, 'versions', '3.12.1', 'bin', 'python3')}\\)$`));
+  });
+
+  it('follows PYENV_VERSION and the global version where the workspace pins none', () => {
+    const { root, env } = pyenvLayout();
+    const ws = makeWorkspace({});
+    made.push(ws);
+    assert.equal(pyenvShimBypass(ws, env)?.env.PATH?.split(':')[0], join(root, 'versions', '3.11.7', 'bin'));
+    assert.equal(pyenvShimBypass(ws, { ...env, PYENV_VERSION: '3.12.1' })?.env.PATH?.split(':')[0], join(root, 'versions', '3.12.1', 'bin'));
+  });
+
+  it('is left as it is where pyenv picks the system python, a version it lacks, or python3 is no pyenv shim', () => {
+    const { env } = pyenvLayout();
+    for (const pinned of ['system', '3.9.1']) {
+      const ws = makeWorkspace({ '.python-version': `${pinned}\n` });
+      made.push(ws);
+      assert.equal(pyenvShimBypass(ws, env), undefined, pinned);
+    }
+    const ws = makeWorkspace({});
+    made.push(ws);
+    assert.equal(pyenvShimBypass(ws, fakeTools('python3')), undefined);
   });
 });

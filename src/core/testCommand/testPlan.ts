@@ -4,7 +4,7 @@ import { commandToRun } from './packageScript';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { resolveRunner } from './runner';
-import { toolchainLines } from './toolchain';
+import { pyenvShimBypass, toolchainLines } from './toolchain';
 import type { Tool } from './toolchain';
 import type { ResolvedRunner } from './runner';
 import { reporterCommand } from '../testResults/reporterCommand';
@@ -82,7 +82,10 @@ export function planTests({ workspace, testCommand, env, usesHostTools, baseline
   const toRun = commandToRun(workspace, testCommand, !usesHostTools, env);
   const log = [toRun.log];
   // In a container the image's tools run, and this machine's say nothing about them.
-  if (usesHostTools) log.push(...toolchainLines(workspace, toolsOf(workspace, testCommand), toRun.env));
+  const tools = usesHostTools ? toolsOf(workspace, testCommand) : [];
+  const bypass = tools.includes('python') ? pyenvShimBypass(workspace, toRun.env) : undefined;
+  const runEnv = bypass?.env ?? toRun.env;
+  log.push(...toolchainLines(workspace, tools, runEnv), ...(bypass ? [`toolchain: ${bypass.note}`] : []));
   const runner = resolveRunner(workspace, testCommand);
   if (runner && 'adapter' in runner) log.push(...[runner.configNote, runner.coverageNote].filter((note) => note !== undefined));
   if (runner && 'unsupported' in runner) log.push(`per-test results: not available for \`${testCommand}\` (${runner.unsupported}); each candidate runs the whole command`);
@@ -90,8 +93,8 @@ export function planTests({ workspace, testCommand, env, usesHostTools, baseline
   if (noSelection && staged) log.push(`staged verification: off, since ${noSelection}; each candidate runs the whole command, judged test by test`);
   if (staged && !noSelection && runner && 'adapter' in runner) log.push(describeNarrowing(runner.adapter.name, runner.base) + mochaSpecNote(workspace, runner.adapter.name));
   const fullCommand = runner && 'adapter' in runner ? reporterCommand(runner.adapter, runner.base) : undefined;
-  const { wide, note } = fullCommand ? wideRun({ workspace, runner, env: toRun.env, usesHostTools, slots }) : {};
+  const { wide, note } = fullCommand ? wideRun({ workspace, runner, env: runEnv, usesHostTools, slots }) : {};
   if (note) log.push(note);
-  const plan = { testCommand, runCommand: toRun.command, env: toRun.env, ...(runner ? { runner } : {}), ...(fullCommand ? { fullCommand } : {}), ...(wide ? { wide } : {}) };
+  const plan = { testCommand, runCommand: toRun.command, env: runEnv, ...(runner ? { runner } : {}), ...(fullCommand ? { fullCommand } : {}), ...(wide ? { wide } : {}) };
   return { ...plan, staged: staged && !noSelection, log };
 }

@@ -1,7 +1,7 @@
 // Which node and python the runs use (path and version), what the project declares instead, and which version manager could provide it.
 import { execFileSync } from 'node:child_process';
 import { accessSync, constants, existsSync, readFileSync, realpathSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { delimiter, dirname, join, sep } from 'node:path';
 import { homedir } from 'node:os';
 
 export type Tool = 'node' | 'python';
@@ -58,6 +58,42 @@ export function onPath(name: string, env: NodeJS.ProcessEnv): string | undefined
     }
   }
   return undefined;
+}
+
+/** A run's environment, with what changed in it and why, for the log. */
+export interface ShimBypass {
+  readonly env: NodeJS.ProcessEnv;
+  readonly note: string;
+}
+
+/** A pyenv shim as `pyenv init` writes it: the root it exports and the pyenv it hands every start to. */
+const PYENV_SHIM = /^export PYENV_ROOT="([^"\n]+)"$[\s\S]*^exec "([^"\n]+\/libexec\/pyenv)" exec "\$program" "\$@"$/m;
+
+/**
+ * Where `python3` on the runs' PATH is a pyenv shim: the runs' PATH with the interpreter pyenv picks for the
+ * workspace in front, as `pyenv exec` itself puts it (its `.python-version`, `PYENV_VERSION` in the runs'
+ * environment, the global version: `pyenv which`, asked once, in the workspace). The shim is a bash script that runs
+ * pyenv anew on every start (60–70 ms a process here, each baseline, stage-1 and full run); the runs then start what
+ * it would have started, without it. Undefined where python3 is no pyenv shim, or pyenv picks the system's python
+ * (`pyenv exec` puts nothing in front then).
+ */
+export function pyenvShimBypass(workspace: string, env: NodeJS.ProcessEnv): ShimBypass | undefined {
+  const shim = onPath('python3', env);
+  const script = shim ? read(shim)?.slice(0, 2000) : undefined;
+  const match = script ? PYENV_SHIM.exec(script) : null;
+  if (!shim || !match) return undefined;
+  const [, root, pyenv] = match;
+  let target: string;
+  try {
+    target = execFileSync(pyenv, ['which', 'python3'], { cwd: workspace, env: { ...env, PYENV_ROOT: root }, encoding: 'utf8', timeout: 5000, stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+    accessSync(target, constants.X_OK);
+  } catch {
+    return undefined;
+  }
+  if (!target.startsWith(join(root, 'versions') + sep)) return undefined;
+  const bin = dirname(target);
+  const path = [bin, ...(env.PATH ?? '').split(delimiter).filter((dir) => dir && dir !== bin)].join(delimiter);
+  return { env: { ...env, PATH: path }, note: `python3 on PATH is pyenv's shim (${shim}): the runs start the python pyenv picks for this workspace directly, with ${bin} first on their PATH as \`pyenv exec\` puts it, without the shim's start-up in every run` };
 }
 
 /** `node --version` / `python3 --version`, without spawning for the node this process runs on. */
