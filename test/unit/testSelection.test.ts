@@ -155,7 +155,12 @@ describe('selectionStopsInOrder', () => {
       ['mocha', 'mocha -p test/', false],
       ['mocha', 'mocha --jobs=2 --parallel', false],
       ['pytest', 'python3 -m pytest tests', true],
-      ['pytest', 'pytest --maxfail=3 -q', true],
+      ['pytest', 'pytest --maxfail=3 -q', false], // stops after the third
+      ['pytest', 'pytest --maxfail=1 -q', true],
+      ['pytest', 'pytest -vx tests', true],
+      ['pytest', 'pytest -p randomly tests', false], // shuffles
+      ['mocha', 'mocha --sort test/', false], // sorts the files
+      ['mocha', 'mocha -S test/', false],
       ['pytest', 'pytest -x --maxfail=0', false],
       ['pytest', 'pytest -n 4 tests', false], // pytest-xdist
       ['pytest', 'pytest -nauto', false],

@@ -50,9 +50,9 @@ describe('toolchain', () => {
 });
 
 /**
- * A pyenv layout as `pyenv init` makes it: a shim that hands every start to `<root>/libexec/pyenv exec`, and a stand-in
- * for pyenv's `which` that answers as pyenv does (the workspace's .python-version, else PYENV_VERSION, else the
- * root's global version; `system` is the machine's python).
+ * A pyenv layout as `pyenv rehash` makes it: a shim that hands every start to `<root>/libexec/pyenv exec`, and a
+ * stand-in for pyenv's `version-name` that answers in pyenv's order (PYENV_VERSION, else the nearest .python-version
+ * from the folder it runs in up, else the root's global version; a version it lacks is an error).
  */
 function pyenvLayout(): { root: string; env: NodeJS.ProcessEnv } {
   const root = makeWorkspace({});
@@ -66,11 +66,14 @@ function pyenvLayout(): { root: string; env: NodeJS.ProcessEnv } {
   writeFileSync(join(root, 'version'), '3.11.7\n');
   const pyenv = [
     '#!/bin/sh',
-    '[ "$1" = which ] || exit 2',
-    'v=$(cat .python-version 2>/dev/null || echo "${PYENV_VERSION:-$(cat "$PYENV_ROOT/version")}")',
-    '[ "$v" = system ] && { echo /usr/bin/python3; exit 0; }',
-    '[ -x "$PYENV_ROOT/versions/$v/bin/$2" ] || { echo "pyenv: version \\`$v\' is not installed" >&2; exit 1; }',
-    'echo "$PYENV_ROOT/versions/$v/bin/$2"',
+    '[ "$1" = version-name ] || exit 2',
+    'v=$PYENV_VERSION',
+    'd=$PWD',
+    'while [ -z "$v" ] && [ -n "$d" ]; do [ -f "$d/.python-version" ] && v=$(head -n 1 "$d/.python-version"); d=${d%/*}; done',
+    '[ -n "$v" ] || v=$(cat "$PYENV_ROOT/version")',
+    'case "$v" in system|*:*) echo "$v"; exit 0;; esac',
+    '[ -d "$PYENV_ROOT/versions/$v" ] || { echo "pyenv: version $v is not installed" >&2; exit 1; }',
+    'echo "$v"',
     '',
   ].join('\n');
   writeFileSync(join(root, 'libexec', 'pyenv'), pyenv);
@@ -83,27 +86,38 @@ function pyenvLayout(): { root: string; env: NodeJS.ProcessEnv } {
 }
 
 describe('a pyenv shim on the runs\' PATH', () => {
-  it('is passed over: the version pyenv picks for the workspace goes first on PATH, as pyenv exec puts it', () => {
+  it('is passed over: the runs get what pyenv exec sets up for the version it picks for the workspace', () => {
     const { root, env } = pyenvLayout();
     const ws = makeWorkspace({ '.python-version': '3.12.1\n' });
     made.push(ws);
     const bypass = pyenvShimBypass(ws, env);
     assert.equal(bypass?.env.PATH, [join(root, 'versions', '3.12.1', 'bin'), join(root, 'shims'), '/usr/bin', '/bin'].join(':'));
-    assert.match(bypass?.note ?? '', /python3 on PATH is pyenv's shim .*: the runs start the python pyenv picks for this workspace directly/);
+    assert.equal(bypass?.env.PYENV_VERSION, '3.12.1', 'for the shims a run starts in turn');
+    assert.match(bypass?.note ?? '', /python3 on PATH is pyenv's shim .*: the runs start pyenv's python for this workspace \(3\.12\.1\) directly/);
     assert.match(toolchainLines(ws, ['python'], bypass?.env ?? {}, () => '3.12.1')[0], new RegExp(`^toolchain: python 3\\.12\\.1 \\(${join(root, 'versions', '3.12.1', 'bin', 'python3')}\\)$`));
   });
 
-  it('follows PYENV_VERSION and the global version where the workspace pins none', () => {
+  it('asks pyenv in its order: PYENV_VERSION, the nearest .python-version up from the workspace, the global version', () => {
+    const { root, env } = pyenvLayout();
+    const first = (e: NodeJS.ProcessEnv, ws: string) => pyenvShimBypass(ws, e)?.env.PATH?.split(':')[0];
+    const pinned = makeWorkspace({ '.python-version': '3.12.1\n', 'svc/app.py': '' });
+    const plain = makeWorkspace({});
+    made.push(pinned, plain);
+    assert.equal(first(env, plain), join(root, 'versions', '3.11.7', 'bin'));
+    assert.equal(first(env, join(pinned, 'svc')), join(root, 'versions', '3.12.1', 'bin'), "a folder above the workspace pins it, as in the user's terminal");
+    assert.equal(first({ ...env, PYENV_VERSION: '3.11.7' }, pinned), join(root, 'versions', '3.11.7', 'bin'));
+  });
+
+  it('keeps a command found ahead of the shims ahead of them', () => {
     const { root, env } = pyenvLayout();
     const ws = makeWorkspace({});
     made.push(ws);
-    assert.equal(pyenvShimBypass(ws, env)?.env.PATH?.split(':')[0], join(root, 'versions', '3.11.7', 'bin'));
-    assert.equal(pyenvShimBypass(ws, { ...env, PYENV_VERSION: '3.12.1' })?.env.PATH?.split(':')[0], join(root, 'versions', '3.12.1', 'bin'));
+    assert.equal(pyenvShimBypass(ws, { ...env, PATH: `/opt/early:${env.PATH}` })?.env.PATH, ['/opt/early', join(root, 'versions', '3.11.7', 'bin'), join(root, 'shims'), '/usr/bin', '/bin'].join(':'));
   });
 
-  it('is left as it is where pyenv picks the system python, a version it lacks, or python3 is no pyenv shim', () => {
+  it('is left as it is where pyenv picks the system python, several versions, one it lacks, or python3 is no pyenv shim', () => {
     const { env } = pyenvLayout();
-    for (const pinned of ['system', '3.9.1']) {
+    for (const pinned of ['system', '3.11.7:3.12.1', '3.9.1']) {
       const ws = makeWorkspace({ '.python-version': `${pinned}\n` });
       made.push(ws);
       assert.equal(pyenvShimBypass(ws, env), undefined, pinned);

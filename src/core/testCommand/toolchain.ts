@@ -1,7 +1,7 @@
 // Which node and python the runs use (path and version), what the project declares instead, and which version manager could provide it.
 import { execFileSync } from 'node:child_process';
-import { accessSync, constants, existsSync, readFileSync, realpathSync } from 'node:fs';
-import { delimiter, dirname, join, sep } from 'node:path';
+import { accessSync, closeSync, constants, existsSync, openSync, readFileSync, readSync, realpathSync } from 'node:fs';
+import { delimiter, dirname, join, resolve } from 'node:path';
 import { homedir } from 'node:os';
 
 export type Tool = 'node' | 'python';
@@ -66,34 +66,60 @@ export interface ShimBypass {
   readonly note: string;
 }
 
-/** A pyenv shim as `pyenv init` writes it: the root it exports and the pyenv it hands every start to. */
+/** A pyenv shim as `pyenv rehash` writes it: the root it exports and the pyenv it hands every start to. */
 const PYENV_SHIM = /^export PYENV_ROOT="([^"\n]+)"$[\s\S]*^exec "([^"\n]+\/libexec\/pyenv)" exec "\$program" "\$@"$/m;
 
+/** The first bytes of a file (a shim is a short script; python3 itself may be megabytes). */
+function head(path: string, bytes: number): string | undefined {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, 'r');
+    const buffer = Buffer.alloc(bytes);
+    return buffer.toString('utf8', 0, readSync(fd, buffer, 0, bytes, 0));
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
 /**
- * Where `python3` on the runs' PATH is a pyenv shim: the runs' PATH with the interpreter pyenv picks for the
- * workspace in front, as `pyenv exec` itself puts it (its `.python-version`, `PYENV_VERSION` in the runs'
- * environment, the global version: `pyenv which`, asked once, in the workspace). The shim is a bash script that runs
- * pyenv anew on every start (60–70 ms a process here, each baseline, stage-1 and full run); the runs then start what
- * it would have started, without it. Undefined where python3 is no pyenv shim, or pyenv picks the system's python
- * (`pyenv exec` puts nothing in front then).
+ * Where `python3` on the runs' PATH is a pyenv shim: the runs' environment as `pyenv exec` sets it up for the program
+ * it starts, worked out once. The shim is a bash script that runs pyenv anew on every start (60–70 ms a process here:
+ * each baseline, stage-1 and full run). pyenv is asked in the workspace which version it picks (`pyenv version-name`:
+ * PYENV_VERSION in the runs' environment, else the nearest `.python-version` from the workspace up, else the global
+ * version); as `pyenv exec` does, that version's bin folder goes on PATH (here just before the shims, so a command
+ * found ahead of them still is) and PYENV_VERSION names it, for the shims a run may start in turn. A run's copy of the
+ * workspace may lack a `.python-version` that the workspace has (in a folder above it, or ignored by git): the shim
+ * there picked the global version, this picks what the user's terminal does. Undefined where python3 is no pyenv
+ * shim, pyenv picks the system's python (pyenv exec changes nothing then), several versions at once (a command of
+ * another version could come first) or one it lacks.
  */
 export function pyenvShimBypass(workspace: string, env: NodeJS.ProcessEnv): ShimBypass | undefined {
   const shim = onPath('python3', env);
-  const script = shim ? read(shim)?.slice(0, 2000) : undefined;
-  const match = script ? PYENV_SHIM.exec(script) : null;
+  const match = shim ? PYENV_SHIM.exec(head(shim, 2048) ?? '') : null;
   if (!shim || !match) return undefined;
   const [, root, pyenv] = match;
-  let target: string;
+  let version: string;
   try {
-    target = execFileSync(pyenv, ['which', 'python3'], { cwd: workspace, env: { ...env, PYENV_ROOT: root }, encoding: 'utf8', timeout: 5000, stdio: ['ignore', 'pipe', 'pipe'] }).trim();
-    accessSync(target, constants.X_OK);
+    version = execFileSync(pyenv, ['version-name'], { cwd: workspace, env: { ...env, PYENV_ROOT: root }, encoding: 'utf8', timeout: 5000, stdio: ['ignore', 'pipe', 'pipe'] }).trim();
   } catch {
     return undefined;
   }
-  if (!target.startsWith(join(root, 'versions') + sep)) return undefined;
-  const bin = dirname(target);
-  const path = [bin, ...(env.PATH ?? '').split(delimiter).filter((dir) => dir && dir !== bin)].join(delimiter);
-  return { env: { ...env, PATH: path }, note: `python3 on PATH is pyenv's shim (${shim}): the runs start the python pyenv picks for this workspace directly, with ${bin} first on their PATH as \`pyenv exec\` puts it, without the shim's start-up in every run` };
+  if (!version || version === 'system' || version.includes(':') || version.split('/').includes('..')) return undefined;
+  const bin = join(root, 'versions', version, 'bin');
+  try {
+    accessSync(join(bin, 'python3'), constants.X_OK);
+  } catch {
+    return undefined;
+  }
+  const dirs = (env.PATH ?? '').split(delimiter);
+  const shims = resolve(dirname(shim));
+  const path = dirs.flatMap((dir) => (dir && resolve(dir) === shims ? [bin, dir] : [dir])).join(delimiter);
+  return {
+    env: { ...env, PATH: path, PYENV_VERSION: version },
+    note: `python3 on PATH is pyenv's shim (${shim}): the runs start pyenv's python for this workspace (${version}) directly, with ${bin} ahead of the shims on their PATH and PYENV_VERSION=${version}, as \`pyenv exec\` sets them, without the shim's start-up in every run`,
+  };
 }
 
 /** `node --version` / `python3 --version`, without spawning for the node this process runs on. */

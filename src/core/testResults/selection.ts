@@ -197,27 +197,32 @@ export function stopsEarly(runner: RunnerName, base: string): string | undefined
 }
 
 /**
- * Runners whose selected run goes through its files one after another in the order given, in one process: mocha
- * (not `--parallel`) and pytest (not pytest-xdist's `-n`/`--dist`), with the options that would spread the files over
- * workers.
+ * Runners whose selected run goes through its files one after another, in the order given, in one process: mocha
+ * and pytest, each with the options that spread the files over workers or change their order (mocha's `--parallel`
+ * and `--sort`; pytest-xdist's `-n`/`--dist`, pytest-randomly's and pytest-random-order's). A configuration file can
+ * say the same (`.mocharc`'s `parallel`, pytest's `addopts`), which this does not read: that costs a wrong candidate
+ * more failing tests before it stops, never a verdict.
  */
-const IN_ORDER: Partial<Record<RunnerName, RegExp>> = {
-  mocha: /^(?:--parallel|-p|--jobs|-j)(?:=|$)/,
-  pytest: /^(?:-n\S*|--numprocesses(?:=.*)?|--dist(?:=.*)?|-d)$/,
+const REORDERS: Partial<Record<RunnerName, RegExp>> = {
+  mocha: /^(?:--parallel|-p|--jobs|-j|--sort|-S)(?:=|$)/,
+  pytest: /^(?:-n\S*|--numprocesses(?:=.*)?|--dist(?:=.*)?|-d|--random-order.*|-prandomly|randomly)$/,
 };
 
+/** The stop options that end a run at its first failure, not after several. */
+const FIRST_FAILURE = /^(?:--bail(?:=true)?|-b|-x|--exitfirst|--maxfail=1|--sw|--stepwise)$/;
+
 /**
- * Whether stage 1's run of `base` (the invocation resolveRunner found) ends at the first selected test that fails,
- * whichever file holds it: the runner goes through the files in the order given, and the run stops at its first
- * failure (the option stage 1 adds, or the user's own). Such a run of every failing test, one file's first, costs a
- * candidate that still fails that file about what a run of that file alone would.
+ * Whether stage 1's run of `base` (the invocation resolveRunner found) ends at its first failing test, whichever
+ * file holds it: the runner goes through the files in the order given and the run stops at its first failure (the
+ * option stage 1 adds, or the user's own). Such a run of every failing test, one file's first, ends a candidate
+ * that still fails that file there, as a run of that file alone would (having loaded the other files' tests too).
  */
 export function selectionStopsInOrder(runner: RunnerName, base: string): boolean {
-  const parallel = IN_ORDER[runner];
+  const reorders = REORDERS[runner];
   const words = shellWords(base);
-  if (!parallel || !Array.isArray(words)) return false;
-  if (words.slice(argumentsStart(runner, words)).some((word) => parallel.test(word.value))) return false;
-  return stopsEarly(runner, stoppingAtFirstFailure(runner, narrowBase(runner, base).base)) !== undefined;
+  if (!reorders || !Array.isArray(words)) return false;
+  if (words.slice(argumentsStart(runner, words)).some((word) => reorders.test(word.value))) return false;
+  return FIRST_FAILURE.test(stopsEarly(runner, stoppingAtFirstFailure(runner, narrowBase(runner, base).base)) ?? '');
 }
 
 /** One log line: what stage 1 starts for this invocation, and why it might start more than the failing tests' files. */

@@ -59,7 +59,7 @@ export interface StageOneRun {
   readonly tests: TestEvidence;
 }
 
-/** The stage-1 runs of one verifier: the sample file it starts with and the shared processes, each worked out once. */
+/** The stage-1 runs of one verifier: how they run the failing tests and the shared processes, each worked out once. */
 export class StageOneRuns {
   /** How stage 1 runs the baseline's failing tests, worked out once; see stagesOf. */
   private stages?: Stages;
@@ -95,7 +95,8 @@ export class StageOneRuns {
    * still fails one of its tests most likely fails stage 1 there. A runner that stops at the first failure in the
    * order given (mocha, pytest) runs them all at once, that file's first: the candidate that fails there ends there
    * just the same, and one that passes needs no second process. The others run that file alone first, then all the
-   * failing tests. Worked out once, and said once in the log.
+   * failing tests. Worked out once, and said once in the log. Either order is one the baseline did not run (that
+   * file first, or alone): where tests leave state for each other, a test may behave differently after another.
    */
   private stagesOf(plan: PerTestPlan): Stages {
     if (!this.stages) {
