@@ -1,30 +1,31 @@
 // The toolchain line: which node/python the runs use, and the version the project declares when it is another.
 import assert from 'node:assert/strict';
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { dirname, join } from 'node:path';
+import { describe, it } from 'node:test';
 import { declaredNode, declaredPython, pyenvShimBypass, satisfies, toolchainLines } from '../../src/core/testCommand/toolchain';
-import { makeWorkspace, remove } from './helpers/workspace';
+import { workspaceMaker } from './helpers/workspace';
 
-const made: string[] = [];
-after(() => remove(...made));
+const workspace = workspaceMaker();
+
+/** An executable file (a stand-in program or a shim), its folder made as needed. */
+function executable(path: string, text: string): void {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, text);
+  chmodSync(path, 0o755);
+}
 
 /** A PATH folder with executables of these names (never run: the version is injected) and a HOME without managers. */
 function fakeTools(...names: string[]): NodeJS.ProcessEnv {
-  const home = makeWorkspace({});
-  made.push(home);
+  const home = workspace({});
   mkdirSync(join(home, 'bin'));
-  for (const name of names) {
-    writeFileSync(join(home, 'bin', name), '#!/bin/sh\n');
-    chmodSync(join(home, 'bin', name), 0o755);
-  }
+  for (const name of names) executable(join(home, 'bin', name), '#!/bin/sh\n');
   return { PATH: join(home, 'bin'), HOME: home };
 }
 
 describe('toolchain', () => {
   it('reads what the project declares', () => {
-    const ws = makeWorkspace({ '.nvmrc': 'v18.19.0\n', 'package.json': JSON.stringify({ engines: { node: '>=16' } }), 'pyproject.toml': '[project]\nrequires-python = ">=3.12"\n' });
-    made.push(ws);
+    const ws = workspace({ '.nvmrc': 'v18.19.0\n', 'package.json': JSON.stringify({ engines: { node: '>=16' } }), 'pyproject.toml': '[project]\nrequires-python = ">=3.12"\n' });
     assert.deepEqual(declaredNode(ws), { version: 'v18.19.0', source: '.nvmrc' });
     assert.deepEqual(declaredPython(ws), { version: '>=3.12', source: 'pyproject.toml requires-python' });
   });
@@ -40,8 +41,7 @@ describe('toolchain', () => {
 
   it('names the path and version, and once the declared one with the managers found', () => {
     const env = fakeTools('node', 'python3', 'fnm');
-    const ws = makeWorkspace({ '.nvmrc': '18\n', '.python-version': '3.11\n' });
-    made.push(ws);
+    const ws = workspace({ '.nvmrc': '18\n', '.python-version': '3.11\n' });
     const lines = toolchainLines(ws, ['node', 'python'], env, (_, tool) => (tool === 'node' ? 'v20.20.2' : '3.11.7'));
     assert.equal(lines[0], `toolchain: node v20.20.2 (${env.PATH}/node) — the project declares node 18 (.nvmrc); fnm is installed and could provide it, but the runs use the node on PATH`);
     assert.equal(lines[1], `toolchain: python 3.11.7 (${env.PATH}/python3)`);
@@ -55,15 +55,8 @@ describe('toolchain', () => {
  * from the folder it runs in up, else the root's global version; a version it lacks is an error).
  */
 function pyenvLayout(): { root: string; env: NodeJS.ProcessEnv } {
-  const root = makeWorkspace({});
-  made.push(root);
-  for (const version of ['3.11.7', '3.12.1']) {
-    mkdirSync(join(root, 'versions', version, 'bin'), { recursive: true });
-    writeFileSync(join(root, 'versions', version, 'bin', 'python3'), '#!/bin/sh\n');
-    chmodSync(join(root, 'versions', version, 'bin', 'python3'), 0o755);
-  }
-  mkdirSync(join(root, 'libexec'));
-  writeFileSync(join(root, 'version'), '3.11.7\n');
+  const root = workspace({ version: '3.11.7\n' });
+  for (const version of ['3.11.7', '3.12.1']) executable(join(root, 'versions', version, 'bin', 'python3'), '#!/bin/sh\n');
   const pyenv = [
     '#!/bin/sh',
     '[ "$1" = version-name ] || exit 2',
@@ -76,20 +69,16 @@ function pyenvLayout(): { root: string; env: NodeJS.ProcessEnv } {
     'echo "$v"',
     '',
   ].join('\n');
-  writeFileSync(join(root, 'libexec', 'pyenv'), pyenv);
-  chmodSync(join(root, 'libexec', 'pyenv'), 0o755);
-  mkdirSync(join(root, 'shims'));
+  executable(join(root, 'libexec', 'pyenv'), pyenv);
   const shim = ['#!/usr/bin/env bash', 'set -e', 'program="${0##*/}"', '', `export PYENV_ROOT="${root}"`, `exec "${root}/libexec/pyenv" exec "$program" "$@"`, ''].join('\n');
-  writeFileSync(join(root, 'shims', 'python3'), shim);
-  chmodSync(join(root, 'shims', 'python3'), 0o755);
+  executable(join(root, 'shims', 'python3'), shim);
   return { root, env: { PATH: [join(root, 'shims'), '/usr/bin', '/bin'].join(':'), HOME: root } };
 }
 
 describe('a pyenv shim on the runs\' PATH', () => {
   it('is passed over: the runs get what pyenv exec sets up for the version it picks for the workspace', () => {
     const { root, env } = pyenvLayout();
-    const ws = makeWorkspace({ '.python-version': '3.12.1\n' });
-    made.push(ws);
+    const ws = workspace({ '.python-version': '3.12.1\n' });
     const bypass = pyenvShimBypass(ws, env);
     assert.equal(bypass?.env.PATH, [join(root, 'versions', '3.12.1', 'bin'), join(root, 'shims'), '/usr/bin', '/bin'].join(':'));
     assert.equal(bypass?.env.PYENV_VERSION, '3.12.1', 'for the shims a run starts in turn');
@@ -100,9 +89,8 @@ describe('a pyenv shim on the runs\' PATH', () => {
   it('asks pyenv in its order: PYENV_VERSION, the nearest .python-version up from the workspace, the global version', () => {
     const { root, env } = pyenvLayout();
     const first = (e: NodeJS.ProcessEnv, ws: string) => pyenvShimBypass(ws, e)?.env.PATH?.split(':')[0];
-    const pinned = makeWorkspace({ '.python-version': '3.12.1\n', 'svc/app.py': '' });
-    const plain = makeWorkspace({});
-    made.push(pinned, plain);
+    const pinned = workspace({ '.python-version': '3.12.1\n', 'svc/app.py': '' });
+    const plain = workspace({});
     assert.equal(first(env, plain), join(root, 'versions', '3.11.7', 'bin'));
     assert.equal(first(env, join(pinned, 'svc')), join(root, 'versions', '3.12.1', 'bin'), "a folder above the workspace pins it, as in the user's terminal");
     assert.equal(first({ ...env, PYENV_VERSION: '3.11.7' }, pinned), join(root, 'versions', '3.11.7', 'bin'));
@@ -110,20 +98,17 @@ describe('a pyenv shim on the runs\' PATH', () => {
 
   it('keeps a command found ahead of the shims ahead of them', () => {
     const { root, env } = pyenvLayout();
-    const ws = makeWorkspace({});
-    made.push(ws);
+    const ws = workspace({});
     assert.equal(pyenvShimBypass(ws, { ...env, PATH: `/opt/early:${env.PATH}` })?.env.PATH, ['/opt/early', join(root, 'versions', '3.11.7', 'bin'), join(root, 'shims'), '/usr/bin', '/bin'].join(':'));
   });
 
   it('is left as it is where pyenv picks the system python, several versions, one it lacks, or python3 is no pyenv shim', () => {
     const { env } = pyenvLayout();
     for (const pinned of ['system', '3.11.7:3.12.1', '3.9.1']) {
-      const ws = makeWorkspace({ '.python-version': `${pinned}\n` });
-      made.push(ws);
+      const ws = workspace({ '.python-version': `${pinned}\n` });
       assert.equal(pyenvShimBypass(ws, env), undefined, pinned);
     }
-    const ws = makeWorkspace({});
-    made.push(ws);
+    const ws = workspace({});
     assert.equal(pyenvShimBypass(ws, fakeTools('python3')), undefined);
   });
 });
