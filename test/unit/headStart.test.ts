@@ -19,7 +19,7 @@ const referenceWith = (limit?: BaselineLimit): Reference => ({ plan: { adapter: 
  * The fake runs of survivorsFirst ('good' passes everything, anything else fails `a`), where a head start (a label
  * ending in `h`) waits for `release` and ends as cancelled when its own signal aborts, as the local executor's does.
  */
-function executor(started: string[], release: Promise<void>, dropped: string[], interfere = false, lowPriority: string[] = []): TestExecutor {
+function executor(started: string[], release: Promise<void>, dropped: string[], interfere = false, lowPriority: string[] = [], hold?: { entered: string[]; until: Promise<void> }): TestExecutor {
   // 'breaker' fixes `a` and breaks `b`.
   const inner = scriptedExecutor(started, ['a', 'b'], (text, id) => text === 'good' || (text === 'breaker' ? id === 'a' : id !== 'a'));
   return {
@@ -27,7 +27,11 @@ function executor(started: string[], release: Promise<void>, dropped: string[], 
     runsCanInterfere: interfere,
     run: async (fileText: string, label: string, options?: RunOptions): Promise<ExecutedRun> => {
       if (options?.lowPriority) lowPriority.push(label);
-      if (!label.endsWith('h')) return inner.run(fileText, label, options);
+      if (!label.endsWith('h')) {
+        hold?.entered.push(label);
+        await hold?.until;
+        return inner.run(fileText, label, options);
+      }
       const signal = options?.signal;
       const aborted = new Promise<'aborted'>((resolve) => signal?.addEventListener('abort', () => resolve('aborted'), { once: true }));
       if ((await Promise.race([release.then(() => 'released' as const), aborted])) === 'aborted') {
@@ -39,8 +43,14 @@ function executor(started: string[], release: Promise<void>, dropped: string[], 
   };
 }
 
-/** A request of two slots whose baseline holds one until `baselineDone` opens, as runFix's is. */
-function request(options: { interfere?: boolean; limit?: BaselineLimit; slots?: number } = {}) {
+/**
+ * A request of two slots whose baseline holds one until `baselineDone` opens, as runFix's is; with `holdRuns`, runs
+ * other than the head start are listed in `entered` as they start and go on only once `openRuns` is called.
+ */
+function request(options: { interfere?: boolean; limit?: BaselineLimit; slots?: number; holdRuns?: boolean } = {}) {
+  const entered: string[] = [];
+  const runsOpen = defer<void>();
+  const hold = options.holdRuns ? { entered, until: runsOpen.promise } : undefined;
   const started: string[] = [];
   const dropped: string[] = [];
   const lowPriority: string[] = [];
@@ -49,14 +59,14 @@ function request(options: { interfere?: boolean; limit?: BaselineLimit; slots?: 
   const queue = new RunQueue(options.slots ?? 2);
   const baselineRun = queue.slot(() => reference.promise);
   const verifier = new Verifier({
-    executor: executor(started, headRelease.promise, dropped, options.interfere, lowPriority), reference: reference.promise, fullCommand: { command: () => 'all' }, staged: true,
+    executor: executor(started, headRelease.promise, dropped, options.interfere, lowPriority, hold), reference: reference.promise, fullCommand: { command: () => 'all' }, staged: true,
     requiredRuns: 2, languageId: 'javascript', signal: new AbortController().signal, slot: queue.slot, idleSlot: queue.idle,
   });
   const baselineDone = async () => {
     reference.resolve(referenceWith(options.limit));
     await baselineRun;
   };
-  return { started, dropped, lowPriority, verifier, baselineDone, releaseHead: () => headRelease.resolve() };
+  return { started, dropped, lowPriority, entered, verifier, baselineDone, releaseHead: () => headRelease.resolve(), openRuns: () => runsOpen.resolve() };
 }
 
 const turn = () => new Promise((resolve) => setImmediate(resolve));
@@ -92,14 +102,27 @@ describe('a head start beside the baseline', () => {
     assert.deepEqual(outcome?.runs.map((r) => r.status), ['fail']);
   });
 
-  it("is dropped once it runs past twice the baseline's time from its own start; the full run then starts again", async () => {
-    const { started, dropped, verifier, baselineDone } = request({ limit: { ms: 5000, basis: 'the 5 s floor', baselineMs: 0 } });
+  it("is dropped once it runs past a full run's limit from its own start; the full run then starts again", async () => {
+    const { started, dropped, verifier, baselineDone } = request({ limit: { ms: 1, basis: "5× the baseline's 0 s" } });
     verifier.headStart(0, 'x', 'good', 'good');
     await baselineDone();
     const outcome = await verifier.verify(0, 'x', 'good', 'good');
     assert.deepEqual(dropped, ['c0h']);
     assert.deepEqual(started, ['c0f', 'c0'], 'stage 1, then a full run of its own');
     assert.deepEqual(outcome?.runs.map((r) => r.status), ['pass', 'pass']);
+  });
+
+  it("is kept while under a full run's limit however long stage 1 starves it: its pass is the full run", async () => {
+    const { started, dropped, verifier, baselineDone, releaseHead } = request({ limit: { ms: 60_000, basis: "5× the baseline's 12 s" } });
+    verifier.headStart(0, 'x', 'good', 'good');
+    await baselineDone();
+    const outcome = verifier.verify(0, 'x', 'good', 'good');
+    for (let i = 0; i < 5; i++) await turn();
+    assert.deepEqual(started, ['c0f'], 'stage 1 passed while the head start runs on');
+    releaseHead();
+    assert.deepEqual((await outcome)?.runs.map((r) => r.status), ['pass', 'pass']);
+    assert.deepEqual(dropped, []);
+    assert.deepEqual(started, ['c0f', 'c0h'], 'no full run of its own');
   });
 
   it('counts only a pass of it: one that failed ran at the lowest priority, so a run of its own decides', async () => {
@@ -111,6 +134,23 @@ describe('a head start beside the baseline', () => {
     assert.deepEqual(started, ['c0h', 'c0f', 'c0'], 'stage 1 passed; the failed head start is run again');
     assert.equal(outcome?.evidence.stage, 'full');
     assert.deepEqual(outcome?.evidence.tests?.broke, ['b']);
+  });
+
+  it('gives its slot back once the baseline is in: stage 1 takes both slots while it runs on, at the lowest priority', async () => {
+    const { started, dropped, entered, verifier, baselineDone, releaseHead, openRuns } = request({ holdRuns: true });
+    verifier.headStart(0, 'x', 'good', 'good');
+    await baselineDone();
+    // The head start runs on (releaseHead is not called yet), and so do the stage-1 runs that start.
+    const others = [1, 2].map((i) => verifier.verify(i, 'x', 'bad', 'bad'));
+    for (let i = 0; i < 5; i++) await turn();
+    assert.deepEqual(entered, ['c1f', 'c2f'], 'two stage-1 runs at once beside the head start');
+    openRuns();
+    await Promise.all(others);
+    releaseHead();
+    const outcome = await verifier.verify(0, 'x', 'good', 'good');
+    assert.deepEqual(dropped, []);
+    assert.deepEqual(started, ['c1f', 'c2f', 'c0h', 'c0f'], 'the head start is still its full run');
+    assert.deepEqual(outcome?.runs.map((r) => r.status), ['pass', 'pass']);
   });
 
   it('one per idle slot: a second candidate, with both slots held, waits for the baseline as before', async () => {

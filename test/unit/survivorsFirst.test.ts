@@ -105,6 +105,43 @@ describe('RunQueue', () => {
     assert.deepEqual(events, ['confirm', 'wide']);
   });
 
+  it('gives a slot back when the run\'s heldUntil settles, once, while the run goes on', async () => {
+    const queue = new RunQueue(2);
+    const events: string[] = [];
+    const baseline = gate();
+    const head = gate();
+    const baselineRun = queue.slot(async () => void (await baseline.promise));
+    const headRun = queue.slot(async () => {
+      events.push('head starts');
+      await head.promise;
+      events.push('head ends');
+    }, RunPriority.first, 1, baseline.promise);
+    const stageOneEnds = gate();
+    const stageOne = [1, 2].map((i) => queue.slot(async () => {
+      events.push(`c${i}f`);
+      await stageOneEnds.promise;
+    }));
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual(events, ['head starts'], 'both slots held while the baseline runs');
+    baseline.open();
+    await baselineRun;
+    for (let i = 0; i < 3; i++) await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual(events, ['head starts', 'c1f', 'c2f'], 'the baseline\'s slot and the head start\'s, while it runs on');
+    stageOneEnds.open();
+    await Promise.all(stageOne);
+    head.open();
+    await headRun;
+    await new Promise((resolve) => setImmediate(resolve));
+    let most = 0;
+    let active = 0;
+    await Promise.all(Array.from({ length: 6 }, () => queue.slot(async () => {
+      most = Math.max(most, ++active);
+      await new Promise((resolve) => setImmediate(resolve));
+      active--;
+    })));
+    assert.equal(most, 2, 'its end gave back nothing more: still two slots');
+  });
+
   it('takes a width beyond its slots as all of them', async () => {
     const queue = new RunQueue(2);
     await queue.slot(async () => undefined, RunPriority.first, 8);

@@ -19,8 +19,10 @@ export const RunPriority = {
 /**
  * Takes one of the request's parallel slots for one run, at `priority` (RunPriority.first when left out); `width`
  * slots for a run that keeps that many cores busy itself (a runner told to start that many test files at once).
+ * `heldUntil`: the run gives its slot back when that settles, if it runs on past it (a run at the lowest CPU priority,
+ * which from then on takes only what the others leave).
  */
-export type Slot = <T>(run: () => Promise<T>, priority?: number, width?: number) => Promise<T>;
+export type Slot = <T>(run: () => Promise<T>, priority?: number, width?: number, heldUntil?: Promise<unknown>) => Promise<T>;
 
 interface Waiting {
   readonly priority: number;
@@ -40,7 +42,7 @@ export class RunQueue {
   constructor(private readonly concurrency: number) {}
 
   /** The slot function to hand to the phases (bound, so it can be passed around as is). */
-  readonly slot: Slot = async <T>(run: () => Promise<T>, priority: number = RunPriority.first, width = 1): Promise<T> => {
+  readonly slot: Slot = async <T>(run: () => Promise<T>, priority: number = RunPriority.first, width = 1, heldUntil?: Promise<unknown>): Promise<T> => {
     const held = Math.max(1, Math.min(width, this.concurrency));
     if (this.waiting.length > 0 || this.active + held > this.concurrency) {
       await new Promise<void>((start) => {
@@ -52,12 +54,20 @@ export class RunQueue {
       });
     } else this.active += held;
     for (const listener of this.listeners) listener(priority);
+    let released = false;
+    // After the caller's continuation: a candidate that just passed its failing tests queues its full run in the
+    // same tick, and the freed slot must see it rather than go to the next first run already waiting.
+    const release = () =>
+      setImmediate(() => {
+        if (released) return;
+        released = true;
+        this.release(held);
+      });
+    heldUntil?.then(release, release);
     try {
       return await run();
     } finally {
-      // After the caller's continuation: a candidate that just passed its failing tests queues its full run in the
-      // same tick, and the freed slot must see it rather than go to the next first run already waiting.
-      setImmediate(() => this.release(held));
+      release();
     }
   };
 

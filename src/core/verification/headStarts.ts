@@ -16,9 +16,6 @@ export interface HeadStart {
   readonly drop: () => void;
 }
 
-/** A head start still running this many times the baseline's duration after its own start is dropped. */
-const HEAD_START_BASELINES = 2;
-
 /** One request's head starts, by candidate; each is taken once, by its candidate's verification. */
 export class HeadStarts {
   private readonly started = new Map<number, HeadStart>();
@@ -27,9 +24,10 @@ export class HeadStarts {
 
   /**
    * Starts `run` as candidate `index`'s head start, handing it what drops it. Once the baseline is in, it is dropped
-   * where it runs past twice the baseline's time from its own start (or past the request's limit): a right
-   * candidate's full run takes about what the baseline took, and one that runs on holds the slot stage 1 now needs.
-   * Not where the baseline stopped at its first failure: a full run takes longer, and only the test timeout ends it.
+   * where it runs past the limit a full run of its own gets, from its own start: it holds no slot by then (it gave
+   * its slot back, and takes only what the other runs leave), so ending it sooner would free nothing and throw away
+   * a right fix's run that stage 1 starved. Not where the baseline stopped at its first failure: a full run takes
+   * longer, and only the test timeout ends it.
    */
   start(index: number, run: (drop: AbortSignal) => Promise<FullRun>): void {
     const controller = new AbortController();
@@ -41,8 +39,7 @@ export class HeadStarts {
       if (!limit || limit.failingTestsOnly) return;
       const { ms } = runLimit(limit, this.testTimeoutMs);
       if (ms === undefined) return;
-      const allowed = Math.min(ms, HEAD_START_BASELINES * limit.baselineMs);
-      const timer = setTimeout(() => controller.abort(), Math.max(0, allowed - (performance.now() - startedAt)));
+      const timer = setTimeout(() => controller.abort(), Math.max(0, ms - (performance.now() - startedAt)));
       const clear = () => clearTimeout(timer);
       void running.then(clear, clear);
     });

@@ -18,8 +18,6 @@ export interface BaselineLimit {
   readonly ms: number;
   /** "5× the baseline's 1.4 s" */
   readonly basis: string;
-  /** What the baseline took, the limit's measure (a head start beside it is dropped past twice this). */
-  readonly baselineMs: number;
   /**
    * Set where the limit bounds runs of the failing tests only, with the reason: the command stops at its first
    * failure (`--bail`, `-x`), so the baseline stopped at the bug's first failing test and its time says nothing of
@@ -39,7 +37,7 @@ export function limitFromBaseline(baselineMs: number, ranToEnd: boolean, width =
   if (!ranToEnd || !(baselineMs > 0)) return undefined;
   const ms = Math.max(floorMs, Math.ceil(LIMIT_MULTIPLE * baselineMs * width));
   const wide = width > 1 ? `, ×${width} since it started ${width} test files at once` : '';
-  return { ms, baselineMs, basis: ms === floorMs ? `the ${seconds(floorMs)} floor; the baseline took ${seconds(baselineMs)}` : `${LIMIT_MULTIPLE}× the baseline's ${seconds(baselineMs)}${wide}` };
+  return { ms, basis: ms === floorMs ? `the ${seconds(floorMs)} floor; the baseline took ${seconds(baselineMs)}` : `${LIMIT_MULTIPLE}× the baseline's ${seconds(baselineMs)}${wide}` };
 }
 
 /**

@@ -129,14 +129,14 @@ export class Verifier {
    * Runs `label` under the limit the baseline sets (or `ownMs`, when shorter; `full`: a run of the whole suite, which a
    * limit of the failing tests' does not bound); a timeout's reason says which.
    */
-  private async limitedRun(fileText: string, label: string, options: RunOptions, { ownMs, priority = RunPriority.first, width, full = false }: LimitedHow = {}): Promise<ExecutedRun> {
+  private async limitedRun(fileText: string, label: string, options: RunOptions, { ownMs, priority = RunPriority.first, width, full = false, heldUntil }: LimitedHow = {}): Promise<ExecutedRun> {
     const { ms, basis } = runLimit(this.settled?.limit, this.options.testTimeoutMs, ownMs, full);
     // A limit from idle runs (the baseline's, or a strength variant's from its fix's runs) counts only the time the
     // run could run: waiting for a CPU stretches its wall time up to the test timeout (or up to the caller's own
     // limit, where the baseline's is the shorter). The user's own limit stays wall time.
     const cap = basis !== undefined ? Math.min(this.options.testTimeoutMs ?? Infinity, ownMs ?? Infinity) : (this.options.testTimeoutMs ?? Infinity);
     const limits = ms === undefined ? {} : { timeoutMs: ms, ...(cap < Infinity && cap > ms ? { waitingExtendsUpToMs: cap } : {}) };
-    const run = await this.options.slot(() => this.options.executor.run(fileText, label, { ...options, ...limits }), priority, width);
+    const run = await this.options.slot(() => this.options.executor.run(fileText, label, { ...options, ...limits }), priority, width, heldUntil);
     if (run.verdict.status !== 'timeout' || basis === undefined || ms === undefined) return run;
     return { ...run, verdict: { ...run.verdict, reason: timeoutReason(ms, basis, run.verdict.durationMs) } };
   }
@@ -235,7 +235,7 @@ export class Verifier {
   private async afterHeadStart(head: HeadStart, index: number, fileText: string): Promise<FullRun> {
     const run = await head.run;
     if (run.verdict.status === 'pass' || this.options.signal.aborted) return run;
-    const why = run.verdict.cancelled ? "took more than twice the baseline's time and was dropped" : 'did not pass';
+    const why = run.verdict.cancelled ? "ran past a full run's limit and was dropped" : 'did not pass';
     this.options.logger?.info(`candidate #${index + 1}'s full run beside the baseline ${why}: a run of its own decides`);
     return this.runFull(fileText, `c${index}`, { priority: RunPriority.full });
   }
@@ -355,7 +355,10 @@ export class Verifier {
   /** One full run of the command (or of the reaching tests, with `scope`), judged by the per-test plan or, without one, by the test summary. */
   private async runFull(fileText: string, label: string, { alone = false, timeoutMs, priority = RunPriority.first, scope, wide, headStart }: FullHow = {}): Promise<FullRun> {
     const command = scope?.command ?? wide?.command ?? this.options.fullCommand;
-    const run = await this.limitedRun(fileText, label, { alone, ...command, ...(headStart ? { signal: headStart, lowPriority: true } : {}) }, { ownMs: timeoutMs || undefined, priority, width: wide?.width, full: true });
+    // A head start takes a slot the baseline leaves idle, and gives it back once the baseline is in: stage 1 needs
+    // every slot then, and at the lowest priority the head start takes only what stage 1 leaves.
+    const how = { ownMs: timeoutMs || undefined, priority, width: wide?.width, full: true, ...(headStart ? { heldUntil: this.options.reference } : {}) };
+    const run = await this.limitedRun(fileText, label, { alone, ...command, ...(headStart ? { signal: headStart, lowPriority: true } : {}) }, how);
     if (run.verdict.cancelled) return run;
     const { plan: whole, summary } = await this.options.reference;
     const plan = scope?.plan ?? whole;
@@ -376,6 +379,8 @@ interface LimitedHow {
   readonly priority?: number;
   readonly width?: number | undefined;
   readonly full?: boolean;
+  /** Settles when the run gives its slot back, if it runs on (Slot). */
+  readonly heldUntil?: Promise<unknown>;
 }
 
 /** How a full run runs: alone, its own limit, its place in the queue, on the reaching tests or wide, or as a head start. */

@@ -14,7 +14,7 @@ const WRONG = '  if (x < lo) return lo;\n  if (x > hi) return x;';
 const mocha11 = cachedRunner('mocha-11', 'mocha');
 const NOT_PASSED = /candidate #1's full run beside the baseline did not pass: a run of its own decides/;
 /** A head start that got no CPU beside other work in time (the machine busy with other test files). */
-const DROPPED = /candidate #1's full run beside the baseline took more than twice the baseline's time and was dropped/;
+const DROPPED = /candidate #1's full run beside the baseline ran past a full run's limit and was dropped/;
 const STARVED = 'the head start got no CPU beside other work and was dropped before it ended: not checked this time';
 
 function workspace(extra: Record<string, string> = {}): string {
