@@ -28,8 +28,11 @@ function executor(started: string[], release: Promise<void>, dropped: string[], 
     run: async (fileText: string, label: string, options?: RunOptions): Promise<ExecutedRun> => {
       if (options?.lowPriority) lowPriority.push(label);
       if (!label.endsWith('h')) {
-        hold?.entered.push(label);
-        await hold?.until;
+        // Candidate #1's runs are never held: it is the one with the head start.
+        if (hold && !label.startsWith('c0')) {
+          hold.entered.push(label);
+          await hold.until;
+        }
         return inner.run(fileText, label, options);
       }
       const signal = options?.signal;
@@ -44,8 +47,8 @@ function executor(started: string[], release: Promise<void>, dropped: string[], 
 }
 
 /**
- * A request of two slots whose baseline holds one until `baselineDone` opens, as runFix's is; with `holdRuns`, runs
- * other than the head start are listed in `entered` as they start and go on only once `openRuns` is called.
+ * A request of two slots whose baseline holds one until `baselineDone` opens, as runFix's is; with `holdRuns`, the
+ * other candidates' runs are listed in `entered` as they start and go on only once `openRuns` is called.
  */
 function request(options: { interfere?: boolean; limit?: BaselineLimit; slots?: number; holdRuns?: boolean } = {}) {
   const entered: string[] = [];
@@ -102,27 +105,21 @@ describe('a head start beside the baseline', () => {
     assert.deepEqual(outcome?.runs.map((r) => r.status), ['fail']);
   });
 
-  it("is dropped once it runs past a full run's limit from its own start; the full run then starts again", async () => {
-    const { started, dropped, verifier, baselineDone } = request({ limit: { ms: 1, basis: "5× the baseline's 0 s" } });
+  it("is kept until it runs past a full run's limit from its own start, however long stage 1 starves it; then dropped, and the full run starts again", async (t) => {
+    t.mock.timers.enable({ apis: ['setTimeout'] });
+    const { started, dropped, verifier, baselineDone } = request({ limit: { ms: 60_000, basis: "5× the baseline's 12 s" } });
     verifier.headStart(0, 'x', 'good', 'good');
     await baselineDone();
-    const outcome = await verifier.verify(0, 'x', 'good', 'good');
+    await turn();
+    t.mock.timers.tick(59_000);
+    await turn();
+    assert.deepEqual(dropped, [], 'well past twice the baseline, under the limit');
+    t.mock.timers.tick(1_000);
+    await turn();
     assert.deepEqual(dropped, ['c0h']);
+    const outcome = await verifier.verify(0, 'x', 'good', 'good');
     assert.deepEqual(started, ['c0f', 'c0'], 'stage 1, then a full run of its own');
     assert.deepEqual(outcome?.runs.map((r) => r.status), ['pass', 'pass']);
-  });
-
-  it("is kept while under a full run's limit however long stage 1 starves it: its pass is the full run", async () => {
-    const { started, dropped, verifier, baselineDone, releaseHead } = request({ limit: { ms: 60_000, basis: "5× the baseline's 12 s" } });
-    verifier.headStart(0, 'x', 'good', 'good');
-    await baselineDone();
-    const outcome = verifier.verify(0, 'x', 'good', 'good');
-    for (let i = 0; i < 5; i++) await turn();
-    assert.deepEqual(started, ['c0f'], 'stage 1 passed while the head start runs on');
-    releaseHead();
-    assert.deepEqual((await outcome)?.runs.map((r) => r.status), ['pass', 'pass']);
-    assert.deepEqual(dropped, []);
-    assert.deepEqual(started, ['c0f', 'c0h'], 'no full run of its own');
   });
 
   it('counts only a pass of it: one that failed ran at the lowest priority, so a run of its own decides', async () => {
@@ -151,6 +148,23 @@ describe('a head start beside the baseline', () => {
     assert.deepEqual(dropped, []);
     assert.deepEqual(started, ['c1f', 'c2f', 'c0h', 'c0f'], 'the head start is still its full run');
     assert.deepEqual(outcome?.runs.map((r) => r.status), ['pass', 'pass']);
+  });
+
+  it('takes a slot again once its candidate passes its failing tests while it runs: it is that full run now', async () => {
+    const { entered, verifier, baselineDone, releaseHead, openRuns } = request({ holdRuns: true });
+    verifier.headStart(0, 'x', 'good', 'good');
+    await baselineDone();
+    const first = verifier.verify(0, 'x', 'good', 'good');
+    for (let i = 0; i < 5; i++) await turn();
+    const others = [1, 2].map((i) => verifier.verify(i, 'x', 'bad', 'bad'));
+    for (let i = 0; i < 5; i++) await turn();
+    assert.deepEqual(entered, ['c1f'], "one slot left for stage 1: the other is candidate #1's full run");
+    releaseHead();
+    assert.deepEqual((await first)?.runs.map((r) => r.status), ['pass', 'pass']);
+    for (let i = 0; i < 5; i++) await turn();
+    assert.deepEqual(entered, ['c1f', 'c2f'], 'its slot free again');
+    openRuns();
+    await Promise.all(others);
   });
 
   it('one per idle slot: a second candidate, with both slots held, waits for the baseline as before', async () => {

@@ -10,10 +10,11 @@ export interface FullRun {
   readonly tests?: TestEvidence;
 }
 
-/** A candidate's head start: its run, and what drops it (the run then ends as cancelled). */
+/** A candidate's head start: its run, what drops it (the run then ends as cancelled), and whether it has ended. */
 export interface HeadStart {
   readonly run: Promise<FullRun>;
   readonly drop: () => void;
+  readonly ended: () => boolean;
 }
 
 /** One request's head starts, by candidate; each is taken once, by its candidate's verification. */
@@ -33,7 +34,9 @@ export class HeadStarts {
     const controller = new AbortController();
     const startedAt = performance.now();
     const running = run(controller.signal);
-    this.started.set(index, { run: running, drop: () => controller.abort() });
+    let ended = false;
+    void running.then(() => (ended = true), () => (ended = true));
+    this.started.set(index, { run: running, drop: () => controller.abort(), ended: () => ended });
     void this.reference.then(({ limit }) => {
       // A baseline that stopped at its first failure (--bail) took less than a full run does: the test timeout bounds it.
       if (!limit || limit.failingTestsOnly) return;

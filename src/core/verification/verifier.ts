@@ -231,9 +231,12 @@ export class Verifier {
   /**
    * The candidate's full run: its head start where that passed. One that did not is not the verdict: it ran at the
    * lowest priority, where other runs can starve a test past its own timeout, so a run of its own decides.
+   * Still running when its candidate passed its failing tests, it is that candidate's full run, and takes a slot as
+   * one would: it gave its own back when the baseline was in, and at the lowest priority beside stage 1's processes
+   * it would barely move until they ended.
    */
   private async afterHeadStart(head: HeadStart, index: number, fileText: string): Promise<FullRun> {
-    const run = await head.run;
+    const run = await (head.ended() ? head.run : this.options.slot(() => head.run, RunPriority.full));
     if (run.verdict.status === 'pass' || this.options.signal.aborted) return run;
     const why = run.verdict.cancelled ? "ran past a full run's limit and was dropped" : 'did not pass';
     this.options.logger?.info(`candidate #${index + 1}'s full run beside the baseline ${why}: a run of its own decides`);
