@@ -133,7 +133,7 @@ describe('a head start beside the baseline', () => {
     assert.deepEqual(outcome?.evidence.tests?.broke, ['b']);
   });
 
-  it('gives its slot back once the baseline is in: stage 1 takes both slots while it runs on, at the lowest priority', async () => {
+  it('gives its slot back once the baseline is in: stage 1 takes both slots while it runs on', async () => {
     const { started, dropped, entered, verifier, baselineDone, releaseHead, openRuns } = request({ holdRuns: true });
     verifier.headStart(0, 'x', 'good', 'good');
     await baselineDone();
