@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the test runners the e2e tests run for real but the project does not depend on (several mocha majors,
-# tape, node-tap, vitest 1 and 2, ava, the c8 coverage tool, jest 26 and 30; jest 29 and vitest 3 are the project's own devDependencies) into a cache folder, one folder per
+# tape 4 and 5, node-tap, vitest 1 and 2, ava, the c8 coverage tool, jest 26 and 30; jest 29 and vitest 3 are the project's own devDependencies) into a cache folder, one folder per
 # release; a release already there costs nothing. Never fails the build: the tests that need a missing runner skip
 # and say so.
 set -uo pipefail
@@ -16,6 +16,7 @@ runners=(
   "mocha-9.0 mocha@9.0"
   "mocha-10 mocha@10"
   "mocha-11 mocha@11"
+  "tape-4 tape@4"
   "tape-5 tape@5"
   "tap-16 tap@16"
   "vitest-1 vitest@1"

@@ -9,12 +9,13 @@ import type { ExecutedRun, RunOptions } from '../../src/core/execution/executor'
 import { silentLogger } from '../../src/core/base/logger';
 import { StageOneBatch } from '../../src/core/verification/stageOneBatch';
 import type { SharedRound, SharedStart } from '../../src/core/verification/stageOneBatch';
-import { JEST_ROUNDS, MOCHA_ROUNDS, PYTEST_ROUNDS, VITEST_ROUNDS, roundsDialectOf } from '../../src/core/verification/roundDialects';
+import { JEST_ROUNDS, MOCHA_ROUNDS, PYTEST_ROUNDS, TAPE_ROUNDS, VITEST_ROUNDS, roundsDialectOf } from '../../src/core/verification/roundDialects';
+import { tapeAdapter } from '../../src/core/testResults/tape';
+import { avaAdapter } from '../../src/core/testResults/ava';
 import { vitestAdapter, vitestConfigAdapter } from '../../src/core/testResults/vitest';
 import { jestAdapter, jestJsonAdapter, withJestGuard } from '../../src/core/testResults/jest';
-import { ROUNDS_OVERRUN_FILE, ROUNDS_PLAN_FILE, STRUCTURAL_STOPS } from '../../src/core/testResults/sharedRounds';
+import { ROUNDS_OVERRUN_FILE, ROUNDS_PLAN_FILE, ROUND_MARK, STOPPED_MARK, STRUCTURAL_STOPS } from '../../src/core/testResults/sharedRounds';
 import type { RoundStop } from '../../src/core/testResults/sharedRounds';
-import { PYTEST_ROUND_MARK, PYTEST_STOPPED_MARK } from '../../src/core/testResults/pytestRounds';
 
 const folders: string[] = [];
 after(() => folders.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
@@ -197,13 +198,26 @@ describe('shared stage 1', () => {
 describe('reading the rounds back', () => {
   it("splits pytest's report lines at each round's mark; lines after the last mark are a round that did not finish", () => {
     const row = (id: string, outcome: string) => JSON.stringify({ id, when: 'call', outcome });
-    const report = [row('t::a', 'failed'), JSON.stringify({ [PYTEST_ROUND_MARK]: 0, ms: 40 }), row('t::a', 'passed'), JSON.stringify({ [PYTEST_ROUND_MARK]: 1, ms: 30 }),
-      row('t::a', 'passed'), '{"id": "t::b", "wh', JSON.stringify({ [PYTEST_STOPPED_MARK]: 'thread', detail: null })].join('\n');
+    const report = [row('t::a', 'failed'), JSON.stringify({ [ROUND_MARK]: 0, ms: 40 }), row('t::a', 'passed'), JSON.stringify({ [ROUND_MARK]: 1, ms: 30 }),
+      row('t::a', 'passed'), '{"id": "t::b", "wh', JSON.stringify({ [STOPPED_MARK]: 'thread', detail: null })].join('\n');
     const parsed = PYTEST_ROUNDS.parse(report);
     assert.deepEqual(parsed?.rounds.map((r) => [r.failed, r.ms]), [[true, 40], [false, 30], [false, undefined]]);
     assert.equal(parsed?.rounds[0].report, row('t::a', 'failed'));
     assert.deepEqual(parsed?.stopped, { stop: 'thread' });
     assert.equal(PYTEST_ROUNDS.parse(row('t::a', 'failed')), undefined, 'a report without marks holds no rounds');
+  });
+
+  it("reads tape's rounds as the hook's lines, each round's lines as the tape adapter reads a run's", () => {
+    const row = (names: string[], outcome: string) => JSON.stringify({ file: 'test/a.test.js', names, outcome });
+    const report = [row(['x'], 'failed'), row(['y'], 'passed'), JSON.stringify({ [ROUND_MARK]: 0, ms: 25 }), row(['x'], 'passed'), row(['y'], 'passed'),
+      JSON.stringify({ [ROUND_MARK]: 1, ms: 4 }), JSON.stringify({ [STOPPED_MARK]: 'global', detail: null })].join('\n');
+    const parsed = TAPE_ROUNDS.parse(report);
+    assert.deepEqual(parsed?.rounds.map((r) => [r.failed, r.ms]), [[true, 25], [false, 4]]);
+    assert.deepEqual(tapeAdapter.parse(parsed?.rounds[0].report ?? '', '/w'), [{ id: 'test/a.test.js > x', outcome: 'failed' }, { id: 'test/a.test.js > y', outcome: 'passed' }]);
+    assert.deepEqual(parsed?.stopped, { stop: 'global' });
+    assert.equal(TAPE_ROUNDS.parse(row(['x'], 'failed')), undefined, 'a run without a plan holds no rounds');
+    assert.equal(roundsDialectOf(tapeAdapter), TAPE_ROUNDS);
+    assert.equal(roundsDialectOf(avaAdapter), undefined, 'ava runs its files in workers of its own: no rounds');
   });
 
   it("reads mocha's rounds as the json reporter's lists", () => {

@@ -1,6 +1,6 @@
 // Mocha's side channel: a `--require` hook (through NODE_OPTIONS) that records the runner's events in whatever reporter the user chose.
 import { ROUNDS_OVERRUN_FILE } from './sharedRounds';
-import { NODE_ROUND_GUARDS_SOURCE } from './nodeRoundGuards';
+import { NODE_ROUND_GUARDS_SOURCE, PROJECT_ROUND_GUARDS_SOURCE } from './nodeRoundGuards';
 import type { RoundStop } from './sharedRounds';
 
 /** The hook's file name in the run's output folder. */
@@ -58,6 +58,7 @@ export const MOCHA_HOOK_SOURCE = `'use strict';
   var batchFound = false;
   var RUNNER = /[\\\\/]mocha[\\\\/]lib[\\\\/]runner\\.js$/;
   var MOCHA = /[\\\\/]mocha[\\\\/]lib[\\\\/]mocha\\.js$/;
+  var MOCHA_PACKAGE = /[\\/]node_modules[\\/]mocha[\\/]/;
   var LIMIT = 2000;
   function fresh() { return { passes: [], failures: [], pending: [] }; }
   var report = fresh();
@@ -67,9 +68,6 @@ export const MOCHA_HOOK_SOURCE = `'use strict';
   function write() {
     try { fs.writeFileSync(reportPath, JSON.stringify(batch || report)); } catch (e) { /* the run may not write there */ }
   }
-  function resolved(request, parent) {
-    try { return Module._resolveFilename(request, parent); } catch (e) { return ''; }
-  }
   function text(value) {
     if (value === undefined || value === null) return undefined;
     var s = typeof value === 'string' ? value : safeJson(value);
@@ -78,61 +76,8 @@ export const MOCHA_HOOK_SOURCE = `'use strict';
   function safeJson(value) {
     try { var s = JSON.stringify(value); return s === undefined ? String(value) : s; } catch (e) { return String(value); }
   }
-  // A shared run's built-ins as they were before any test file loaded, the file under repair, whether it has loaded
-  // yet (no candidate's code has run before), and what packages changed in the built-ins as they loaded before it.
-  var kept;
-  var target;
-  var targetLoaded = false;
-  var packageMade = Object.create(null);
-  var packageDepth = 0;
-  var IN_PACKAGE = /[\\/]node_modules[\\/]/; // a package's file: never loaded anew between rounds
-  // A package module loaded before the file under repair first loads in a shared run, by its file: what its loading
-  // changes in the built-ins is the package's (should.js, which mocha.opts' --require loads, defines
-  // Object.prototype.should), not a candidate's: none has run yet. '' for anything else, and inside a package's
-  // loading (it is counted from the outermost one). Once the file under repair has loaded, every change is a round's.
-  function firstPackageLoad(request, parent) {
-    if (!kept || targetLoaded || packageDepth > 0 || typeof request !== 'string') return '';
-    var file = resolved(request, parent);
-    return IN_PACKAGE.test(file) && !Module._cache[file] ? file : '';
-  }
-  // Records what loading a package changed in the built-ins (each changed property as the package left it, null for
-  // one it deleted). Not where the file under repair loaded inside it: a candidate's module then ran there too.
-  function absorb(before) {
-    if (require.cache[target]) return;
-    var now = builtins();
-    var found = Object.create(null);
-    var name;
-    while ((name = changed(now, before, function (n) { return n in found; }))) found[name] = true;
-    for (name in found) packageMade[name] = name in now ? now[name] : null;
-  }
-  // Whether a built-in property is as a package's loading left it (a round may neither change nor undo that).
-  function madeByPackage(now) {
-    return function (name) {
-      if (!(name in packageMade)) return false;
-      var made = packageMade[name];
-      if (made === null) return !(name in now);
-      return name in now && same(now[name][0], made[0]) && same(now[name][1], made[1]) && same(now[name][2], made[2]);
-    };
-  }
-  // The first built-in property that differs from before the test files loaded other than as packages left it, or
-  // that a package changed and a round changed again or undid; '' for none.
-  function patchedBuiltin() {
-    var now = builtins();
-    var byPackage = madeByPackage(now);
-    var name = changed(now, kept, byPackage);
-    if (name) return name;
-    for (name in packageMade) if (!byPackage(name)) return name;
-    return '';
-  }
   Module._load = function (request, parent) {
-    var loading = firstPackageLoad(request, parent);
-    var exported;
-    if (loading) {
-      var before = builtins();
-      packageDepth++;
-      try { exported = load.apply(this, arguments); } finally { packageDepth--; absorb(before); }
-    } else exported = load.apply(this, arguments);
-    if (kept && !targetLoaded && require.cache[target]) targetLoaded = true;
+    var exported = loadWatched(load, this, arguments);
     if (edges && typeof request === 'string' && parent && typeof parent.filename === 'string') {
       try {
         var child = resolved(request, parent) || request;
@@ -244,7 +189,7 @@ export const MOCHA_HOOK_SOURCE = `'use strict';
         if (left) { batch.detail = left; return ${JSON.stringify('handle' satisfies RoundStop)}; }
         if (!require.cache[target]) return ${JSON.stringify('notRequired' satisfies RoundStop)};
         if (loadedOutsideTests(target, files.concat(helpers))) return ${JSON.stringify('loadedElsewhere' satisfies RoundStop)};
-        if (packageKeepsProjectModule()) return ${JSON.stringify('packageKeeps' satisfies RoundStop)};
+        if (packageKeepsProjectModule(MOCHA_PACKAGE)) return ${JSON.stringify('packageKeeps' satisfies RoundStop)};
         return undefined;
       }
       // Each round's runner calls back once: mocha <= 5 under --bail emits 'end' at the first failure and again when
@@ -325,24 +270,7 @@ export const MOCHA_HOOK_SOURCE = `'use strict';
       return !parent || !project(parent.filename);
     });
   }
-  // Whether a package outside mocha holds a module of the project: deleting it from the cache would not load it anew there.
-  function packageKeepsProjectModule() {
-    var outside = function (file) { return !IN_PACKAGE.test(file); };
-    return Object.keys(require.cache).some(function (key) {
-      if (outside(key) || /[\\/]node_modules[\\/]mocha[\\/]/.test(key)) return false;
-      var children = require.cache[key].children || [];
-      return children.some(function (child) { return child && typeof child.filename === 'string' && outside(child.filename); });
-    });
-  }
 ${NODE_ROUND_GUARDS_SOURCE}
-  // Whether the first module that loaded the file under repair, followed up, came from something other than a test file.
-  function loadedOutsideTests(target, files) {
-    var loaded = require.cache[target];
-    if (!loaded) return false;
-    for (var m = loaded, depth = 0; m && depth < 100; m = m.parent, depth++) {
-      if (files.indexOf(m.filename) >= 0) return false;
-    }
-    return true;
-  }
+${PROJECT_ROUND_GUARDS_SOURCE}
 })();
 `;

@@ -120,3 +120,90 @@ export const NODE_ROUND_GUARDS_SOURCE = `  var same = Object.is;
     return now.filter(function (kind) { var at = rest.indexOf(kind); if (at < 0) return true; rest.splice(at, 1); return false; }).join(', ');
   }
 `;
+
+/**
+ * For the runners that load the project's modules into their own process and load them anew for each round (mocha's
+ * hook, tape's): what a package's loading changed in the built-ins, as opposed to a round, and where the file under
+ * repair was loaded from. Needs `Module`, `builtins`, `changed` and `same` (NODE_ROUND_GUARDS_SOURCE) in scope; defines
+ * the state a shared run sets when its rounds begin (`kept`, the built-ins before any test file loaded, and `target`,
+ * the file under repair), `resolved(request, parent)`, `loadWatched(load, self, args)` (Module._load, keeping what
+ * packages change), `patchedBuiltin()`, `packageKeepsProjectModule(runnerPackage)` and `loadedOutsideTests(target, files)`.
+ */
+export const PROJECT_ROUND_GUARDS_SOURCE = `  var kept;
+  var target;
+  var targetLoaded = false; // no candidate's code has run before the file under repair first loads
+  var packageMade = Object.create(null); // what packages changed in the built-ins as they loaded before it
+  var packageDepth = 0;
+  var IN_PACKAGE = /[\\\\/]node_modules[\\\\/]/; // a package's file: never loaded anew between rounds
+  function resolved(request, parent) {
+    try { return Module._resolveFilename(request, parent); } catch (e) { return ''; }
+  }
+  // A package module loaded before the file under repair first loads in a shared run, by its file: what its loading
+  // changes in the built-ins is the package's (should.js, which mocha.opts' --require loads, defines
+  // Object.prototype.should), not a candidate's: none has run yet. '' for anything else, and inside a package's
+  // loading (it is counted from the outermost one). Once the file under repair has loaded, every change is a round's.
+  function firstPackageLoad(request, parent) {
+    if (!kept || targetLoaded || packageDepth > 0 || typeof request !== 'string') return '';
+    var file = resolved(request, parent);
+    return IN_PACKAGE.test(file) && !Module._cache[file] ? file : '';
+  }
+  // Module._load's original called as \`load.apply(self, args)\`, recording what a package's first loading changed.
+  function loadWatched(load, self, args) {
+    var exported;
+    if (firstPackageLoad(args[0], args[1])) {
+      var before = builtins();
+      packageDepth++;
+      try { exported = load.apply(self, args); } finally { packageDepth--; absorb(before); }
+    } else exported = load.apply(self, args);
+    if (kept && !targetLoaded && require.cache[target]) targetLoaded = true;
+    return exported;
+  }
+  // Records what loading a package changed in the built-ins (each changed property as the package left it, null for
+  // one it deleted). Not where the file under repair loaded inside it: a candidate's module then ran there too.
+  function absorb(before) {
+    if (require.cache[target]) return;
+    var now = builtins();
+    var found = Object.create(null);
+    var name;
+    while ((name = changed(now, before, function (n) { return n in found; }))) found[name] = true;
+    for (name in found) packageMade[name] = name in now ? now[name] : null;
+  }
+  // Whether a built-in property is as a package's loading left it (a round may neither change nor undo that).
+  function madeByPackage(now) {
+    return function (name) {
+      if (!(name in packageMade)) return false;
+      var made = packageMade[name];
+      if (made === null) return !(name in now);
+      return name in now && same(now[name][0], made[0]) && same(now[name][1], made[1]) && same(now[name][2], made[2]);
+    };
+  }
+  // The first built-in property that differs from before the test files loaded other than as packages left it, or
+  // that a package changed and a round changed again or undid; '' for none.
+  function patchedBuiltin() {
+    var now = builtins();
+    var byPackage = madeByPackage(now);
+    var name = changed(now, kept, byPackage);
+    if (name) return name;
+    for (name in packageMade) if (!byPackage(name)) return name;
+    return '';
+  }
+  // Whether a package other than the runner (\`runnerPackage\`, its files' pattern) holds a module of the project:
+  // deleting it from the cache would not load it anew there.
+  function packageKeepsProjectModule(runnerPackage) {
+    var outside = function (file) { return !IN_PACKAGE.test(file); };
+    return Object.keys(require.cache).some(function (key) {
+      if (outside(key) || runnerPackage.test(key)) return false;
+      var children = require.cache[key].children || [];
+      return children.some(function (child) { return child && typeof child.filename === 'string' && outside(child.filename); });
+    });
+  }
+  // Whether the first module that loaded the file under repair, followed up, came from something other than \`files\`.
+  function loadedOutsideTests(target, files) {
+    var loaded = require.cache[target];
+    if (!loaded) return false;
+    for (var m = loaded, depth = 0; m && depth < 100; m = m.parent, depth++) {
+      if (files.indexOf(m.filename) >= 0) return false;
+    }
+    return true;
+  }
+`;

@@ -1,16 +1,11 @@
 // pytest's shared stage 1: part of the report plugin, inert unless a shared run's plan is named. One started Python
 // and pytest run one round per candidate (sharedRounds.ts; verification/stageOneBatch.ts plans and reads them).
-import { ROUNDS_OVERRUN_FILE } from './sharedRounds';
+import { ROUNDS_OVERRUN_FILE, ROUND_MARK, STOPPED_MARK } from './sharedRounds';
 import type { RoundStop } from './sharedRounds';
 
 /** The variable naming the plan; the plugin removes it on import, so nested pytests and workers run one round. */
 export const PYTEST_BATCH_VARIABLE = 'VERIFIED_FIX_PYTEST_BATCH';
 
-/** The key of the report line that closes a finished round: `{"<mark>": round, "ms": n}`. */
-export const PYTEST_ROUND_MARK = 'verified_fix_round';
-
-/** The key of the report line that says why the run stopped before its last round: a key of ROUND_STOPS, and `detail`. */
-export const PYTEST_STOPPED_MARK = 'verified_fix_stopped';
 
 /**
  * After the first session ends (pytest_unconfigure), the plugin runs the next candidate's round in the same process:
@@ -161,7 +156,7 @@ def _r_collected(report):
 
 
 def _r_stop(why, detail=None):
-    _write({"${PYTEST_STOPPED_MARK}": why, "detail": detail})
+    _write({"${STOPPED_MARK}": why, "detail": detail})
 
 
 def _r_end_round():
@@ -178,7 +173,7 @@ def _r_end_round():
         return False
     ms = int((_r_time.monotonic() - _r["started"]) * 1000)
     _r.setdefault("ms", []).append(ms)
-    _write({"${PYTEST_ROUND_MARK}": at, "ms": ms})
+    _write({"${ROUND_MARK}": at, "ms": ms})
     if at >= len(_r["texts"]):
         return False
     # The first pass of the request goes on to its own runs, unless the rounds left take less than starting anew. A

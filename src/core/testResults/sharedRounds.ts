@@ -11,6 +11,15 @@
  */
 export const ROUNDS_PLAN_FILE = 'verified-fix-batch.json';
 
+/**
+ * The key of the report line that closes a finished round in the runners whose reports are JSON lines (pytest's
+ * plugin, tape's hook): `{"<mark>": round, "ms": n}`; the lines after the last one are a round that did not finish.
+ */
+export const ROUND_MARK = 'verified_fix_round';
+
+/** The key of the report line that says why the run stopped before its last round: a key of ROUND_STOPS, and `detail`. */
+export const STOPPED_MARK = 'verified_fix_stopped';
+
 /** Written beside the plan when a round ran past its limit: `<round, 0-based> <cpu ms>`; the process then ends. */
 export const ROUNDS_OVERRUN_FILE = 'verified-fix-batch-overrun.txt';
 

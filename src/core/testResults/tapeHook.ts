@@ -1,4 +1,7 @@
-// Tape's side channel: a `--require` hook (through NODE_OPTIONS) that reads tape's own object stream beside its TAP output.
+// Tape's side channel: a `--require` hook (through NODE_OPTIONS) that reads tape's own object stream beside its TAP
+// output, and runs a shared stage 1's rounds (tapeRounds.ts).
+import { NODE_ROUND_GUARDS_SOURCE, PROJECT_ROUND_GUARDS_SOURCE } from './nodeRoundGuards';
+import { TAPE_BATCH_VARIABLE, TAPE_ROUNDS_SOURCE } from './tapeRounds';
 
 /** The hook's file name in the run's output folder. */
 export const TAPE_HOOK_FILE = 'verified-fix-tape-hook.cjs';
@@ -27,9 +30,15 @@ export const TAPE_HOOK_SOURCE = `'use strict';
 (function () {
   var reportPath = process.env.${TAPE_REPORT_VARIABLE};
   if (!reportPath) return;
+  var batchPath = process.env.${TAPE_BATCH_VARIABLE};
   var Module = require('module');
   var fs = require('fs');
   var path = require('path');
+${NODE_ROUND_GUARDS_SOURCE}${PROJECT_ROUND_GUARDS_SOURCE}${TAPE_ROUNDS_SOURCE}
+  // A shared run: its plan, and the built-ins before tape or any test file loads (no round may change them, what
+  // packages change as they load aside).
+  var shared = batchPath ? sharedPlan(batchPath) : undefined;
+  if (shared) { target = shared.target; kept = builtins(); }
   var load = Module._load;
   var TAPE = /[\\\\/]tape[\\\\/]index\\.js$/;
   var LIB = /[\\\\/]tape[\\\\/]lib[\\\\/](?:test|results)\\.js$/;
@@ -38,9 +47,6 @@ export const TAPE_HOOK_SOURCE = `'use strict';
   var fd;
   function write(row) {
     try { if (fd === undefined) fd = fs.openSync(reportPath, 'w'); fs.writeSync(fd, JSON.stringify(row) + '\\n'); } catch (e) { /* the run may not write there */ }
-  }
-  function resolved(request, parent) {
-    try { return Module._resolveFilename(request, parent); } catch (e) { return ''; }
   }
   function caller() {
     var lines = String(new Error().stack).split('\\n');
@@ -87,46 +93,55 @@ export const TAPE_HOOK_SOURCE = `'use strict';
           test.failed = true;
         } else if (row.type === 'end' && tests[row.test] && tests[row.test].asserts > 0) {
           var t = tests[row.test];
-          write({ file: t.file, names: t.names, outcome: t.failed ? 'failed' : t.skip ? 'skipped' : 'passed', message: t.message });
+          var row = { file: t.file, names: t.names, outcome: t.failed ? 'failed' : t.skip ? 'skipped' : 'passed', message: t.message };
+          write(row);
+          noteRoundRow(row);
         }
       } catch (e) { /* never change how the tests run */ }
     });
   }
   function wrap(tape) {
     var streaming = false;
-    function registering(fn) {
+    // \`key\`: '' for test() itself, else the method of that name (only, skip); once a shared run's first round is
+    // over, on that round's harness.
+    function registering(key) {
       return function () {
         registered.push({ file: caller(), name: nameOf(arguments), used: false });
         // The harness first (what test() would create anyway), then the stream: a test announces itself as it registers.
-        if (!streaming && typeof tape.getHarness === 'function') { streaming = true; try { tape.getHarness(); observe(tape); } catch (e) { /* no report, same run */ } }
-        var result = fn.apply(this, arguments);
+        if (!streaming && typeof tape.getHarness === 'function') {
+          streaming = true;
+          try { tape.getHarness(); observe(tape); } catch (e) { /* no report, same run */ }
+          if (shared) try { startRounds(tape); } catch (e) { /* one round, as without a plan */ }
+        }
+        var to = key ? (roundHarness && roundHarness[key]) || tape[key] : roundHarness || tape;
+        var result = to.apply(this, arguments);
         if (!streaming) { streaming = true; try { observe(tape); } catch (e) { /* no report, same run */ } }
         return result;
       };
     }
-    var w = registering(tape);
+    var w = registering('');
     // tape's own \`test\` is tape itself: \`const { test } = require('tape')\` must get the wrapper too (found on
     // @fastify/deepmerge by bench:projects: every file registered through it, so no report at all).
     Object.keys(tape).forEach(function (key) { w[key] = tape[key] === tape ? w : tape[key]; });
-    ['only', 'skip'].forEach(function (key) { if (typeof tape[key] === 'function') w[key] = registering(tape[key]); });
+    ['only', 'skip'].forEach(function (key) { if (typeof tape[key] === 'function') w[key] = registering(key); });
     return w;
   }
   // Tape 5 binds every method onto each test as it is made (this[name] = callBind(this[name], this)), which a
   // read-only method of the prototype would refuse: each method becomes an accessor that gives the original and, set
   // on a test, makes that test's own copy; set on the prototype itself, it is ignored. Not redefinable either way.
-  function lock(target) {
-    if (!target) return;
-    Reflect.ownKeys(target).forEach(function (key) {
-      var own = Object.getOwnPropertyDescriptor(target, key);
+  function lock(proto) {
+    if (!proto) return;
+    Reflect.ownKeys(proto).forEach(function (key) {
+      var own = Object.getOwnPropertyDescriptor(proto, key);
       if (!own || !own.configurable || typeof own.value !== 'function') return;
       var original = own.value;
       try {
-        Object.defineProperty(target, key, {
+        Object.defineProperty(proto, key, {
           enumerable: own.enumerable,
           configurable: false,
           get: function () { return original; },
           set: function (value) {
-            if (this !== target) Object.defineProperty(this, key, { value: value, writable: true, enumerable: true, configurable: true });
+            if (this !== proto) Object.defineProperty(this, key, { value: value, writable: true, enumerable: true, configurable: true });
           },
         });
       } catch (e) { /* left as it was */ }
@@ -134,7 +149,8 @@ export const TAPE_HOOK_SOURCE = `'use strict';
   }
   var locked = [];
   Module._load = function (request, parent) {
-    var exported = load.apply(this, arguments);
+    var exported = shared ? loadWatched(load, this, arguments) : load.apply(this, arguments);
+    noteRoundFile(request, parent);
     if (typeof request !== 'string' || !/tape|\\.\\.?(?:[\\\\/]|$)/.test(request) || typeof exported !== 'function') return exported;
     if (locked.indexOf(exported) < 0 && /(?:^|[\\\\/])(?:test|results)(?:\\.js)?$/.test(request) && LIB.test(resolved(request, parent))) {
       locked.push(exported);
@@ -143,6 +159,7 @@ export const TAPE_HOOK_SOURCE = `'use strict';
     if (wrapped && (exported === wrapped.original)) return wrapped.module;
     if (!wrapped && TAPE.test(resolved(request, parent))) {
       delete process.env.${TAPE_REPORT_VARIABLE};
+      delete process.env.${TAPE_BATCH_VARIABLE};
       wrapped = { original: exported, module: wrap(exported) };
       return wrapped.module;
     }

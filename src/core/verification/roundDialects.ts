@@ -3,8 +3,9 @@
 import { JEST_PROCESSOR_FILE } from '../testResults/jestProcessor';
 import { JEST_BATCH_VARIABLE, JEST_ROUNDS_HOOK_FILE, JEST_ROUNDS_SOURCE } from '../testResults/jestRounds';
 import { MOCHA_BATCH_VARIABLE } from '../testResults/mochaHook';
-import { PYTEST_BATCH_VARIABLE, PYTEST_ROUND_MARK, PYTEST_STOPPED_MARK } from '../testResults/pytestRounds';
-import { stoppedOf } from '../testResults/sharedRounds';
+import { PYTEST_BATCH_VARIABLE } from '../testResults/pytestRounds';
+import { ROUND_MARK, STOPPED_MARK, stoppedOf } from '../testResults/sharedRounds';
+import { TAPE_BATCH_VARIABLE } from '../testResults/tapeRounds';
 import { VITEST_BATCH_VARIABLE } from '../testResults/vitestRounds';
 import type { Stopped } from '../testResults/sharedRounds';
 import type { RunnerAdapter } from '../testResults/types';
@@ -55,43 +56,52 @@ export const MOCHA_ROUNDS: RoundsDialect = {
 };
 
 /**
- * The pytest plugin's report: its JSON lines, with a mark line closing each finished round (`{"<mark>": round, "ms": n}`)
- * and one saying why the run stopped early; the lines after the last mark are a round that did not finish.
+ * A report of JSON lines (pytest's plugin, tape's hook), a mark line closing each finished round (`{"<mark>": round,
+ * "ms": n}`) and one saying why the run stopped early; the lines after the last mark are a round that did not finish.
+ * A round failed where one of its lines has the outcome `failed`.
  */
-export const PYTEST_ROUNDS: RoundsDialect = {
-  runner: 'pytest',
-  variable: PYTEST_BATCH_VARIABLE,
-  parse(report) {
-    if (!report) return undefined;
-    const rounds: Round[] = [];
-    let lines: string[] = [];
-    let failed = false;
-    let stopped: Stopped | undefined;
-    let marked = false;
-    for (const line of report.split('\n')) {
-      if (!line.trim()) continue;
-      let row: Record<string, unknown>;
-      try {
-        row = JSON.parse(line) as Record<string, unknown>;
-      } catch {
-        continue; // a line cut short by a kill
+function markedRounds(runner: string, variable: string): RoundsDialect {
+  return {
+    runner,
+    variable,
+    parse(report) {
+      if (!report) return undefined;
+      const rounds: Round[] = [];
+      let lines: string[] = [];
+      let failed = false;
+      let stopped: Stopped | undefined;
+      let marked = false;
+      for (const line of report.split('\n')) {
+        if (!line.trim()) continue;
+        let row: Record<string, unknown>;
+        try {
+          row = JSON.parse(line) as Record<string, unknown>;
+        } catch {
+          continue; // a line cut short by a kill
+        }
+        if (STOPPED_MARK in row) stopped = stoppedOf(row[STOPPED_MARK], row.detail);
+        else if (typeof row[ROUND_MARK] === 'number') {
+          marked = true;
+          rounds.push({ report: lines.join('\n'), failed, ms: typeof row.ms === 'number' ? row.ms : 0 });
+          lines = [];
+          failed = false;
+        } else {
+          lines.push(line);
+          failed ||= row.outcome === 'failed';
+        }
       }
-      if (PYTEST_STOPPED_MARK in row) stopped = stoppedOf(row[PYTEST_STOPPED_MARK], row.detail);
-      else if (typeof row[PYTEST_ROUND_MARK] === 'number') {
-        marked = true;
-        rounds.push({ report: lines.join('\n'), failed, ms: typeof row.ms === 'number' ? row.ms : 0 });
-        lines = [];
-        failed = false;
-      } else {
-        lines.push(line);
-        failed ||= row.outcome === 'failed';
-      }
-    }
-    if (!marked) return undefined;
-    if (lines.length) rounds.push({ report: lines.join('\n'), failed });
-    return stopped ? { rounds, stopped } : { rounds };
-  },
-};
+      if (!marked) return undefined;
+      if (lines.length) rounds.push({ report: lines.join('\n'), failed });
+      return stopped ? { rounds, stopped } : { rounds };
+    },
+  };
+}
+
+/** The pytest plugin's report: its JSON lines, one per test, in rounds. */
+export const PYTEST_ROUNDS = markedRounds('pytest', PYTEST_BATCH_VARIABLE);
+
+/** Tape's hook's report: its JSON lines, one per test, in rounds (tapeRounds.ts). */
+export const TAPE_ROUNDS = markedRounds('tape', TAPE_BATCH_VARIABLE);
 
 /** The jest hook's report: `{rounds: [{report, ms?}], stopped?, detail?}`, each report as the results processor wrote it. */
 export const JEST_ROUNDS: RoundsDialect = {
@@ -119,14 +129,15 @@ export const JEST_ROUNDS: RoundsDialect = {
 export const VITEST_ROUNDS: RoundsDialect = { runner: 'vitest', variable: VITEST_BATCH_VARIABLE, parse: JEST_ROUNDS.parse };
 
 /**
- * How `adapter`'s stage-1 runs can share a started runner: mocha's hook and pytest's plugin, and jest's hook where
- * the results processor writes the report (not where the project names its own processor and jest writes --json),
- * and vitest's reporter (either vitest adapter).
+ * How `adapter`'s stage-1 runs can share a started runner: mocha's and tape's hooks and pytest's plugin, and jest's
+ * hook where the results processor writes the report (not where the project names its own processor and jest writes
+ * --json), and vitest's reporter (either vitest adapter).
  */
 export function roundsDialectOf(adapter: RunnerAdapter): RoundsDialect | undefined {
   if (adapter.name === 'mocha') return MOCHA_ROUNDS;
   if (adapter.name === 'pytest') return PYTEST_ROUNDS;
   if (adapter.name === 'jest' && adapter.outputFiles?.[JEST_PROCESSOR_FILE] !== undefined) return JEST_ROUNDS;
   if (adapter.name === 'vitest') return VITEST_ROUNDS;
+  if (adapter.name === 'tape') return TAPE_ROUNDS;
   return undefined;
 }

@@ -1,0 +1,116 @@
+// Tape's shared stage 1: part of tape's report hook (tapeHook.ts), inert unless a shared run's plan is named. One
+// started tape runs one round per candidate (sharedRounds.ts; verification/stageOneBatch.ts plans and reads them).
+import { ROUNDS_OVERRUN_FILE, ROUND_MARK, STOPPED_MARK } from './sharedRounds';
+import type { RoundStop } from './sharedRounds';
+
+/** The variable naming the plan; the process that loads tape removes it, so tape runs nested in tests run one round. */
+export const TAPE_BATCH_VARIABLE = 'VERIFIED_FIX_TAPE_BATCH';
+
+/**
+ * The rounds, as JavaScript text inside the hook. Needs the hook's `write(row)`, `registered`, `observe(harness)`
+ * and NODE_ROUND_GUARDS_SOURCE and PROJECT_ROUND_GUARDS_SOURCE in scope (`kept` and `target` set when the plan was
+ * read, before tape loads). Defines `noteRoundFile(request, parent)` (Module._load: the project modules tape's command
+ * line requires, its `-r` modules and then the test files), `noteRoundRow(row)` (each report row),
+ * `roundHarness` (where `test()` registers once the first round is over) and `startRounds(tape)`, called at the first
+ * registration, once tape's harness exists.
+ *
+ * Tape runs a file's tests as they register, on one harness per process that prints its TAP and sets the exit code
+ * when the process exits. After the first round's tests are done (its harness's `onFinish`), the next round writes
+ * the next candidate's text over the file under repair, drops every module outside node_modules from the cache, makes
+ * a harness of its own (`createHarness`, which prints nothing: the TAP on stdout and the exit code stay the first
+ * round's, as that candidate's own run would give them), and requires the same files again, whose `test()` calls the
+ * wrapper sends to it. The report is the hook's JSON lines, each finished round closed by a mark line
+ * (`{"<ROUND_MARK>": round, "ms": n}`) and a stop early by `{"<STOPPED_MARK>": key, "detail": …}`; a round that did
+ * not run the first round's number of tests gets no mark (the engine runs that candidate again). The checks between
+ * rounds are mocha's: built-ins, globals, timers and handles, where the file under repair was loaded from.
+ */
+export const TAPE_ROUNDS_SOURCE = `  var TAPE_BIN = /[\\\\/]tape[\\\\/]bin[\\\\/]/;
+  var TAPE_PACKAGE = /[\\\\/]node_modules[\\\\/]tape[\\\\/]/;
+  var roundFiles = [];
+  var roundHarness;
+  var current; // the round that runs: its start, its tests and whether one failed
+  function noteRoundFile(request, parent) {
+    if (!shared || !parent || typeof parent.filename !== 'string' || !TAPE_BIN.test(parent.filename)) return;
+    var file = resolved(request, parent);
+    if (file && !IN_PACKAGE.test(file) && roundFiles.indexOf(file) < 0) roundFiles.push(file);
+  }
+  function noteRoundRow(row) {
+    if (!current) return;
+    current.tests++;
+    if (row.outcome === 'failed') current.failed = true;
+  }
+  function startRounds(tape) {
+    if (typeof tape.createHarness !== 'function' || typeof tape.onFinish !== 'function') return; // one round, as without a plan
+    var plan = shared.plan, texts = shared.texts;
+    var ownSetTimeout = setTimeout, ownSetImmediate = setImmediate;
+    var clock = watchdog(plan.roundMs, path.join(shared.dir, ${JSON.stringify(ROUNDS_OVERRUN_FILE)}));
+    var startupMs = process.uptime() * 1000; // what a new process would take before its first round: node, tape
+    var rounds = [];
+    var handles = openHandles();
+    var globals, tests, detail;
+    function begin() { current = { began: Date.now(), tests: 0, failed: false }; if (clock) clock.round(rounds.length + 1); }
+    function ended() {
+      var round = current;
+      if (!round) return; // a round that could not load: it ran no test
+      current = undefined;
+      if (clock) clock.round(0);
+      var valid = rounds.length === 0 || (round.tests === tests && Boolean(require.cache[target]));
+      if (tests === undefined) tests = round.tests;
+      rounds.push(valid ? { ms: Date.now() - round.began, failed: round.failed } : { failed: round.failed });
+      if (valid) write({ ${JSON.stringify(ROUND_MARK)}: rounds.length - 1, ms: rounds[rounds.length - 1].ms });
+      settled(valid, 0);
+    }
+    // A handle a round's tests leave as they end (a server closing) gets a second to close before it counts as one
+    // the candidate left; the timer functions are the hook's own (a round may replace the globals).
+    function settled(valid, waits) {
+      if (valid && waits < 20 && rounds.length <= texts.length && added(openHandles(), handles)) return void ownSetTimeout(function () { settled(valid, waits + 1); }, 50);
+      next(valid ? stopAfter() : ${JSON.stringify('notSame' satisfies RoundStop)});
+    }
+    function stopAfter() {
+      if (rounds.length > texts.length) return '';
+      // First, with functions held from before: a patched built-in could fool every check after it.
+      var patched = patchedBuiltin();
+      if (patched) { detail = patched; return ${JSON.stringify('builtins' satisfies RoundStop)}; }
+      if (plan.stopAfterPass && rounds.some(function (r) { return !r.failed; })) {
+        var ending = firstPassStop(rounds, texts.length + 1 - rounds.length, startupMs);
+        if (ending) { detail = ending; return ${JSON.stringify('firstPass' satisfies RoundStop)}; }
+      }
+      var names = Object.keys(global);
+      if (globals === undefined) globals = names;
+      else if (names.some(function (name) { return globals.indexOf(name) < 0; })) return ${JSON.stringify('global' satisfies RoundStop)};
+      var left = added(openHandles(), handles);
+      if (left) { detail = left; return ${JSON.stringify('handle' satisfies RoundStop)}; }
+      if (!require.cache[target]) return ${JSON.stringify('notRequired' satisfies RoundStop)};
+      if (loadedOutsideTests(target, roundFiles)) return ${JSON.stringify('loadedElsewhere' satisfies RoundStop)};
+      if (packageKeepsProjectModule(TAPE_PACKAGE)) return ${JSON.stringify('packageKeeps' satisfies RoundStop)};
+      return undefined;
+    }
+    function next(why) {
+      if (why === undefined) {
+        try { fs.writeFileSync(target, fs.readFileSync(texts[rounds.length - 1])); } catch (e) { why = ${JSON.stringify('unwritable' satisfies RoundStop)}; }
+      }
+      if (why === undefined) {
+        Object.keys(require.cache).forEach(function (key) { if (!IN_PACKAGE.test(key)) delete require.cache[key]; });
+        var harness = tape.createHarness();
+        roundHarness = harness;
+        registered.length = 0;
+        begin();
+        try {
+          observe(harness);
+          harness.onFinish(function () { ownSetImmediate(ended); });
+          roundFiles.forEach(function (file) { require(file); });
+          return;
+        } catch (e) {
+          // The tests the round registered before the throw are not run: the candidate runs on its own, where its run says why.
+          current = undefined;
+          if (harness._results && Array.isArray(harness._results.tests)) harness._results.tests.length = 0;
+          why = ${JSON.stringify('unloadable' satisfies RoundStop)};
+          detail = text(e && e.message);
+        }
+      }
+      if (why) write({ ${JSON.stringify(STOPPED_MARK)}: why, detail: detail || null });
+    }
+    begin();
+    tape.onFinish(function () { ownSetImmediate(ended); });
+  }
+`;
