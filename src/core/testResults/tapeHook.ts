@@ -64,10 +64,21 @@ ${NODE_ROUND_GUARDS_SOURCE}${PROJECT_ROUND_GUARDS_SOURCE}${TAPE_ROUNDS_SOURCE}
   function text(value) {
     try { return (typeof value === 'string' ? value : JSON.stringify(value)).slice(0, 2000); } catch (e) { return String(value).slice(0, 2000); }
   }
-  function observe(tape) {
+  // Writes the report's rows for a harness's tests as they end. Returns \`abort(message)\`, for a test that threw out
+  // of tape (a shared run's round goes on): the tests still open are written as failed with it, and the rest of the
+  // stream is not read.
+  function observe(harness) {
     var tests = {};
-    var stream = tape.createStream({ objectMode: true });
+    var order = [];
+    var active = true;
+    function emit(t, outcome, message) {
+      var row = { file: t.file, names: t.names, outcome: outcome, message: message };
+      write(row);
+      noteRoundRow(row);
+    }
+    var stream = harness.createStream({ objectMode: true });
     stream.on('data', function (row) {
+      if (!active) return;
       try {
         if (row.type === 'test') {
           var parent = row.parent !== undefined ? tests[row.parent] : undefined;
@@ -78,7 +89,8 @@ ${NODE_ROUND_GUARDS_SOURCE}${PROJECT_ROUND_GUARDS_SOURCE}${TAPE_ROUNDS_SOURCE}
             if (at < 0) for (var k = 0; k < registered.length; k++) if (!registered[k].used) { at = k; break; }
             if (at >= 0) { registered[at].used = true; file = registered[at].file; }
           }
-          tests[row.id] = { file: file, names: (parent ? parent.names : []).concat([String(row.name)]), skip: Boolean(row.skip), failed: false, asserts: 0 };
+          tests[row.id] = { file: file, names: (parent ? parent.names : []).concat([String(row.name)]), skip: Boolean(row.skip), failed: false, asserts: 0, ended: false };
+          order.push(row.id);
         } else if (row.type === 'assert' && tests[row.test]) tests[row.test].asserts++;
         if (row.type === 'assert' && tests[row.test] && !row.ok && !row.todo && !row.skip) {
           var test = tests[row.test];
@@ -91,14 +103,21 @@ ${NODE_ROUND_GUARDS_SOURCE}${PROJECT_ROUND_GUARDS_SOURCE}${TAPE_ROUNDS_SOURCE}
             test.message = lines.join('\\n');
           }
           test.failed = true;
-        } else if (row.type === 'end' && tests[row.test] && tests[row.test].asserts > 0) {
+        } else if (row.type === 'end' && tests[row.test]) {
           var t = tests[row.test];
-          var row = { file: t.file, names: t.names, outcome: t.failed ? 'failed' : t.skip ? 'skipped' : 'passed', message: t.message };
-          write(row);
-          noteRoundRow(row);
+          t.ended = true;
+          if (t.asserts > 0) emit(t, t.failed ? 'failed' : t.skip ? 'skipped' : 'passed', t.message);
         }
       } catch (e) { /* never change how the tests run */ }
     });
+    return {
+      abort: function (message) {
+        active = false;
+        var open = order.filter(function (id) { return !tests[id].ended; });
+        // The innermost open test threw; its parents count where they asserted something, as at their end.
+        open.forEach(function (id, i) { if (tests[id].asserts > 0 || i === open.length - 1) emit(tests[id], 'failed', tests[id].message || message); });
+      },
+    };
   }
   function wrap(tape) {
     var streaming = false;
@@ -110,8 +129,9 @@ ${NODE_ROUND_GUARDS_SOURCE}${PROJECT_ROUND_GUARDS_SOURCE}${TAPE_ROUNDS_SOURCE}
         // The harness first (what test() would create anyway), then the stream: a test announces itself as it registers.
         if (!streaming && typeof tape.getHarness === 'function') {
           streaming = true;
-          try { tape.getHarness(); observe(tape); } catch (e) { /* no report, same run */ }
-          if (shared) try { startRounds(tape); } catch (e) { /* one round, as without a plan */ }
+          var observer;
+          try { tape.getHarness(); observer = observe(tape); } catch (e) { /* no report, same run */ }
+          if (shared && observer) try { startRounds(tape, observer); } catch (e) { /* one round, as without a plan */ }
         }
         var to = key ? (roundHarness && roundHarness[key]) || tape[key] : roundHarness || tape;
         var result = to.apply(this, arguments);

@@ -11,8 +11,8 @@ export const TAPE_BATCH_VARIABLE = 'VERIFIED_FIX_TAPE_BATCH';
  * and NODE_ROUND_GUARDS_SOURCE and PROJECT_ROUND_GUARDS_SOURCE in scope (`kept` and `target` set when the plan was
  * read, before tape loads). Defines `noteRoundFile(request, parent)` (Module._load: the project modules tape's command
  * line requires, its `-r` modules and then the test files), `noteRoundRow(row)` (each report row),
- * `roundHarness` (where `test()` registers once the first round is over) and `startRounds(tape)`, called at the first
- * registration, once tape's harness exists.
+ * `roundHarness` (where `test()` registers once the first round is over) and `startRounds(tape, observer)`, called at
+ * the first registration, once tape's harness and its observer exist.
  *
  * Tape runs a file's tests as they register, on one harness per process that prints its TAP and sets the exit code
  * when the process exits. After the first round's tests are done (its harness's `onFinish`), the next round writes
@@ -21,25 +21,24 @@ export const TAPE_BATCH_VARIABLE = 'VERIFIED_FIX_TAPE_BATCH';
  * round's, as that candidate's own run would give them), and requires the same files again, whose `test()` calls the
  * wrapper sends to it. The report is the hook's JSON lines, each finished round closed by a mark line
  * (`{"<ROUND_MARK>": round, "ms": n}`) and a stop early by `{"<STOPPED_MARK>": key, "detail": …}`; a round that did
- * not run the first round's number of tests gets no mark (the engine runs that candidate again). The checks between
- * rounds are mocha's: built-ins, globals, timers and handles, where the file under repair was loaded from.
+ * not register the first round's tests gets no mark (the engine runs that candidate again). A test that throws (tape
+ * leaves that to node, which ends the run) fails its round there, and the rounds go on. The checks between rounds
+ * are mocha's: built-ins, globals, timers and handles, where the file under repair was loaded from.
  */
 export const TAPE_ROUNDS_SOURCE = `  var TAPE_BIN = /[\\\\/]tape[\\\\/]bin[\\\\/]/;
   var TAPE_PACKAGE = /[\\\\/]node_modules[\\\\/]tape[\\\\/]/;
   var roundFiles = [];
   var roundHarness;
-  var current; // the round that runs: its start, its tests and whether one failed
+  var current; // the round that runs: its start, whether a test failed, and the observer of its harness
   function noteRoundFile(request, parent) {
     if (!shared || !parent || typeof parent.filename !== 'string' || !TAPE_BIN.test(parent.filename)) return;
     var file = resolved(request, parent);
     if (file && !IN_PACKAGE.test(file) && roundFiles.indexOf(file) < 0) roundFiles.push(file);
   }
   function noteRoundRow(row) {
-    if (!current) return;
-    current.tests++;
-    if (row.outcome === 'failed') current.failed = true;
+    if (current && row.outcome === 'failed') current.failed = true;
   }
-  function startRounds(tape) {
+  function startRounds(tape, firstObserver) {
     if (typeof tape.createHarness !== 'function' || typeof tape.onFinish !== 'function') return; // one round, as without a plan
     var plan = shared.plan, texts = shared.texts;
     var ownSetTimeout = setTimeout, ownSetImmediate = setImmediate;
@@ -47,19 +46,34 @@ export const TAPE_ROUNDS_SOURCE = `  var TAPE_BIN = /[\\\\/]tape[\\\\/]bin[\\\\/
     var startupMs = process.uptime() * 1000; // what a new process would take before its first round: node, tape
     var rounds = [];
     var handles = openHandles();
-    var globals, tests, detail;
-    function begin() { current = { began: Date.now(), tests: 0, failed: false }; if (clock) clock.round(rounds.length + 1); }
-    function ended() {
-      var round = current;
-      if (!round) return; // a round that could not load: it ran no test
+    var globals, planned, detail;
+    function begin(observer) { current = { began: Date.now(), failed: false, observer: observer }; if (clock) clock.round(rounds.length + 1); }
+    // The round's harness is done, or one of its tests threw out of tape (its harness then never is).
+    function ended(round) {
+      if (current !== round) return;
       current = undefined;
       if (clock) clock.round(0);
-      var valid = rounds.length === 0 || (round.tests === tests && Boolean(require.cache[target]));
-      if (tests === undefined) tests = round.tests;
+      // Rounds of the same files register the same tests; a failing one may run fewer (one that threw stops there).
+      var valid = rounds.length === 0 || (registered.length === planned && Boolean(require.cache[target]));
+      if (planned === undefined) planned = registered.length;
       rounds.push(valid ? { ms: Date.now() - round.began, failed: round.failed } : { failed: round.failed });
       if (valid) write({ ${JSON.stringify(ROUND_MARK)}: rounds.length - 1, ms: rounds[rounds.length - 1].ms });
       settled(valid, 0);
     }
+    // Tape leaves a test that throws to node, which would end the process: its own run would end there and fail. The
+    // round fails at that test, and the next goes on where the checks between rounds find nothing left behind. Thrown
+    // between rounds (a candidate's late callback), nothing says whose it is: the process ends as it would have.
+    process.on('uncaughtException', function (error) {
+      try { process.stderr.write(String((error && error.stack) || error) + '\\n'); } catch (e) { /* nothing to print to */ }
+      var round = current;
+      if (!round) {
+        write({ ${JSON.stringify(STOPPED_MARK)}: ${JSON.stringify('leftRunning' satisfies RoundStop)}, detail: null });
+        return void process.exit(1);
+      }
+      round.failed = true;
+      round.observer.abort('threw: ' + text((error && error.stack) || String(error)));
+      ownSetImmediate(function () { ended(round); });
+    });
     // A handle a round's tests leave as they end (a server closing) gets a second to close before it counts as one
     // the candidate left; the timer functions are the hook's own (a round may replace the globals).
     function settled(valid, waits) {
@@ -94,10 +108,10 @@ export const TAPE_ROUNDS_SOURCE = `  var TAPE_BIN = /[\\\\/]tape[\\\\/]bin[\\\\/
         var harness = tape.createHarness();
         roundHarness = harness;
         registered.length = 0;
-        begin();
         try {
-          observe(harness);
-          harness.onFinish(function () { ownSetImmediate(ended); });
+          begin(observe(harness));
+          var round = current;
+          harness.onFinish(function () { ownSetImmediate(function () { ended(round); }); });
           roundFiles.forEach(function (file) { require(file); });
           return;
         } catch (e) {
@@ -110,7 +124,8 @@ export const TAPE_ROUNDS_SOURCE = `  var TAPE_BIN = /[\\\\/]tape[\\\\/]bin[\\\\/
       }
       if (why) write({ ${JSON.stringify(STOPPED_MARK)}: why, detail: detail || null });
     }
-    begin();
-    tape.onFinish(function () { ownSetImmediate(ended); });
+    begin(firstObserver);
+    var first = current;
+    tape.onFinish(function () { ownSetImmediate(function () { ended(first); }); });
   }
 `;

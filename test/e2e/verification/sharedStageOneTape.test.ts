@@ -57,5 +57,15 @@ for (const folder of ['tape-4', 'tape-5']) {
       assert.deepEqual(r.statuses, ['fail', 'fail', 'fail', 'fail', 'pass']);
       for (const c of r.candidates.slice(0, 4)) assert.match(c.failure ?? '', /^still failing: test\/clamp\.test\.js > caps (?:at hi|far above)/, `#${c.number}`);
     });
+
+    it('fails a candidate whose test throws (tape leaves it to node) at that test, and goes on with the next round', async () => {
+      const throwing = '  if (x < lo) return lo;\n  if (x > hi) throw new Error("boom");';
+      const wrong = [CANDIDATES[1], CANDIDATES[2], CANDIDATES[6]].map((c) => c.text);
+      const r = await candidatesRequest(project(), 'src/calc.js', [wrong[0], wrong[1], throwing, wrong[2], CANDIDATES[3].text]);
+      assert.doesNotMatch(r.stderr, /ended after/, r.stderr);
+      assert.match(r.stderr, /stage 1 of candidates #1, #3, #5 shared one tape process \([\d.]+ s\), one round each\n/);
+      assert.deepEqual(r.statuses, ['fail', 'fail', 'fail', 'fail', 'pass']);
+      assert.match(r.candidates[2].failure ?? '', /^still failing: test\/clamp\.test\.js > caps at hi\b[^]*threw: Error: boom/, r.stderr);
+    });
   });
 }
