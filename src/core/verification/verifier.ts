@@ -1,50 +1,32 @@
 // How one candidate is verified: the static check, the failing tests first, the full command, confirmation runs,
 // each judged against what the baseline showed.
 import type { Evidence, SetAsideRun, TestEvidence, Verdict } from '../contract/fixRequest';
-import type { Logger } from '../base/logger';
-
 import { describeTestRunEdits, findTestRunEdits } from '../security/testRunEdits';
-import { judgeRun } from './stagedVerification';
 import { FlakyTests, flakyNote } from './flakyTests';
 import { errorVerdict } from '../execution/executor';
-import type { ExecutedRun, RunOptions, TestExecutor } from '../execution/executor';
-import { runLimit, timeoutReason } from './timeLimits';
-import type { ReporterRun } from '../testResults/reporterCommand';
+import type { TestExecutor } from '../execution/executor';
 import { RunPriority } from '../execution/runQueue';
 import type { Slot } from '../execution/runQueue';
 import { candidateScope } from './reachScope';
 import type { ReachScope } from './reachScope';
 import type { VariantOf } from './strengthRuns';
-import { crossCheck, judgePass } from './reference';
-import type { Reference } from './reference';
-import type { SuiteCensus } from './suiteCensus';
 import type { WideRun } from '../testCommand/wideRuns';
 import { StageOneRuns } from './stageOneRuns';
 import { HeadStarts } from './headStarts';
-import type { FullRun, HeadStart } from './headStarts';
+import type { HeadStartsOptions } from './headStarts';
+import { LimitedRuns } from './limitedRuns';
+import type { FullRun, LimitedRunsOptions } from './limitedRuns';
 
-export interface VerifierOptions {
-  readonly executor: TestExecutor;
-  /** Settles when the baseline has run (at once, empty, without a baseline). */
-  readonly reference: Promise<Reference>;
-  /** The full command with the runner's reporter, when the runner is one this tool reads. */
-  readonly fullCommand: ReporterRun | undefined;
+/**
+ * What verification needs: the runs' executor, slot, limit and judging (LimitedRunsOptions; the slot is taken per run,
+ * not per candidate: a short first run does not wait behind another's full suite, and a confirmation can run beside
+ * its first full run), when head starts begin (HeadStartsOptions; `testTimeoutMs` is also what a confirmation that
+ * timed out gets a multiple of, and without it there is no such retry), and:
+ */
+export interface VerifierOptions extends LimitedRunsOptions, HeadStartsOptions {
   /** The whole suite for a run that holds every slot (the top-ranked fix's full run, once nothing else runs). */
   readonly wide?: WideRun;
-  readonly staged: boolean;
   readonly requiredRuns: number;
-  readonly languageId: string;
-  readonly signal: AbortSignal;
-  /**
-   * Takes one of the request's parallel slots for one run. Slots are held per run, not per candidate: a candidate's
-   * short first run does not wait behind another's full suite, and its confirmation can run beside its first full run.
-   */
-  readonly slot: Slot;
-  /**
-   * The request's per-run limit: the upper bound of every limit (a baseline limit above it does not apply), and what
-   * a confirmation that timed out gets a multiple of. Absent: no such retry.
-   */
-  readonly testTimeoutMs?: number;
   /** Confirmations repeat only the fixed tests where stage 1 could select them (default); false: the whole command. */
   readonly cheapConfirmation?: boolean;
   /** The unmodified file text: tests a candidate broke are re-run on it to tell flaky tests. Absent: never. */
@@ -53,17 +35,11 @@ export interface VerifierOptions {
   readonly selectionStart?: number;
   /** Every survivor runs the whole command (`--full-suite`), whatever the reach. */
   readonly fullSuite?: boolean;
-  /** Says why a candidate that could run only the reaching tests runs the whole command. */
-  readonly logger?: Logger;
-  /** Without a baseline, the per-test counts of the request's own runs (suiteCensus); full runs are judged by them. */
-  readonly census?: SuiteCensus;
   /**
    * The file under repair (relative to the workspace) and the request's parallel slots: with both, candidates' stage-1
    * runs that start together share started runners where the runner allows it (StageOneBatch).
    */
   readonly sharing?: { readonly relativePath: string; readonly parallel: number };
-  /** Whether a run of one slot would start at once (RunQueue.idle): while the baseline runs, a candidate's full run may start there. */
-  readonly idleSlot?: () => boolean;
 }
 
 /** A candidate's runs so far, each with its per-test evidence, and those set aside. */
@@ -93,19 +69,19 @@ export class Verifier {
   private flaky: FlakyTests | undefined;
   /** Candidates that passed their failing tests and whose full runs have not given a verdict yet. */
   private readonly survivors = new Map<number, TestEvidence>();
-  /** The reference once the baseline is in: runs that start before it (unstaged ones) get the test timeout. */
-  private settled?: Reference;
+  /** Runs under the baseline's limit, and full runs judged against it. */
+  private readonly runs: LimitedRuns;
   /** Full runs started while the baseline ran (headStart); each taken by its candidate's verification. */
   private readonly headStarts: HeadStarts;
   /** Stage 1's runs: the sample file and the shared processes, worked out once per verifier. */
   private readonly stageOne: StageOneRuns;
   constructor(private readonly options: VerifierOptions, private readonly kept: Kept = { failingTestsMs: new Map(), scopes: new Map() }) {
-    void options.reference.then((reference) => (this.settled = reference));
-    this.headStarts = new HeadStarts(options.reference, options.testTimeoutMs);
+    this.runs = new LimitedRuns(options);
+    this.headStarts = new HeadStarts(options, this.runs);
     this.stageOne = new StageOneRuns({
       ...options,
-      limitedRun: (fileText, label, runOptions, ownMs, priority) => this.limitedRun(fileText, label, runOptions, { ownMs, priority }),
-      baselineLimit: () => this.settled?.limit,
+      limitedRun: (fileText, label, runOptions, ownMs, priority) => this.runs.limited(fileText, label, runOptions, { ownMs, priority }),
+      baselineLimit: () => this.runs.baselineLimit,
     });
   }
 
@@ -125,22 +101,6 @@ export class Verifier {
     return scope ? { ran: scope.ran, cannotReach: scope.cannotReach } : undefined;
   }
 
-  /**
-   * Runs `label` under the limit the baseline sets (or `ownMs`, when shorter; `full`: a run of the whole suite, which a
-   * limit of the failing tests' does not bound); a timeout's reason says which.
-   */
-  private async limitedRun(fileText: string, label: string, options: RunOptions, { ownMs, priority = RunPriority.first, width, full = false, heldUntil }: LimitedHow = {}): Promise<ExecutedRun> {
-    const { ms, basis } = runLimit(this.settled?.limit, this.options.testTimeoutMs, ownMs, full);
-    // A limit from idle runs (the baseline's, or a strength variant's from its fix's runs) counts only the time the
-    // run could run: waiting for a CPU stretches its wall time up to the test timeout (or up to the caller's own
-    // limit, where the baseline's is the shorter). The user's own limit stays wall time.
-    const cap = basis !== undefined ? Math.min(this.options.testTimeoutMs ?? Infinity, ownMs ?? Infinity) : (this.options.testTimeoutMs ?? Infinity);
-    const limits = ms === undefined ? {} : { timeoutMs: ms, ...(cap < Infinity && cap > ms ? { waitingExtendsUpToMs: cap } : {}) };
-    const run = await this.options.slot(() => this.options.executor.run(fileText, label, { ...options, ...limits }), priority, width, heldUntil);
-    if (run.verdict.status !== 'timeout' || basis === undefined || ms === undefined) return run;
-    return { ...run, verdict: { ...run.verdict, reason: timeoutReason(ms, basis, run.verdict.durationMs) } };
-  }
-
   async verify(index: number, selection: string, replacement: string, fileText: string): Promise<{ runs: Verdict[]; evidence: Evidence } | undefined> {
     const { executor, requiredRuns, signal } = this.options;
     // Edits that change how the tests run rather than what the code does are refused before anything runs.
@@ -157,7 +117,7 @@ export class Verifier {
     if (first) this.kept.failingTestsMs.set(index, first.verdict.durationMs);
     // A head start runs the whole command: its candidate is not narrowed to the reaching tests.
     const scope = first && !head ? candidateScope(await this.options.reference, this.options, `candidate #${index + 1}`, selection, replacement) : undefined;
-    const fullRun = () => (head ? this.afterHeadStart(head, index, fileText) : this.runFull(fileText, `c${index}`, { priority: first ? RunPriority.full : RunPriority.first, scope }));
+    const fullRun = () => (head ? this.headStarts.fullRun(head, index, fileText) : this.runs.full(fileText, `c${index}`, { priority: first ? RunPriority.full : RunPriority.first, scope }));
     if (scope) this.kept.scopes.set(index, { scope, selection });
     const runs: Runs = { verdicts: [], tests: [], fixedOnly: [], setAside: [], ...(scope ? { scope } : {}) };
     const push = (run: { verdict: Verdict; tests?: TestEvidence; fixedOnly?: boolean }) => (runs.verdicts.push(run.verdict), runs.tests.push(run.tests), runs.fixedOnly.push(run.fixedOnly === true));
@@ -212,35 +172,9 @@ export class Verifier {
     };
   }
 
-  /**
-   * Starts candidate `index`'s full run at once, where the baseline still runs and leaves a slot idle: staged
-   * candidates wait for the baseline's failing tests, so on two slots one would wait for nothing. It runs at the
-   * lowest CPU priority, on what the baseline leaves. Where it passes, it is the full run the candidate has once it
-   * passes its failing tests (the whole command: never fewer tests than that one); a candidate that fails them drops
-   * it unread, and one that did not pass is run again, so no verdict rests on it but a pass (HeadStarts: when one
-   * is dropped for its time).
-   */
+  /** Starts candidate `index`'s full run beside the baseline where that leaves a slot idle (HeadStarts.begin). */
   headStart(index: number, selection: string, replacement: string, fileText: string): void {
-    const { staged, fullCommand, executor, idleSlot, languageId, logger } = this.options;
-    if (this.settled || !staged || !fullCommand || executor.runsCanInterfere || !idleSlot?.()) return;
-    if (findTestRunEdits(languageId, selection, replacement).length > 0) return;
-    this.headStarts.start(index, (drop) => this.runFull(fileText, `c${index}h`, { headStart: drop }));
-    logger?.info(`candidate #${index + 1}'s full run starts beside the baseline, on a slot the baseline leaves idle: it counts once the candidate passes its failing tests`);
-  }
-
-  /**
-   * The candidate's full run: its head start where that passed. One that did not is not the verdict: it ran at the
-   * lowest priority, where other runs can starve a test past its own timeout, so a run of its own decides.
-   * Still running when its candidate passed its failing tests, it is that candidate's full run, and takes a slot as
-   * one would: it gave its own back when the baseline was in, and at the lowest priority beside stage 1's processes
-   * it would barely move until they ended.
-   */
-  private async afterHeadStart(head: HeadStart, index: number, fileText: string): Promise<FullRun> {
-    const run = await (head.ended() ? head.run : this.options.slot(() => head.run, RunPriority.full));
-    if (run.verdict.status === 'pass' || this.options.signal.aborted) return run;
-    const why = run.verdict.cancelled ? "ran past a full run's limit and was dropped" : 'did not pass';
-    this.options.logger?.info(`candidate #${index + 1}'s full run beside the baseline ${why}: a run of its own decides`);
-    return this.runFull(fileText, `c${index}`, { priority: RunPriority.full });
+    this.headStarts.begin(index, selection, replacement, fileText);
   }
 
   /**
@@ -270,7 +204,7 @@ export class Verifier {
     }
     if (!why && !confirming) return;
     if (this.options.signal.aborted) return;
-    const again = await this.runFull(fileText, label, { alone: alone || this.options.executor.runsCanInterfere, timeoutMs, priority: RunPriority.confirm, scope: runs.scope });
+    const again = await this.runs.full(fileText, label, { alone: alone || this.options.executor.runsCanInterfere, timeoutMs, priority: RunPriority.confirm, scope: runs.scope });
     if (again.verdict.cancelled) return;
     if (why) runs.setAside.push({ run: at, why });
     runs.verdicts.push(again.verdict);
@@ -299,7 +233,7 @@ export class Verifier {
    * verified on everything); alone where runs can reach each other.
    */
   fullSuiteRun(fileText: string, label: string): Promise<FullRun> {
-    return this.runFull(fileText, label, { alone: this.options.executor.runsCanInterfere, priority: RunPriority.full, wide: this.options.wide });
+    return this.runs.full(fileText, label, { alone: this.options.executor.runsCanInterfere, priority: RunPriority.full, wide: this.options.wide });
   }
 
   /** Tests found flaky on the unmodified code while judging this request's candidates. */
@@ -320,7 +254,7 @@ export class Verifier {
     if (first?.verdict.cancelled) return undefined;
     if (first?.verdict.status === 'timeout') return 'timedOut';
     if (first && first.verdict.status !== 'pass') return 'caught';
-    const full = await this.runFull(fileText, label, { timeoutMs, scope: of ? await this.variantScope(label, of) : undefined });
+    const full = await this.runs.full(fileText, label, { timeoutMs, scope: of ? await this.variantScope(label, of) : undefined });
     if (full.verdict.cancelled) return undefined;
     if (full.verdict.status === 'timeout') return 'timedOut';
     return full.verdict.status === 'pass' ? 'survived' : 'caught';
@@ -352,47 +286,6 @@ export class Verifier {
       const again = await this.stageOne.failingTests(fileText, label, undefined, { alone, priority });
       if (again) return { ...again, fixedOnly: true };
     }
-    return this.runFull(fileText, label, { alone, priority, scope });
+    return this.runs.full(fileText, label, { alone, priority, scope });
   }
-
-  /** One full run of the command (or of the reaching tests, with `scope`), judged by the per-test plan or, without one, by the test summary. */
-  private async runFull(fileText: string, label: string, { alone = false, timeoutMs, priority = RunPriority.first, scope, wide, headStart }: FullHow = {}): Promise<FullRun> {
-    const command = scope?.command ?? wide?.command ?? this.options.fullCommand;
-    // A head start takes a slot the baseline leaves idle, and gives it back once the baseline is in: stage 1 needs
-    // every slot then, and at the lowest priority the head start takes only what stage 1 leaves.
-    const how = { ownMs: timeoutMs || undefined, priority, width: wide?.width, full: true, ...(headStart ? { heldUntil: this.options.reference } : {}) };
-    const run = await this.limitedRun(fileText, label, { alone, ...command, ...(headStart ? { signal: headStart, lowPriority: true } : {}) }, how);
-    if (run.verdict.cancelled) return run;
-    const { plan: whole, summary } = await this.options.reference;
-    const plan = scope?.plan ?? whole;
-    const { census } = this.options;
-    if (!plan && census) {
-      const own = census.judge(run, label);
-      return { verdict: own.verdict.status === 'pass' ? crossCheck(judgePass(own.verdict, summary), own.tests, summary) : own.verdict };
-    }
-    if (!plan) return { verdict: run.verdict.status === 'pass' ? judgePass(run.verdict, summary) : run.verdict };
-    const judged = judgeRun(run, plan, 'full');
-    return judged.verdict.status === 'pass' ? { ...judged, verdict: crossCheck(judged.verdict, judged.tests, summary) } : judged;
-  }
-}
-
-/** A run's limit and place: its own limit, its place in the queue, the slots it holds, whether it runs the whole suite. */
-interface LimitedHow {
-  readonly ownMs?: number | undefined;
-  readonly priority?: number;
-  readonly width?: number | undefined;
-  readonly full?: boolean;
-  /** Settles when the run gives its slot back, if it runs on (Slot). */
-  readonly heldUntil?: Promise<unknown>;
-}
-
-/** How a full run runs: alone, its own limit, its place in the queue, on the reaching tests or wide, or as a head start. */
-interface FullHow {
-  readonly alone?: boolean;
-  readonly timeoutMs?: number;
-  readonly priority?: number;
-  readonly scope?: ReachScope;
-  readonly wide?: WideRun;
-  /** A head start's: what drops it. It runs at the lowest CPU priority, on what the baseline leaves. */
-  readonly headStart?: AbortSignal;
 }
