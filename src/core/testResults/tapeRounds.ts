@@ -29,7 +29,7 @@ export const TAPE_ROUNDS_SOURCE = `  var TAPE_BIN = /[\\\\/]tape[\\\\/]bin[\\\\/
   var TAPE_PACKAGE = /[\\\\/]node_modules[\\\\/]tape[\\\\/]/;
   var roundFiles = [];
   var roundHarness;
-  var current; // the round that runs: its start, whether a test failed, and the observer of its harness
+  var current; // the round that runs: its start, whether a test failed, its harness and that harness's observer
   function noteRoundFile(request, parent) {
     if (!shared || !parent || typeof parent.filename !== 'string' || !TAPE_BIN.test(parent.filename)) return;
     var file = resolved(request, parent);
@@ -47,7 +47,11 @@ export const TAPE_ROUNDS_SOURCE = `  var TAPE_BIN = /[\\\\/]tape[\\\\/]bin[\\\\/
     var rounds = [];
     var handles = openHandles();
     var globals, planned, detail;
-    function begin(observer) { current = { began: Date.now(), failed: false, observer: observer }; if (clock) clock.round(rounds.length + 1); }
+    function begin(harness, observer) { current = { began: Date.now(), failed: false, harness: harness, observer: observer }; if (clock) clock.round(rounds.length + 1); }
+    // The tests a round's harness has yet to start: none once the round is over early.
+    function dropQueued(harness) {
+      if (harness && harness._results && Array.isArray(harness._results.tests)) harness._results.tests.length = 0;
+    }
     // The round's harness is done, or one of its tests threw out of tape (its harness then never is).
     function ended(round) {
       if (current !== round) return;
@@ -72,6 +76,8 @@ export const TAPE_ROUNDS_SOURCE = `  var TAPE_BIN = /[\\\\/]tape[\\\\/]bin[\\\\/
       }
       round.failed = true;
       round.observer.abort('threw: ' + text((error && error.stack) || String(error)));
+      // Thrown from a callback after its test ended, the harness would go on with the next test beside the next round.
+      dropQueued(round.harness);
       ownSetImmediate(function () { ended(round); });
     });
     // A handle a round's tests leave as they end (a server closing) gets a second to close before it counts as one
@@ -109,7 +115,7 @@ export const TAPE_ROUNDS_SOURCE = `  var TAPE_BIN = /[\\\\/]tape[\\\\/]bin[\\\\/
         roundHarness = harness;
         registered.length = 0;
         try {
-          begin(observe(harness));
+          begin(harness, observe(harness));
           var round = current;
           harness.onFinish(function () { ownSetImmediate(function () { ended(round); }); });
           roundFiles.forEach(function (file) { require(file); });
@@ -117,14 +123,14 @@ export const TAPE_ROUNDS_SOURCE = `  var TAPE_BIN = /[\\\\/]tape[\\\\/]bin[\\\\/
         } catch (e) {
           // The tests the round registered before the throw are not run: the candidate runs on its own, where its run says why.
           current = undefined;
-          if (harness._results && Array.isArray(harness._results.tests)) harness._results.tests.length = 0;
+          dropQueued(harness);
           why = ${JSON.stringify('unloadable' satisfies RoundStop)};
           detail = text(e && e.message);
         }
       }
       if (why) write({ ${JSON.stringify(STOPPED_MARK)}: why, detail: detail || null });
     }
-    begin(firstObserver);
+    begin(tape.getHarness(), firstObserver);
     var first = current;
     tape.onFinish(function () { ownSetImmediate(function () { ended(first); }); });
   }

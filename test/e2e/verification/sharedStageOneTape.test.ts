@@ -11,7 +11,8 @@ import { CANDIDATES, FILES, candidatesRequest, expectOwnVerdicts } from './share
 /**
  * The clamp of FILES under tape. A `-r` module puts the module under repair on a global, as older suites do, and
  * 'caps far above' reads it there: a round that did not require the `-r` module again would test the first round's
- * candidate. One file registers through `require('tape').test`, as real projects write it.
+ * candidate. One file registers through `require('tape').test`, as real projects write it. 'caps at hi' ends from a
+ * callback, as asynchronous tests do: tape runs the next test only then.
  */
 const TAPE_FILES: Record<string, string> = {
   'src/calc.js': FILES['src/calc.js'],
@@ -20,8 +21,8 @@ const TAPE_FILES: Record<string, string> = {
     "var test = require('tape');",
     "var calc = require('../src/calc');",
     "test('keeps a value inside', function (t) { t.equal(calc.clamp(5, 0, 10), 5); t.end(); });",
-    "test('caps at hi', function (t) { t.equal(calc.clamp(15, 0, 10), 10); t.end(); });",
-    "test('caps far above', function (t) { t.equal(String(global.vfCalc.clamp(99, 0, 10)).trim(), '10'); t.end(); });",
+    "test('caps at hi', function (t) { t.equal(calc.clamp(15, 0, 10), 10); setImmediate(function () { t.end(); }); });",
+    "test('caps far above', function (t) { t.equal(String(global.vfCalc.clamp(99, 0, 10)).trim(), '10'); t.equal(calc.clamp(99, 0, 10), 10); t.end(); });",
     '',
   ].join('\n'),
   'test/low.test.js': [
@@ -60,12 +61,17 @@ for (const folder of ['tape-4', 'tape-5']) {
 
     it('fails a candidate whose test throws (tape leaves it to node) at that test, and goes on with the next round', async () => {
       const throwing = '  if (x < lo) return lo;\n  if (x > hi) throw new Error("boom");';
-      const wrong = [CANDIDATES[1], CANDIDATES[2], CANDIDATES[6]].map((c) => c.text);
-      const r = await candidatesRequest(project(), 'src/calc.js', [wrong[0], wrong[1], throwing, wrong[2], CANDIDATES[3].text]);
+      // Thrown from a callback while 'caps at hi' waits to end: once it ends, its harness must not go on to 'caps far
+      // above' beside the next round, where that candidate's code would leave a global and end the process.
+      const late = '  if (x < lo) return lo; if (x === 15) process.nextTick(function () { throw new Error("late"); });\n  if (x === 99) global.vfLate = 1; return x > hi ? lo : x;';
+      const wrong = [CANDIDATES[1], CANDIDATES[2], CANDIDATES[6]].map((c) => c.text).concat('  if (x < lo) return lo;\n  if (x > hi) return lo + 1;');
+      const r = await candidatesRequest(project(), 'src/calc.js', [wrong[0], wrong[1], throwing, late, CANDIDATES[3].text, wrong[2], CANDIDATES[9].text, wrong[3]]);
       assert.doesNotMatch(r.stderr, /ended after/, r.stderr);
-      assert.match(r.stderr, /stage 1 of candidates #1, #3, #5 shared one tape process \([\d.]+ s\), one round each\n/);
-      assert.deepEqual(r.statuses, ['fail', 'fail', 'fail', 'fail', 'pass']);
+      assert.match(r.stderr, /stage 1 of candidates #1, #3, #5, #7 shared one tape process \([\d.]+ s\), one round each\n/);
+      assert.match(r.stderr, /stage 1 of candidates #2, #4, #6, #8 shared one tape process \([\d.]+ s\), one round each\n/);
+      assert.deepEqual(r.statuses, ['fail', 'fail', 'fail', 'fail', 'pass', 'fail', 'pass', 'fail']);
       assert.match(r.candidates[2].failure ?? '', /^still failing: test\/clamp\.test\.js > caps at hi\b[^]*threw: Error: boom/, r.stderr);
+      assert.match(r.candidates[3].failure ?? '', /^still failing: test\/clamp\.test\.js > caps at hi\b/, r.stderr);
     });
   });
 }
