@@ -58,7 +58,7 @@ export const MOCHA_HOOK_SOURCE = `'use strict';
   var batchFound = false;
   var RUNNER = /[\\\\/]mocha[\\\\/]lib[\\\\/]runner\\.js$/;
   var MOCHA = /[\\\\/]mocha[\\\\/]lib[\\\\/]mocha\\.js$/;
-  var MOCHA_PACKAGE = /[\\/]node_modules[\\/]mocha[\\/]/;
+  var MOCHA_PACKAGE = /[\\\\/]node_modules[\\\\/]mocha[\\\\/]/;
   var LIMIT = 2000;
   function fresh() { return { passes: [], failures: [], pending: [] }; }
   var report = fresh();

@@ -35,10 +35,10 @@ export const TAPE_HOOK_SOURCE = `'use strict';
   var fs = require('fs');
   var path = require('path');
 ${NODE_ROUND_GUARDS_SOURCE}${PROJECT_ROUND_GUARDS_SOURCE}${TAPE_ROUNDS_SOURCE}
-  // A shared run: its plan, and the built-ins before tape or any test file loads (no round may change them, what
-  // packages change as they load aside).
+  // A shared run: its plan, and the handles open before tape or any test file loads (the built-ins are taken when
+  // tape loads: tape 4's command line loads the test files inside its own loading, which is a package's).
   var shared = batchPath ? sharedPlan(batchPath) : undefined;
-  if (shared) { target = shared.target; kept = builtins(); }
+  if (shared) { target = shared.target; roundHandles = openHandles(); }
   var load = Module._load;
   var TAPE = /[\\\\/]tape[\\\\/]index\\.js$/;
   var LIB = /[\\\\/]tape[\\\\/]lib[\\\\/](?:test|results)\\.js$/;
@@ -115,7 +115,10 @@ ${NODE_ROUND_GUARDS_SOURCE}${PROJECT_ROUND_GUARDS_SOURCE}${TAPE_ROUNDS_SOURCE}
         active = false;
         var open = order.filter(function (id) { return !tests[id].ended; });
         // The innermost open test threw; its parents count where they asserted something, as at their end.
-        open.forEach(function (id, i) { if (tests[id].asserts > 0 || i === open.length - 1) emit(tests[id], 'failed', tests[id].message || message); });
+        open.forEach(function (id, i) {
+          tests[id].ended = true;
+          if (tests[id].asserts > 0 || i === open.length - 1) emit(tests[id], 'failed', tests[id].message || message);
+        });
       },
     };
   }
@@ -144,6 +147,14 @@ ${NODE_ROUND_GUARDS_SOURCE}${PROJECT_ROUND_GUARDS_SOURCE}${TAPE_ROUNDS_SOURCE}
     // @fastify/deepmerge by bench:projects: every file registered through it, so no report at all).
     Object.keys(tape).forEach(function (key) { w[key] = tape[key] === tape ? w : tape[key]; });
     ['only', 'skip'].forEach(function (key) { if (typeof tape[key] === 'function') w[key] = registering(key); });
+    // What a test file asks of the harness (test.onFinish(close), a stream of its own) is asked of its round's.
+    ['onFinish', 'onFailure', 'createStream', 'getHarness'].forEach(function (key) {
+      if (typeof tape[key] !== 'function') return;
+      w[key] = function () {
+        if (!roundHarness) return tape[key].apply(tape, arguments);
+        return key === 'getHarness' ? roundHarness : roundHarness[key].apply(roundHarness, arguments);
+      };
+    });
     return w;
   }
   // Tape 5 binds every method onto each test as it is made (this[name] = callBind(this[name], this)), which a
@@ -180,6 +191,7 @@ ${NODE_ROUND_GUARDS_SOURCE}${PROJECT_ROUND_GUARDS_SOURCE}${TAPE_ROUNDS_SOURCE}
     if (!wrapped && TAPE.test(resolved(request, parent))) {
       delete process.env.${TAPE_REPORT_VARIABLE};
       delete process.env.${TAPE_BATCH_VARIABLE};
+      if (shared) kept = builtins(); // no round may change them, what packages change as they load from now on aside
       wrapped = { original: exported, module: wrap(exported) };
       return wrapped.module;
     }

@@ -27,8 +27,10 @@ export const TAPE_BATCH_VARIABLE = 'VERIFIED_FIX_TAPE_BATCH';
  */
 export const TAPE_ROUNDS_SOURCE = `  var TAPE_BIN = /[\\\\/]tape[\\\\/]bin[\\\\/]/;
   var TAPE_PACKAGE = /[\\\\/]node_modules[\\\\/]tape[\\\\/]/;
+  var ownNow = Date.now; // a round may replace Date
   var roundFiles = [];
   var roundHarness;
+  var roundHandles; // the open handles before tape or any test file loads (set with the plan)
   var current; // the round that runs: its start, whether a test failed, its harness and that harness's observer
   function noteRoundFile(request, parent) {
     if (!shared || !parent || typeof parent.filename !== 'string' || !TAPE_BIN.test(parent.filename)) return;
@@ -45,40 +47,49 @@ export const TAPE_ROUNDS_SOURCE = `  var TAPE_BIN = /[\\\\/]tape[\\\\/]bin[\\\\/
     var clock = watchdog(plan.roundMs, path.join(shared.dir, ${JSON.stringify(ROUNDS_OVERRUN_FILE)}));
     var startupMs = process.uptime() * 1000; // what a new process would take before its first round: node, tape
     var rounds = [];
-    var handles = openHandles();
+    var handles = roundHandles;
     var globals, planned, detail;
-    function begin(harness, observer) { current = { began: Date.now(), failed: false, harness: harness, observer: observer }; if (clock) clock.round(rounds.length + 1); }
-    // The tests a round's harness has yet to start: none once the round is over early.
+    // The first round's files load in this turn (CommonJS, required one after another): a throw then is no test's.
+    var loading = true;
+    process.nextTick(function () { loading = false; });
+    function begin(harness, observer) { current = { began: ownNow(), failed: false, harness: harness, observer: observer }; if (clock) clock.round(rounds.length + 1); }
+    // The tests a round's harness has yet to start: none once the round is over early (one that could not load, one
+    // whose test threw from a callback while it waited to end).
     function dropQueued(harness) {
       if (harness && harness._results && Array.isArray(harness._results.tests)) harness._results.tests.length = 0;
     }
-    // The round's harness is done, or one of its tests threw out of tape (its harness then never is).
-    function ended(round) {
-      if (current !== round) return;
+    // Closes the round: its mark where it registered the first round's tests (a failing one may run fewer: one that
+    // threw stops there); whether it did.
+    function record(round) {
       current = undefined;
       if (clock) clock.round(0);
-      // Rounds of the same files register the same tests; a failing one may run fewer (one that threw stops there).
       var valid = rounds.length === 0 || (registered.length === planned && Boolean(require.cache[target]));
       if (planned === undefined) planned = registered.length;
-      rounds.push(valid ? { ms: Date.now() - round.began, failed: round.failed } : { failed: round.failed });
+      rounds.push(valid ? { ms: ownNow() - round.began, failed: round.failed } : { failed: round.failed });
       if (valid) write({ ${JSON.stringify(ROUND_MARK)}: rounds.length - 1, ms: rounds[rounds.length - 1].ms });
-      settled(valid, 0);
+      return valid;
     }
-    // Tape leaves a test that throws to node, which would end the process: its own run would end there and fail. The
-    // round fails at that test, and the next goes on where the checks between rounds find nothing left behind. Thrown
-    // between rounds (a candidate's late callback), nothing says whose it is: the process ends as it would have.
+    // The round's harness is done.
+    function ended(round) {
+      if (current === round) settled(record(round), 0);
+    }
+    // Tape leaves a test that throws to node, which ends the process there: the candidate's own run fails at that
+    // test, and so does its round (the tests still open fail with the error; those not started never run). The
+    // process then ends as it would have: what the test left undone (a stub it would have put back, a fake clock)
+    // could reach the next candidate. A throw while the first round's files load, or between rounds, is no round's.
+    // Not where the project listens for uncaught exceptions itself: node would not end the process then either.
     process.on('uncaughtException', function (error) {
+      if (process.listenerCount('uncaughtException') > 1) return;
       try { process.stderr.write(String((error && error.stack) || error) + '\\n'); } catch (e) { /* nothing to print to */ }
       var round = current;
-      if (!round) {
-        write({ ${JSON.stringify(STOPPED_MARK)}: ${JSON.stringify('leftRunning' satisfies RoundStop)}, detail: null });
-        return void process.exit(1);
+      if (round && !loading) {
+        round.failed = true;
+        round.observer.abort('threw: ' + text((error && error.stack) || String(error)));
+        dropQueued(round.harness);
+        record(round);
       }
-      round.failed = true;
-      round.observer.abort('threw: ' + text((error && error.stack) || String(error)));
-      // Thrown from a callback after its test ended, the harness would go on with the next test beside the next round.
-      dropQueued(round.harness);
-      ownSetImmediate(function () { ended(round); });
+      if (!loading) write({ ${JSON.stringify(STOPPED_MARK)}: ${JSON.stringify('leftRunning' satisfies RoundStop)}, detail: null });
+      process.exit(1);
     });
     // A handle a round's tests leave as they end (a server closing) gets a second to close before it counts as one
     // the candidate left; the timer functions are the hook's own (a round may replace the globals).
@@ -111,7 +122,9 @@ export const TAPE_ROUNDS_SOURCE = `  var TAPE_BIN = /[\\\\/]tape[\\\\/]bin[\\\\/
       }
       if (why === undefined) {
         Object.keys(require.cache).forEach(function (key) { if (!IN_PACKAGE.test(key)) delete require.cache[key]; });
-        var harness = tape.createHarness();
+        // As tape's own harness takes --no-only (its command line sets the variable).
+        var noOnly = process.env.NODE_TAPE_NO_ONLY_TEST;
+        var harness = tape.createHarness({ noOnly: noOnly === undefined ? false : noOnly });
         roundHarness = harness;
         registered.length = 0;
         try {
