@@ -1,4 +1,4 @@
-// What the node runners' round hooks (mochaHook.ts, jestRounds.ts, vitestRounds.ts) run between rounds, as JavaScript
+// What the node runners' round hooks (mochaHook.ts, jestRounds.ts, vitestRounds.ts, tapeRounds.ts) run between rounds, as JavaScript
 // text inside their module: the shared run's plan and the file under repair found from the run's folder, a watchdog on a round's CPU time, the checks that a
 // round left nothing a later one could meet (a patched built-in or core module, a new timer or handle), and whether
 // the request's first pass should end its process.

@@ -65,8 +65,8 @@ ${NODE_ROUND_GUARDS_SOURCE}${PROJECT_ROUND_GUARDS_SOURCE}${TAPE_ROUNDS_SOURCE}
     try { return (typeof value === 'string' ? value : JSON.stringify(value)).slice(0, 2000); } catch (e) { return String(value).slice(0, 2000); }
   }
   // Writes the report's rows for a harness's tests as they end. Returns \`abort(message)\`, for a test that threw out
-  // of tape (a shared run's round goes on): the tests still open are written as failed with it, and the rest of the
-  // stream is not read.
+  // of tape in a shared run: the tests still open are written as failed with it, and the rest of the stream is not
+  // read.
   function observe(harness) {
     var tests = {};
     var order = [];

@@ -7,9 +7,9 @@ import type { RoundStop } from './sharedRounds';
 export const TAPE_BATCH_VARIABLE = 'VERIFIED_FIX_TAPE_BATCH';
 
 /**
- * The rounds, as JavaScript text inside the hook. Needs the hook's `write(row)`, `registered`, `observe(harness)`
- * and NODE_ROUND_GUARDS_SOURCE and PROJECT_ROUND_GUARDS_SOURCE in scope (`kept` and `target` set when the plan was
- * read, before tape loads). Defines `noteRoundFile(request, parent)` (Module._load: the project modules tape's command
+ * The rounds, as JavaScript text inside the hook. Needs the hook's `write(row)`, `registered`, `observe(harness)`,
+ * `shared` and `text(value)`, and NODE_ROUND_GUARDS_SOURCE and PROJECT_ROUND_GUARDS_SOURCE in scope (`target` and
+ * `roundHandles` set when the plan is read, `kept` when tape loads). Defines `noteRoundFile(request, parent)` (Module._load: the project modules tape's command
  * line requires, its `-r` modules and then the test files), `noteRoundRow(row)` (each report row),
  * `roundHarness` (where `test()` registers once the first round is over) and `startRounds(tape, observer)`, called at
  * the first registration, once tape's harness and its observer exist.
@@ -22,7 +22,7 @@ export const TAPE_BATCH_VARIABLE = 'VERIFIED_FIX_TAPE_BATCH';
  * wrapper sends to it. The report is the hook's JSON lines, each finished round closed by a mark line
  * (`{"<ROUND_MARK>": round, "ms": n}`) and a stop early by `{"<STOPPED_MARK>": key, "detail": …}`; a round that did
  * not register the first round's tests gets no mark (the engine runs that candidate again). A test that throws (tape
- * leaves that to node, which ends the run) fails its round there, and the rounds go on. The checks between rounds
+ * leaves that to node, which ends the run) fails its round there, and the process ends. The checks between rounds
  * are mocha's: built-ins, globals, timers and handles, where the file under repair was loaded from.
  */
 export const TAPE_ROUNDS_SOURCE = `  var TAPE_BIN = /[\\\\/]tape[\\\\/]bin[\\\\/]/;
@@ -31,7 +31,7 @@ export const TAPE_ROUNDS_SOURCE = `  var TAPE_BIN = /[\\\\/]tape[\\\\/]bin[\\\\/
   var roundFiles = [];
   var roundHarness;
   var roundHandles; // the open handles before tape or any test file loads (set with the plan)
-  var current; // the round that runs: its start, whether a test failed, its harness and that harness's observer
+  var current; // the round that runs: its start, whether a test failed, and its harness's observer
   function noteRoundFile(request, parent) {
     if (!shared || !parent || typeof parent.filename !== 'string' || !TAPE_BIN.test(parent.filename)) return;
     var file = resolved(request, parent);
@@ -52,12 +52,7 @@ export const TAPE_ROUNDS_SOURCE = `  var TAPE_BIN = /[\\\\/]tape[\\\\/]bin[\\\\/
     // The first round's files load in this turn (CommonJS, required one after another): a throw then is no test's.
     var loading = true;
     process.nextTick(function () { loading = false; });
-    function begin(harness, observer) { current = { began: ownNow(), failed: false, harness: harness, observer: observer }; if (clock) clock.round(rounds.length + 1); }
-    // The tests a round's harness has yet to start: none once the round is over early (one that could not load, one
-    // whose test threw from a callback while it waited to end).
-    function dropQueued(harness) {
-      if (harness && harness._results && Array.isArray(harness._results.tests)) harness._results.tests.length = 0;
-    }
+    function begin(observer) { current = { began: ownNow(), failed: false, observer: observer }; if (clock) clock.round(rounds.length + 1); }
     // Closes the round: its mark where it registered the first round's tests (a failing one may run fewer: one that
     // threw stops there); whether it did.
     function record(round) {
@@ -85,7 +80,6 @@ export const TAPE_ROUNDS_SOURCE = `  var TAPE_BIN = /[\\\\/]tape[\\\\/]bin[\\\\/
       if (round && !loading) {
         round.failed = true;
         round.observer.abort('threw: ' + text((error && error.stack) || String(error)));
-        dropQueued(round.harness);
         record(round);
       }
       if (!loading) write({ ${JSON.stringify(STOPPED_MARK)}: ${JSON.stringify('leftRunning' satisfies RoundStop)}, detail: null });
@@ -128,7 +122,7 @@ export const TAPE_ROUNDS_SOURCE = `  var TAPE_BIN = /[\\\\/]tape[\\\\/]bin[\\\\/
         roundHarness = harness;
         registered.length = 0;
         try {
-          begin(harness, observe(harness));
+          begin(observe(harness));
           var round = current;
           harness.onFinish(function () { ownSetImmediate(function () { ended(round); }); });
           roundFiles.forEach(function (file) { require(file); });
@@ -136,14 +130,14 @@ export const TAPE_ROUNDS_SOURCE = `  var TAPE_BIN = /[\\\\/]tape[\\\\/]bin[\\\\/
         } catch (e) {
           // The tests the round registered before the throw are not run: the candidate runs on its own, where its run says why.
           current = undefined;
-          dropQueued(harness);
+          if (harness._results && Array.isArray(harness._results.tests)) harness._results.tests.length = 0;
           why = ${JSON.stringify('unloadable' satisfies RoundStop)};
           detail = text(e && e.message);
         }
       }
       if (why) write({ ${JSON.stringify(STOPPED_MARK)}: why, detail: detail || null });
     }
-    begin(tape.getHarness(), firstObserver);
+    begin(firstObserver);
     var first = current;
     tape.onFinish(function () { ownSetImmediate(function () { ended(first); }); });
   }
