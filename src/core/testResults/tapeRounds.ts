@@ -27,7 +27,8 @@ export const TAPE_BATCH_VARIABLE = 'VERIFIED_FIX_TAPE_BATCH';
  */
 export const TAPE_ROUNDS_SOURCE = `  var TAPE_BIN = /[\\\\/]tape[\\\\/]bin[\\\\/]/;
   var TAPE_PACKAGE = /[\\\\/]node_modules[\\\\/]tape[\\\\/]/;
-  var ownNow = Date.now; // a round may replace Date
+  // Held when the hook loads, before any test file runs: a round may replace Date and the timer functions.
+  var ownNow = Date.now, ownSetTimeout = setTimeout, ownSetImmediate = setImmediate;
   var roundFiles = [];
   var roundHarness;
   var roundHandles; // the open handles before tape or any test file loads (set with the plan)
@@ -43,7 +44,6 @@ export const TAPE_ROUNDS_SOURCE = `  var TAPE_BIN = /[\\\\/]tape[\\\\/]bin[\\\\/
   function startRounds(tape, firstObserver) {
     if (typeof tape.createHarness !== 'function' || typeof tape.onFinish !== 'function') return; // one round, as without a plan
     var plan = shared.plan, texts = shared.texts;
-    var ownSetTimeout = setTimeout, ownSetImmediate = setImmediate;
     var clock = watchdog(plan.roundMs, path.join(shared.dir, ${JSON.stringify(ROUNDS_OVERRUN_FILE)}));
     var startupMs = process.uptime() * 1000; // what a new process would take before its first round: node, tape
     var rounds = [];
