@@ -6,6 +6,7 @@ import type { BenchProject } from './projects/catalog';
 import { bareSuite, measureRequest, median } from './projects/request';
 import type { RequestMeasure } from './projects/request';
 import { prepareProject, seedBug, userCommand } from './projects/prepare';
+import { chainFloorMs } from './projects/chain';
 
 const s = (ms: number | undefined) => (ms === undefined ? '–' : `${(ms / 1000).toFixed(1)} s`);
 const x = (ms: number | undefined, suite: number) => (ms === undefined ? '–' : `${(ms / suite).toFixed(1)}×`);
@@ -39,13 +40,14 @@ function row(project: BenchProject, bug: number, { main: m, fullSuite, noStaged 
   const floor = floorOf(m);
   const share = floor === undefined ? undefined : Math.max(0, m.wallMs - floor) / m.wallMs;
   const differ = fullSuite || noStaged ? String(disagreements(m, fullSuite) + disagreements(m, noStaged)) : '–';
-  return `| ${project.name} | ${project.runner} | ${bug + 1} | ${engaged} | ${s(m.suiteMs)} | ${s(m.wallMs)} | ${x(m.wallMs, m.suiteMs)} | ${s(floor)} | ${x(m.wallMs, floor ?? NaN)} | ${percent(share)} | ` +
+  const chain = m.chain ? `${x(m.chain.startupMs, m.suiteMs)} | ${x(m.chain.stageOneProcessMs, m.suiteMs)} | ${x(chainFloorMs(m.chain, m.suiteMs), m.suiteMs)}` : '– | – | –';
+  return `| ${project.name} | ${project.runner} | ${bug + 1} | ${engaged} | ${s(m.suiteMs)} | ${s(m.wallMs)} | ${x(m.wallMs, m.suiteMs)} | ${chain} | ${s(floor)} | ${x(m.wallMs, floor ?? NaN)} | ${percent(share)} | ` +
     `${fullSuite ? x(fullSuite.wallMs, fullSuite.suiteMs) : '–'} | ${noStaged ? x(noStaged.wallMs, noStaged.suiteMs) : '–'} | ${differ} | ${x(m.listedMs, m.suiteMs)} | ` +
     `${x(m.firstVerifiedMs, m.suiteMs)} | ${stage} | ${m.timeouts} | ${excerpts} | ${m.verified ? `yes (${m.verified})` : 'no'} | ${percent(m.strengthShare)} |`;
 }
 
-const HEADER = '| project | runner | bug | per-test | suite | request | ÷ suite | floor | ÷ floor | engine share | --full-suite ÷ suite | --no-staged ÷ suite | verdicts differ | list ÷ suite | 1st verified ÷ suite | stage 1 only | timeouts | excerpt names a test | verified | strength share |\n' +
-  '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|';
+const HEADER = '| project | runner | bug | per-test | suite | request | ÷ suite | start-up ÷ suite | stage-1 process ÷ suite | chain ÷ suite | floor | ÷ floor | engine share | --full-suite ÷ suite | --no-staged ÷ suite | verdicts differ | list ÷ suite | 1st verified ÷ suite | stage 1 only | timeouts | excerpt names a test | verified | strength share |\n' +
+  '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|';
 
 interface Ready {
   readonly project: BenchProject;
@@ -87,6 +89,10 @@ interface Totals {
   readonly shares: number[];
   /** (request − n × the failing tests' time) ÷ one suite: #27's measure, target ≤ 1.5. */
   readonly aboveStageOne: number[];
+  /** Each request's chain (chain.ts) ÷ one suite, its start-up alone, and the request ÷ its chain. */
+  readonly chains: number[];
+  readonly startups: number[];
+  readonly overChain: number[];
   disagreements: number;
 }
 
@@ -105,6 +111,11 @@ async function benchBug({ project, dir, command }: Ready, i: number, compare: bo
     rows.push(row(project, i, modes));
     ratios.push(m.wallMs / m.suiteMs);
     if (m.stageOneMs !== undefined) totals.aboveStageOne.push((m.wallMs - CANDIDATES * m.stageOneMs) / m.suiteMs);
+    if (m.chain) {
+      totals.chains.push(chainFloorMs(m.chain, m.suiteMs) / m.suiteMs);
+      totals.startups.push(m.chain.startupMs / m.suiteMs);
+      totals.overChain.push(m.wallMs / chainFloorMs(m.chain, m.suiteMs));
+    }
     totals.disagreements += disagreements(m, modes.fullSuite) + disagreements(m, modes.noStaged);
     if (m.strengthShare !== undefined) shares.push(m.strengthShare);
     console.log(`  ${rows[rows.length - 1]}`);
@@ -139,7 +150,7 @@ async function main(): Promise<void> {
   }
   console.log(`real-projects bench: ${chosen.length} project(s), 3 seeded bugs each, 10 offline candidates per request (--behaviour off); load ${load()}`);
   const t0 = performance.now();
-  const totals: Totals = { rows: [], ratios: [], shares: [], aboveStageOne: [], disagreements: 0 };
+  const totals: Totals = { rows: [], ratios: [], shares: [], aboveStageOne: [], chains: [], startups: [], overChain: [], disagreements: 0 };
   const { rows, ratios, shares } = totals;
   const projects: Ready[] = [];
   for (const project of chosen) {
@@ -154,6 +165,10 @@ async function main(): Promise<void> {
     "(#27's target ≤ 1.5×; each candidate's run counts in full, its process's start-up too, as a run of its own would, and the runs share the slots, so shared stage 1 takes it below 0); " +
     `verdicts that differ from --full-suite / --no-staged: ${compare ? `${totals.disagreements} (must be 0)` : 'not compared (--default-only)'}; median strength share ` +
     `${percent(shares.length ? median(shares) : undefined)} over ${shares.length}; bench took ${s(performance.now() - t0)}; load at the end ${load()}`);
+  const { chains, startups, overChain } = totals;
+  console.log(`the chain (the CLI's start-up, the baseline, one stage-1 process, one suite for the fix's own full run: what no number of cores ` +
+    `takes a request below) ÷ one suite: median ${median(chains).toFixed(1)}× over ${chains.length}, above 3× in ${chains.filter((c) => c > 3).length}; ` +
+    `start-up alone: median ${median(startups).toFixed(2)}×; request ÷ its chain: median ${median(overChain).toFixed(2)}×`);
 }
 
 void main();

@@ -4,6 +4,8 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
+import { chainOf } from './chain';
+import type { Chain, Timed } from './chain';
 
 export interface RequestMeasure {
   readonly suiteMs: number;
@@ -33,12 +35,9 @@ export interface RequestMeasure {
   readonly stageOneMs?: number;
   /** Each candidate's verdict by index: verified or not. */
   readonly verifiedByIndex: readonly boolean[];
+  /** The steps the request took one after another (chain.ts); absent where no baseline ran. */
+  readonly chain?: Chain;
   readonly note?: string;
-}
-
-interface Timed {
-  readonly at: number;
-  readonly text: string;
 }
 
 function spawnTimed(command: string, args: string[], cwd: string, timeoutMs: number, env?: NodeJS.ProcessEnv): Promise<{ exit: number | null; stdout: string; lines: Timed[]; ms: number }> {
@@ -170,6 +169,7 @@ export async function measureRequest(dir: string, command: string, file: string,
   const candidates = json.candidates ?? [];
   const failing = json.baseline?.failingTests ?? [];
   const failed = candidates.filter((c) => c.status !== 'pass');
+  const chain = chainOf(lines, json.baseline?.durationMs, candidates);
   return {
     suiteMs: suite.ms, suiteExit: suite.exit, wallMs: ms, exit, perTest, perTestEngaged: json.baseline?.perTest === true,
     baselineFailing: failing.length, firstVerifiedMs: firstPass?.at, listedMs: listed?.at ?? (candidates.length ? ms : undefined),
@@ -179,6 +179,7 @@ export async function measureRequest(dir: string, command: string, file: string,
     strengthShare: json.strengthCost?.share, baselineMs: json.baseline?.durationMs,
     ...stageOneOf(candidates),
     verifiedByIndex: candidates.reduce<boolean[]>((all, c) => ((all[c.index] = c.verified), all), []),
+    ...(chain ? { chain } : {}),
     ...(noteOf(json, stdout, exit, log, timeout)),
   };
 }

@@ -1,0 +1,65 @@
+// The steps every request takes one after another, whatever runs beside them, read from one request's time-stamped
+// log: the CLI's start-up before the baseline's process, the baseline (stage 1 needs its failing tests), one stage-1
+// process (a candidate passes its failing tests there before its full run starts), and a shown fix's full run, in a
+// process of its own. Their sum is what a request cannot go below on any number of cores; the bench sets it beside
+// the request to tell what the engine could still win from what its rules cost.
+
+/** A line of the CLI's stderr and when it came, in ms since the request started. */
+export interface Timed {
+  readonly at: number;
+  readonly text: string;
+}
+
+/** A candidate as the CLI's --json lists it (the fields the chain reads). */
+export interface ChainCandidate {
+  /** From 0; the log names it `#index+1`. */
+  readonly index: number;
+  readonly durationMs: number;
+  /** 'failing-tests': its verdict came from stage 1. */
+  readonly stage?: string;
+}
+
+export interface Chain {
+  /** From the CLI's start to the baseline's process start: node, the sandbox probe, the listing, the candidates' parse. */
+  readonly startupMs: number;
+  readonly baselineMs: number;
+  /**
+   * The cheapest stage-1 run in a process of its own, start-up included: a shared process's first round (what a
+   * candidate that failed there took), else a candidate's own stage-1 run. Absent where none ended at stage 1.
+   */
+  readonly stageOneProcessMs?: number;
+}
+
+const BASELINE_LINE = /^baseline \(unmodified code\):/;
+/** "stage 1 of candidates #2, #4, #6 shared one mocha process (0.4 s), …": the first named ran first. */
+const SHARED_LINE = /stage 1 of candidates #(\d+)(?:, #\d+)* shared one /;
+
+/**
+ * The request's chain from its log and --json; undefined without a baseline line (no baseline ran). `baselineMs` is
+ * the --json baseline's duration (the log rounds it to 0.1 s).
+ */
+export function chainOf(lines: readonly Timed[], baselineMs: number | undefined, candidates: readonly ChainCandidate[]): Chain | undefined {
+  const baseline = lines.find((line) => BASELINE_LINE.test(line.text.replace(/^verified-fix: /, '')));
+  if (!baseline || baselineMs === undefined) return undefined;
+  const stageOne = candidates.filter((c) => c.stage === 'failing-tests');
+  const firsts = new Set(lines.flatMap((line) => {
+    const match = SHARED_LINE.exec(line.text);
+    return match ? [Number(match[1]) - 1] : [];
+  }));
+  const shared = new Set(lines.flatMap((line) => (SHARED_LINE.test(line.text) ? [...line.text.matchAll(/#(\d+)/g)].map((m) => Number(m[1]) - 1) : [])));
+  // A round after the first in a shared process does not pay the process's start-up: it is not a run of its own.
+  const own = stageOne.filter((c) => firsts.has(c.index) || !shared.has(c.index)).map((c) => c.durationMs);
+  return {
+    startupMs: Math.max(0, baseline.at - baselineMs),
+    baselineMs,
+    ...(own.length ? { stageOneProcessMs: Math.min(...own) } : {}),
+  };
+}
+
+/**
+ * What no scheduling can take below: start-up, the baseline, one stage-1 process and one full run (`suiteMs`, the bare
+ * suite, stands for the fix's own). Where no candidate ended at stage 1, that step counts as nothing.
+ */
+export function chainFloorMs(chain: Chain, suiteMs: number): number {
+  return chain.startupMs + chain.baselineMs + (chain.stageOneProcessMs ?? 0) + suiteMs;
+}
