@@ -43,6 +43,8 @@ const common = {
 const targets = [
   { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
   { ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
+  // The mutation generator's worker thread (src/core/mutation/parseClient.ts finds it beside the bundle it runs in).
+  { ...common, entryPoints: ['src/core/mutation/parseWorker.ts'], outfile: 'dist/parseWorker.js' },
 ];
 if (tests) {
   // Bundles of tests that were moved or deleted would still match the runners' globs: start from an empty out/.

@@ -96,9 +96,23 @@ export type ProviderSample =
   | { readonly kind: 'invalid'; readonly reason: string; readonly raw?: string; readonly usage?: SampleUsage }
   | { readonly kind: 'lost'; readonly reason: string; readonly lostKind: LostKind };
 
+/** The selection as a provider may see it before the request's tests can run (`CandidateProvider.prepare`). */
+export type EarlySelection = Pick<ProviderRequest, 'languageId' | 'relativePath' | 'fileText' | 'start' | 'end' | 'samples'>;
+
+/** Work a provider started early; released when the request ends, whether or not `generate` took it. */
+export interface EarlyWork {
+  release(): void;
+}
+
 export interface CandidateProvider {
   /** Short name for logs and results: `file`, `mutation`, `openai-compatible`, `vscode-lm`. */
   readonly name: string;
+  /**
+   * Called once per request as soon as the selection is known, before the sandbox is probed and the workspace
+   * listed: a provider whose candidates cost this machine's CPU may start on them there, off the engine's thread.
+   * `generate` then takes what it started, for the same selection.
+   */
+  prepare?(selection: EarlySelection): EarlyWork | undefined;
   /**
    * Reads `request.repair`: when none of its samples is verified, the engine may ask it again (a repair round, up to
    * the request's `repairRounds`) with its failed candidates. Models do; the mutation and file providers do not.

@@ -34,6 +34,21 @@ import { recheckAgainstCensus } from './censusRecheck';
 export async function runFix(request: FixRequest, onEvent: (event: FixEvent) => void = () => undefined, reuse?: ReusedBaseline): Promise<FixResult> {
   const started = performance.now();
   const opened = await openRequest(request);
+  const { prepared } = opened;
+  // The provider may start on its candidates now, off this thread: the sandbox probe and the listing that come next
+  // mostly wait on short processes, and the baseline starts after them.
+  const early = request.provider.prepare?.({
+    languageId: prepared.languageId, relativePath: prepared.relativePath, fileText: prepared.text, start: prepared.start, end: prepared.end, samples: request.samples,
+  });
+  try {
+    return await runOpened(request, opened, started, onEvent, reuse);
+  } finally {
+    early?.release();
+  }
+}
+
+/** The request once opened: its tests planned and run, its candidates generated and verified. */
+async function runOpened(request: FixRequest, opened: OpenedRequest, started: number, onEvent: (event: FixEvent) => void, reuse?: ReusedBaseline): Promise<FixResult> {
   const { prepared, logger } = opened;
   const { backend, listing } = await prepareExecution(request, logger);
   const plan = planTests({

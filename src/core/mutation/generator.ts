@@ -179,7 +179,7 @@ export interface PreparedSelection {
   release(): void;
 }
 
-type SelectionInput = Omit<MutationInput, 'hintLines'>;
+export type SelectionInput = Omit<MutationInput, 'hintLines'>;
 
 /** How long prepareSelection's syntax checks hold the thread before letting other work run. */
 const CHECK_SLICE_MS = 10;

@@ -1,9 +1,10 @@
 // The `mutation` provider: offline single-edit repair candidates (`<`→`<=`, `i`→`i + 1`, swapped arguments, …).
 import { UserError } from '../base/errors';
 import { failureLines } from '../mutation/failureLines';
-import { generateMutants, prepareSelection } from '../mutation/generator';
-import type { MutationStats } from '../mutation/generator';
-import type { CandidateProvider, ProviderRequest, ProviderSample } from '../contract/provider';
+import type { MutationStats, SelectionInput } from '../mutation/generator';
+import { startParse } from '../mutation/parseClient';
+import type { SelectionParse } from '../mutation/parseClient';
+import type { CandidateProvider, EarlySelection, EarlyWork, ProviderRequest, ProviderSample } from '../contract/provider';
 import { untilAborted } from './retryPolicy';
 
 /**
@@ -20,12 +21,29 @@ const TOP_LINES_LOGGED = 5;
 export interface MutationProviderOptions {
   /** Called once per request with the counts, after generation and before the first candidate is yielded. */
   readonly onStats?: (stats: MutationStats) => void;
+  /** The parse worker's bundle (tests point it at dist/parseWorker.js); by default the one beside the running bundle. */
+  readonly parseWorker?: string;
 }
 
 /** A `CandidateProvider` that also tells what its last request generated. */
 export interface MutationProvider extends CandidateProvider {
   /** Counts of the most recent request (candidates, dropped as unparsable, duplicates), or undefined before one. */
   lastStats(): MutationStats | undefined;
+}
+
+/** What the parse and the syntax checks read: the same for `prepare` and `generate` on one selection. */
+function selectionOf(request: EarlySelection): SelectionInput {
+  return { languageId: request.languageId, fileText: request.fileText, start: request.start, end: request.end, limit: Math.max(request.samples, CHECKED_AT_LEAST) };
+}
+
+const sameSelection = (a: SelectionInput, b: SelectionInput) =>
+  a.languageId === b.languageId && a.start === b.start && a.end === b.end && a.limit === b.limit && a.fileText === b.fileText;
+
+/** A parse `prepare` started: `generate` takes it once, for the same selection; else the request's end frees it. */
+interface EarlyParse {
+  readonly selection: SelectionInput;
+  readonly parse: SelectionParse;
+  taken: boolean;
 }
 
 /**
@@ -35,24 +53,53 @@ export interface MutationProvider extends CandidateProvider {
  */
 export function createMutationProvider(options: MutationProviderOptions = {}): MutationProvider {
   let last: MutationStats | undefined;
+  let early: EarlyParse | undefined;
   return {
     name: 'mutation',
     lastStats: () => last,
+    /**
+     * Starts the parse and the syntax checks on the parse worker while the engine probes the sandbox and lists the
+     * workspace: steps that mostly wait on short processes, with the CPU idle. On this thread (no worker) it would
+     * hold those steps back instead, so it waits for `generate` there.
+     */
+    prepare(request: EarlySelection): EarlyWork | undefined {
+      const selection = selectionOf(request);
+      const parse = startParse(selection, options.parseWorker);
+      if (!parse.offThread) {
+        parse.release();
+        return undefined;
+      }
+      const started: EarlyParse = { selection, parse, taken: false };
+      early = started;
+      return {
+        release: () => {
+          if (early === started) early = undefined;
+          if (!started.taken) parse.release();
+          started.taken = true;
+        },
+      };
+    },
     async *generate(request: ProviderRequest): AsyncGenerator<ProviderSample> {
-      const selection = { languageId: request.languageId, fileText: request.fileText, start: request.start, end: request.end, limit: Math.max(request.samples, CHECKED_AT_LEAST) };
+      const selection = selectionOf(request);
+      const started = early && !early.taken && sameSelection(early.selection, selection) ? early : undefined;
+      if (started) started.taken = true;
       // Within one line the hints cannot reorder anything (every mutant is on the same line): the mutants go out
       // without waiting for the baseline, and the first can start its full run beside it.
       const oneLine = !request.fileText.slice(request.start, request.end).includes('\n');
-      // Else the mutants wait for the baseline's verdict anyway, and the parse, which holds the event loop (a quarter
-      // of a second on a 3,000-line file), waits for its process to start: begun first, it holds that start back.
-      // Within one line it goes first: the first mutant's full run beside the baseline starts that much sooner, and
-      // the parse runs twice as long beside a starting baseline (measured on lunr's 3,400-line file).
-      if (!oneLine && request.testsStarted) await untilAborted(request.testsStarted, request.signal);
-      if (request.signal.aborted) return;
-      // The parse and the syntax checks need no hints (the baseline's failures): they start before those are in.
-      const prepared = prepareSelection(selection);
+      // Else the mutants wait for the baseline's verdict anyway, and a parse on this thread, which holds the event loop
+      // (a quarter of a second on a 3,000-line file), waits for the baseline's process to start: begun first, it holds
+      // that start back. Within one line it goes first: the first mutant's full run beside the baseline starts that
+      // much sooner, and the parse runs twice as long beside a starting baseline (measured on lunr's 3,400-line file).
+      let parse = started?.parse;
+      if (!parse) {
+        if (!oneLine && request.testsStarted) await untilAborted(request.testsStarted, request.signal);
+        if (request.signal.aborted) return;
+        // The parse and the syntax checks need no hints (the baseline's failures): they start before those are in.
+        parse = startParse(selection, options.parseWorker);
+      }
       let handedOver = false;
       try {
+        if (request.signal.aborted) return;
         const baseline = oneLine ? undefined : await untilAborted(request.baseline, request.signal);
         if (request.signal.aborted) return;
         const failing = baseline !== undefined && baseline.status !== 'pass';
@@ -61,7 +108,7 @@ export function createMutationProvider(options: MutationProviderOptions = {}): M
         if (request.signal.aborted) return;
         const hintLines = ranking?.lines ?? (failing ? failureLines(baseline.output, request.relativePath) : []);
         handedOver = true;
-        const { mutants, stats } = await generateMutants({ ...selection, hintLines }, prepared);
+        const { mutants, stats } = await parse.mutants(hintLines);
         last = stats;
         options.onStats?.(stats);
         if (!stats.supported) {
@@ -78,7 +125,7 @@ export function createMutationProvider(options: MutationProviderOptions = {}): M
           `mutation: ${stats.candidates} candidates from ${stats.generated} edits ` +
             `(${stats.unparsable} dropped as unparsable, ${stats.duplicates} duplicates` +
             `${stats.unchecked > 0 ? `, ${stats.unchecked} after the first ${stats.candidates} not checked` : ''}) ` +
-            `in ${stats.durationMs.toFixed(0)} ms${hinted}; ` +
+            `in ${stats.durationMs.toFixed(0)} ms${parse.offThread ? (started ? ", parsed on a worker thread from the request's start" : ', parsed on a worker thread') : ''}${hinted}; ` +
             `trying the first ${Math.min(request.samples, stats.candidates)}`,
         );
         for (const mutant of mutants.slice(0, request.samples)) {
@@ -87,7 +134,7 @@ export function createMutationProvider(options: MutationProviderOptions = {}): M
         }
       } finally {
         // A request cancelled before the ranking never hands the parse over: its tree is freed here.
-        if (!handedOver) void prepared.then((unused) => unused?.release(), () => undefined);
+        if (!handedOver) parse.release();
       }
     },
   };

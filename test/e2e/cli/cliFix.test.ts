@@ -39,6 +39,14 @@ describe('verified-fix fix', () => {
     assert.deepEqual(fingerprint(example), before, 'the example is untouched');
   });
 
+  it("parses the quick start's mutants on a worker thread from the request's start, and verifies the same fixes", async () => {
+    const args = ['fix', '--workspace', example, '--file', 'src/pricing.js', '--lines', '5-5', '--provider', 'mutation', '--strength-budget', '0', '--json', '--verbose'];
+    const r = await runCli(args, { env });
+    assert.equal(r.exitCode, 0, r.stderr);
+    assert.match(r.stderr, /mutation: \d+ candidates from \d+ edits .*, parsed on a worker thread from the request's start; trying the first 10/);
+    assert.deepEqual(JSON.parse(r.stdout).verified, [0, 2]);
+  });
+
   it('prints the diff for people and keeps line breaks single', async () => {
     const r = await runCli([...demoArgs, '--samples', '5', '--k', '2'], { env });
     assert.equal(r.exitCode, 0, r.stderr);

@@ -1,0 +1,140 @@
+// Runs the mutation generator's parse on a worker thread (parseWorker.ts) where its bundle is present, so that the
+// parse (a tenth to a third of a second, more on long files) does not hold the engine's event loop: it can start as
+// soon as the selection is known and run while the sandbox probe, the listing and the baseline's start go on. Where
+// the worker is absent or fails, the same functions run on this thread.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { generateMutants, prepareSelection } from './generator';
+import type { MutationInput, MutationStats, SelectionInput } from './generator';
+
+/** A mutant as the provider hands it on. */
+export interface ParsedMutant {
+  readonly text: string;
+  readonly label: string;
+}
+
+export interface ParsedMutants {
+  readonly mutants: readonly ParsedMutant[];
+  readonly stats: MutationStats;
+}
+
+/** What the engine's thread asks the worker; answers come for `generate` only. */
+export type ParseAsk =
+  | { readonly kind: 'prepare'; readonly id: number; readonly input: SelectionInput }
+  | { readonly kind: 'generate'; readonly id: number; readonly input: MutationInput }
+  | { readonly kind: 'release'; readonly id: number };
+
+export type ParseAnswer = ({ readonly id: number } & ParsedMutants) | { readonly id: number; readonly error: string };
+
+/** A selection's parse, started: its mutants once the hints are known (once), or its release when never asked. */
+export interface SelectionParse {
+  /** Whether it runs on the worker: the engine's event loop stays free meanwhile. */
+  readonly offThread: boolean;
+  /** The mutants ranked by `hintLines`; takes the parse over. */
+  mutants(hintLines: readonly number[]): Promise<ParsedMutants>;
+  release(): void;
+}
+
+/** The worker's bundle beside this one (dist/parseWorker.js beside dist/cli.js and dist/extension.js). */
+const BUNDLED_WORKER = join(__dirname, 'parseWorker.js');
+
+/** One worker per process (per bundle file), made on first use; `undefined` once it failed (the rest run here). */
+const workers = new Map<string, ParseWorker | undefined>();
+
+class ParseWorker {
+  private readonly worker: Worker;
+  private readonly pending = new Map<number, { resolve: (answer: ParseAnswer) => void; reject: (error: Error) => void }>();
+  private next = 1;
+
+  constructor(file: string, private readonly onFailure: () => void) {
+    this.worker = new Worker(file);
+    // Idle, it must not keep the process alive; while it owes an answer, it does (see ask).
+    this.worker.unref();
+    this.worker.on('message', (answer: ParseAnswer) => {
+      const waiting = this.pending.get(answer.id);
+      this.pending.delete(answer.id);
+      if (this.pending.size === 0) this.worker.unref();
+      waiting?.resolve(answer);
+    });
+    const fail = (error: Error) => {
+      this.onFailure();
+      for (const waiting of this.pending.values()) waiting.reject(error);
+      this.pending.clear();
+    };
+    this.worker.on('error', fail);
+    this.worker.on('exit', (code) => fail(new Error(`the parse worker exited (${code})`)));
+  }
+
+  id(): number {
+    return this.next++;
+  }
+
+  post(ask: ParseAsk): void {
+    this.worker.postMessage(ask);
+  }
+
+  ask(ask: ParseAsk & { kind: 'generate' }): Promise<ParseAnswer> {
+    return new Promise((resolve, reject) => {
+      this.pending.set(ask.id, { resolve, reject });
+      this.worker.ref();
+      this.worker.postMessage(ask);
+    });
+  }
+}
+
+function parseWorker(file: string): ParseWorker | undefined {
+  if (!workers.has(file)) {
+    let made: ParseWorker | undefined;
+    try {
+      made = existsSync(file) ? new ParseWorker(file, () => workers.set(file, undefined)) : undefined;
+    } catch {
+      made = undefined;
+    }
+    workers.set(file, made);
+  }
+  return workers.get(file);
+}
+
+/** Starts parsing `input` at once: on the worker where its bundle is present (`workerFile`, for tests), else here. */
+export function startParse(input: SelectionInput, workerFile = BUNDLED_WORKER): SelectionParse {
+  const worker = parseWorker(workerFile);
+  if (!worker) return onThisThread(input);
+  const id = worker.id();
+  worker.post({ kind: 'prepare', id, input });
+  let taken = false;
+  return {
+    offThread: true,
+    async mutants(hintLines) {
+      taken = true;
+      const answer = await worker.ask({ kind: 'generate', id, input: { ...input, hintLines } }).catch(() => undefined);
+      // A worker that died or could not parse: the same generation here, where its error, if any, is the one thrown.
+      if (!answer || 'error' in answer) return generateMutants({ ...input, hintLines });
+      return answer;
+    },
+    release() {
+      if (taken) return;
+      taken = true;
+      worker.post({ kind: 'release', id });
+    },
+  };
+}
+
+function onThisThread(input: SelectionInput): SelectionParse {
+  const prepared = prepareSelection(input);
+  // Its failure reaches the caller through mutants(); one never asked for is released unread.
+  prepared.catch(() => undefined);
+  let taken = false;
+  return {
+    offThread: false,
+    mutants: (hintLines) => {
+      taken = true;
+      return generateMutants({ ...input, hintLines }, prepared);
+    },
+    release() {
+      if (taken) return;
+      taken = true;
+      void prepared.then((unused) => unused?.release(), () => undefined);
+    },
+  };
+}
