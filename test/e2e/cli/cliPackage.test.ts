@@ -68,10 +68,11 @@ describe('the npm package', () => {
     bin = join(prefix, 'bin', 'verified-fix');
   });
 
-  it('packs only what runs: the CLI bundle and its grammars, no sources, tests or source maps', () => {
+  it('packs only what runs: the CLI bundle, its parse worker and its grammars, no sources, tests or source maps', () => {
     const paths = packed.files.map((f) => f.path).sort();
     assert.equal(packed.filename, `verified-fix-${version}.tgz`);
     assert.ok(paths.includes('dist/cli.js'));
+    assert.ok(paths.includes('dist/parseWorker.js'), "the mutation generator's worker thread");
     for (const g of ['tree-sitter', 'tree-sitter-javascript', 'tree-sitter-typescript', 'tree-sitter-tsx', 'tree-sitter-python', 'tree-sitter-java', 'tree-sitter-go']) {
       assert.ok(paths.includes(`dist/grammars/${g}.wasm`), `${g}.wasm is missing`);
     }
@@ -108,8 +109,9 @@ describe('the npm package', () => {
     assert.match(file.stdout, /1 verified fix \(best first\)[\s\S]*\+good/);
     assert.match(file.stdout, /1 of 2 samples passed; pass@1 50\.0%; pass\^1 50\.0%/);
 
-    const mutation = await run(bin, ['fix', '--workspace', ws, '--file', 'add.js', '--lines', '1-1', '--provider', 'mutation', '--test', 'node check.js', '--k', '1', '--json'], { cwd: ws, env });
+    const mutation = await run(bin, ['fix', '--workspace', ws, '--file', 'add.js', '--lines', '1-1', '--provider', 'mutation', '--test', 'node check.js', '--k', '1', '--json', '--verbose'], { cwd: ws, env });
     assert.equal(mutation.exitCode, 0, mutation.stderr);
+    assert.match(mutation.stderr, /parsed on a worker thread from the request's start/);
     const json = JSON.parse(mutation.stdout);
     assert.ok(json.candidates.some((c: { replacement: string; verified: boolean }) => c.verified && c.replacement.includes('a + b')), mutation.stdout);
   });
