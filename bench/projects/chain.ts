@@ -1,8 +1,9 @@
-// The steps every request takes one after another, whatever runs beside them, read from one request's time-stamped
-// log: the CLI's start-up before the baseline's process, the baseline (stage 1 needs its failing tests), one stage-1
-// process (a candidate passes its failing tests there before its full run starts), and a shown fix's full run, in a
-// process of its own. Their sum is what a request cannot go below on any number of cores; the bench sets it beside
-// the request to tell what the engine could still win from what its rules cost.
+// The steps a request takes one after another, whatever runs beside them, read from its time-stamped log and --json:
+// the CLI's start-up before the baseline's process, the baseline (stage 1 needs its failing tests), one stage-1
+// process (a candidate passes its failing tests there before its full run starts), and, where a candidate went on to
+// a full run that did not start beside the baseline, that full run, in a process of its own. Their sum is what a
+// request cannot go below on any number of cores; the bench sets it beside the request to tell what the engine could
+// still win from what its rules cost.
 
 /** A line of the CLI's stderr and when it came, in ms since the request started. */
 export interface Timed {
@@ -15,7 +16,7 @@ export interface ChainCandidate {
   /** From 0; the log names it `#index+1`. */
   readonly index: number;
   readonly durationMs: number;
-  /** 'failing-tests': its verdict came from stage 1. */
+  /** 'failing-tests': its verdict came from stage 1; 'full': it passed stage 1 and went on to its full run. */
   readonly stage?: string;
 }
 
@@ -28,11 +29,19 @@ export interface Chain {
    * candidate that failed there took), else a candidate's own stage-1 run. Absent where none ended at stage 1.
    */
   readonly stageOneProcessMs?: number;
+  /**
+   * Whether a candidate needed a full run after its stage 1: one that passed stage 1, other than a head start that
+   * stood as its full run (it began beside the baseline, off the chain).
+   */
+  readonly fullRunAfter: boolean;
 }
 
 const BASELINE_LINE = /^baseline \(unmodified code\):/;
 /** "stage 1 of candidates #2, #4, #6 shared one mocha process (0.4 s), …": the first named ran first. */
 const SHARED_LINE = /stage 1 of candidates #(\d+)(?:, #\d+)* shared one /;
+const HEAD_START = /candidate #(\d+)'s full run starts beside the baseline/;
+/** A head start that did not stand: the candidate ran a full run of its own after all. */
+const HEAD_START_LOST = /candidate #(\d+)'s full run beside the baseline (?:did not pass|ran past)/;
 
 /**
  * The request's chain from its log and --json; undefined without a baseline line (no baseline ran). `baselineMs` is
@@ -49,17 +58,24 @@ export function chainOf(lines: readonly Timed[], baselineMs: number | undefined,
   const shared = new Set(lines.flatMap((line) => (SHARED_LINE.test(line.text) ? [...line.text.matchAll(/#(\d+)/g)].map((m) => Number(m[1]) - 1) : [])));
   // A round after the first in a shared process does not pay the process's start-up: it is not a run of its own.
   const own = stageOne.filter((c) => firsts.has(c.index) || !shared.has(c.index)).map((c) => c.durationMs);
+  const indexes = (pattern: RegExp) => new Set(lines.flatMap((line) => {
+    const match = pattern.exec(line.text);
+    return match ? [Number(match[1]) - 1] : [];
+  }));
+  const lost = indexes(HEAD_START_LOST);
+  const headStarts = [...indexes(HEAD_START)].filter((index) => !lost.has(index));
   return {
     startupMs: Math.max(0, baseline.at - baselineMs),
     baselineMs,
     ...(own.length ? { stageOneProcessMs: Math.min(...own) } : {}),
+    fullRunAfter: candidates.some((c) => c.stage === 'full' && !headStarts.includes(c.index)),
   };
 }
 
 /**
- * What no scheduling can take below: start-up, the baseline, one stage-1 process and one full run (`suiteMs`, the bare
- * suite, stands for the fix's own). Where no candidate ended at stage 1, that step counts as nothing.
+ * What no scheduling can take below: start-up, the baseline, one stage-1 process and, where one followed, a full run
+ * (`suiteMs`, the bare suite, stands for it). Where no candidate ended at stage 1, that step counts as nothing.
  */
 export function chainFloorMs(chain: Chain, suiteMs: number): number {
-  return chain.startupMs + chain.baselineMs + (chain.stageOneProcessMs ?? 0) + suiteMs;
+  return chain.startupMs + chain.baselineMs + (chain.stageOneProcessMs ?? 0) + (chain.fullRunAfter ? suiteMs : 0);
 }

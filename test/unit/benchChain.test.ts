@@ -46,8 +46,17 @@ describe('the bench chain', () => {
     assert.equal(chain?.stageOneProcessMs, 380);
   });
 
+  it('counts a full run where a candidate went on to one, but not a head start that stood as its full run', () => {
+    // #1 (index 0) began beside the baseline: off the chain. #3 (index 2) passed stage 1 later: its full run is on it.
+    assert.equal(chainOf(LOG, 1630, [candidate(0, 3800, 'full'), candidate(1, 1800)])?.fullRunAfter, false);
+    assert.equal(chainOf(LOG, 1630, [candidate(0, 3800, 'full'), candidate(2, 1500, 'full')])?.fullRunAfter, true);
+    const lost = [...LOG, at(5.7, "verified-fix: candidate #1's full run beside the baseline did not pass: a run of its own decides")];
+    assert.equal(chainOf(lost, 1630, [candidate(0, 3800, 'full')])?.fullRunAfter, true, 'a head start that did not pass is run again, on the chain');
+    assert.equal(chainOf(LOG, 1630, [candidate(1, 1800)])?.fullRunAfter, false, 'none went on');
+  });
+
   it('has no stage-1 step where no candidate ended at stage 1, and no chain without a baseline', () => {
-    const chain = chainOf(LOG, 1630, [candidate(0, 3800, 'full')]);
+    const chain = chainOf(LOG, 1630, [candidate(2, 3800, 'full')]);
     assert.ok(chain);
     assert.equal(chain.stageOneProcessMs, undefined);
     assert.equal(chainFloorMs(chain, 1300), chain.startupMs + 1630 + 1300);
@@ -55,7 +64,8 @@ describe('the bench chain', () => {
     assert.equal(chainOf(LOG, undefined, []), undefined);
   });
 
-  it('sums the four steps', () => {
-    assert.equal(chainFloorMs({ startupMs: 400, baselineMs: 700, stageOneProcessMs: 350 }, 650), 2100);
+  it('sums the steps', () => {
+    assert.equal(chainFloorMs({ startupMs: 400, baselineMs: 700, stageOneProcessMs: 350, fullRunAfter: true }, 650), 2100);
+    assert.equal(chainFloorMs({ startupMs: 400, baselineMs: 700, stageOneProcessMs: 350, fullRunAfter: false }, 650), 1450);
   });
 });
