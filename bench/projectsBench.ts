@@ -166,6 +166,7 @@ async function main(): Promise<void> {
     `verdicts that differ from --full-suite / --no-staged: ${compare ? `${totals.disagreements} (must be 0)` : 'not compared (--default-only)'}; median strength share ` +
     `${percent(shares.length ? median(shares) : undefined)} over ${shares.length}; bench took ${s(performance.now() - t0)}; load at the end ${load()}`);
   const { chains, startups, overChain } = totals;
+  if (!chains.length) return;
   console.log(`the chain (the CLI's start-up, the baseline, one stage-1 process, one suite for a full run that followed stage 1: what no number of cores ` +
     `takes a request below) ÷ one suite: median ${median(chains).toFixed(1)}× over ${chains.length}, above 3× in ${chains.filter((c) => c > 3).length}; ` +
     `start-up alone: median ${median(startups).toFixed(2)}×; request ÷ its chain: median ${median(overChain).toFixed(2)}×`);

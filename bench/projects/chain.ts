@@ -18,6 +18,8 @@ export interface ChainCandidate {
   readonly durationMs: number;
   /** 'failing-tests': its verdict came from stage 1; 'full': it passed stage 1 and went on to its full run. */
   readonly stage?: string;
+  /** The candidate it repeats (it ran nothing of its own); null or absent for none. */
+  readonly duplicateOf?: number | null;
 }
 
 export interface Chain {
@@ -31,14 +33,15 @@ export interface Chain {
   readonly stageOneProcessMs?: number;
   /**
    * Whether a candidate needed a full run after its stage 1: one that passed stage 1, other than a head start that
-   * stood as its full run (it began beside the baseline, off the chain).
+   * stood as its full run (it began beside the baseline: on enough cores it ends a suite after the start-up, before
+   * the baseline and a stage-1 process have).
    */
   readonly fullRunAfter: boolean;
 }
 
 const BASELINE_LINE = /^baseline \(unmodified code\):/;
 /** "stage 1 of candidates #2, #4, #6 shared one mocha process (0.4 s), …": the first named ran first. */
-const SHARED_LINE = /stage 1 of candidates #(\d+)(?:, #\d+)* shared one /;
+const SHARED_LINE = /stage 1 of candidates (#\d+(?:, #\d+)*) shared one /;
 const HEAD_START = /candidate #(\d+)'s full run starts beside the baseline/;
 /** A head start that did not stand: the candidate ran a full run of its own after all. */
 const HEAD_START_LOST = /candidate #(\d+)'s full run beside the baseline (?:did not pass|ran past)/;
@@ -50,14 +53,8 @@ const HEAD_START_LOST = /candidate #(\d+)'s full run beside the baseline (?:did 
 export function chainOf(lines: readonly Timed[], baselineMs: number | undefined, candidates: readonly ChainCandidate[]): Chain | undefined {
   const baseline = lines.find((line) => BASELINE_LINE.test(line.text.replace(/^verified-fix: /, '')));
   if (!baseline || baselineMs === undefined) return undefined;
-  const stageOne = candidates.filter((c) => c.stage === 'failing-tests');
-  const firsts = new Set(lines.flatMap((line) => {
-    const match = SHARED_LINE.exec(line.text);
-    return match ? [Number(match[1]) - 1] : [];
-  }));
-  const shared = new Set(lines.flatMap((line) => (SHARED_LINE.test(line.text) ? [...line.text.matchAll(/#(\d+)/g)].map((m) => Number(m[1]) - 1) : [])));
-  // A round after the first in a shared process does not pay the process's start-up: it is not a run of its own.
-  const own = stageOne.filter((c) => firsts.has(c.index) || !shared.has(c.index)).map((c) => c.durationMs);
+  const stageOne = candidates.filter((c) => c.stage === 'failing-tests' && (c.duplicateOf ?? null) === null);
+  const own = stageOne.filter((c) => ranInOwnProcess(lines, c.index)).map((c) => c.durationMs);
   const indexes = (pattern: RegExp) => new Set(lines.flatMap((line) => {
     const match = pattern.exec(line.text);
     return match ? [Number(match[1]) - 1] : [];
@@ -70,6 +67,27 @@ export function chainOf(lines: readonly Timed[], baselineMs: number | undefined,
     ...(own.length ? { stageOneProcessMs: Math.min(...own) } : {}),
     fullRunAfter: candidates.some((c) => c.stage === 'full' && !headStarts.includes(c.index)),
   };
+}
+
+/** The candidates a shared-process line names, in the order they ran; undefined for another line. */
+function sharedNames(text: string): number[] | undefined {
+  const list = SHARED_LINE.exec(text)?.[1];
+  return list === undefined ? undefined : [...list.matchAll(/#(\d+)/g)].map((m) => Number(m[1]) - 1);
+}
+
+/**
+ * Whether candidate `index`'s stage-1 verdict came from a process of its own, start-up included: the first round of
+ * the shared process whose line follows its verdict and names it, or a run that no such line names. A later round
+ * starts on a runner already warm (its test files' first load, a transform cache) and is no process's cost.
+ */
+function ranInOwnProcess(lines: readonly Timed[], index: number): boolean {
+  const verdict = lines.findLastIndex((line) => line.text.startsWith(`candidate #${index + 1} `));
+  if (verdict < 0) return false;
+  for (const line of lines.slice(verdict + 1)) {
+    const names = sharedNames(line.text);
+    if (names?.includes(index)) return names[0] === index;
+  }
+  return true;
 }
 
 /**

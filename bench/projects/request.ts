@@ -95,6 +95,7 @@ interface CandidateJson {
   stage?: string;
   failure?: string;
   reason?: string;
+  duplicateOf?: number | null;
 }
 
 function namesATest(failure: string | undefined, failing: readonly string[]): boolean {

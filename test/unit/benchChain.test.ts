@@ -41,9 +41,29 @@ describe('the bench chain', () => {
   });
 
   it('counts stage-1 runs that shared no process as runs of their own', () => {
-    const alone: Timed[] = [at(1.1, 'baseline (unmodified code): fail, 0.6 s'), at(1.6, 'candidate #1 fail: still failing: a > b, 0.4 s')];
+    const alone: Timed[] = [at(1.1, 'baseline (unmodified code): fail, 0.6 s'), at(1.6, 'candidate #1 fail: still failing: a > b, 0.4 s'), at(1.7, 'candidate #2 fail: still failing: a > b, 0.4 s')];
     const chain = chainOf(alone, 600, [candidate(0, 420), candidate(1, 380)]);
     assert.equal(chain?.stageOneProcessMs, 380);
+  });
+
+  it('takes the process that gave the verdict: one named third in a process that stopped early, then run alone, ran alone', () => {
+    // As deepmerge bug 2 logged it: #6 was third in a process that ended after #2's round, then ran in one of its own.
+    const log: Timed[] = [
+      at(0.7, 'baseline (unmodified code): fail, 0.3 s'),
+      at(1.08, 'candidate #2 fail: still failing: t > a, 0.4 s'),
+      at(1.08, 'verified-fix: stage 1 of candidates #2, #4, #6, #8, #10 shared one tape process (0.4 s), one round each; it ended after 1: a test timed out or threw outside a test (#12 in its name)'),
+      at(1.42, 'candidate #6 fail: still failing: t > a, 0.3 s'),
+      at(1.43, 'candidate #4 fail: still failing: t > a, 0.2 s'),
+      at(1.43, 'verified-fix: stage 1 of candidates #4, #8 shared one tape process (0.3 s), one round each'),
+    ];
+    assert.equal(chainOf(log, 300, [candidate(5, 310), candidate(3, 200), candidate(1, 400)])?.stageOneProcessMs, 200);
+    // #12, named in the first line's trailer only, is no candidate of that process: alone, it counts.
+    assert.equal(chainOf([...log, at(1.5, 'candidate #12 fail: still failing: t > a, 0.1 s')], 300, [candidate(11, 100)])?.stageOneProcessMs, 100);
+  });
+
+  it('leaves out a duplicate, which ran nothing of its own', () => {
+    const alone: Timed[] = [at(1.1, 'baseline (unmodified code): fail, 0.6 s'), at(1.6, 'candidate #1 fail: still failing: a > b, 0.4 s'), at(1.6, 'candidate #2 fail: still failing: a > b, 0 s')];
+    assert.equal(chainOf(alone, 600, [candidate(0, 420), { ...candidate(1, 0), duplicateOf: 0 }])?.stageOneProcessMs, 420);
   });
 
   it('counts a full run where a candidate went on to one, but not a head start that stood as its full run', () => {

@@ -1,11 +1,13 @@
 // The mutation generator on its worker thread (dist/parseWorker.js, built with the tests): the same mutants, in the
 // same order, with the same counts, as on the engine's thread; and this thread where the worker is absent.
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
 import { generateMutants } from '../../src/core/mutation/generator';
 import type { SelectionInput } from '../../src/core/mutation/generator';
-import { startParse } from '../../src/core/mutation/parseClient';
+import { parseOffThread, startParse } from '../../src/core/mutation/parseClient';
 import { createMutationProvider } from '../../src/core/providers/mutationProvider';
 import type { ProviderRequest, ProviderSample } from '../../src/core/contract/provider';
 import { silentLogger } from '../../src/core/base/logger';
@@ -68,6 +70,10 @@ describe('the mutation parse on a worker thread', () => {
     assert.equal(remote.mutants.length, local.mutants.length);
   });
 
+  it('starts nothing off the thread where the worker bundle is absent', () => {
+    assert.equal(parseOffThread({ languageId: 'javascript', fileText: js, ...lineOf(js, 2) }, join(repoRoot, 'no-such-worker.js')), undefined);
+  });
+
   it('runs on this thread where the worker bundle is absent', async () => {
     const parse = startParse({ languageId: 'javascript', fileText: js, ...lineOf(js, 2) }, join(repoRoot, 'no-such-worker.js'));
     assert.equal(parse.offThread, false);
@@ -109,6 +115,31 @@ describe("the mutation provider's early parse", () => {
     assert.match(logged.join('\n'), /parsed on a worker thread;/);
     assert.doesNotMatch(logged.join('\n'), /from the request's start/);
   });
+
+  // Workers that fail as a broken bundle or a crash would: the request still gets its candidates, parsed here.
+  const broken = mkdtempSync(join(tmpdir(), 'vf-parse-worker-'));
+  after(() => rmSync(broken, { recursive: true, force: true }));
+  for (const [name, source] of [
+    ['exits at its first message', "require('node:worker_threads').parentPort.on('message', () => process.exit(3));\n"],
+    ['throws as it loads', "throw new Error('a broken bundle');\n"],
+  ] as const) {
+    it(`falls back to this thread when the worker ${name}, after the early parse was posted to it`, async () => {
+      const file = join(broken, `${name.replace(/\W+/g, '-')}.js`);
+      writeFileSync(file, source);
+      const provider = createMutationProvider({ parseWorker: file });
+      const work = provider.prepare?.(selection);
+      assert.ok(work, 'the worker was made');
+      // Until the worker is known to have failed: the early parse then asks a worker that is gone.
+      for (let probe = parseOffThread(selection, file); probe; probe = parseOffThread(selection, file)) {
+        probe.release();
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      const got = await texts(provider.generate(request()));
+      work.release();
+      assert.deepEqual(got, await texts(createMutationProvider().generate(request())));
+      assert.ok(got.length > 0);
+    });
+  }
 
   it('starts nothing early where the worker is absent: there the parse would hold the engine back', () => {
     assert.equal(createMutationProvider({ parseWorker: join(repoRoot, 'no-such-worker.js') }).prepare?.(selection), undefined);

@@ -39,13 +39,15 @@ export interface SelectionParse {
 /** The worker's bundle beside this one (dist/parseWorker.js beside dist/cli.js and dist/extension.js). */
 const BUNDLED_WORKER = join(__dirname, 'parseWorker.js');
 
-/** One worker per process (per bundle file), made on first use; `undefined` once it failed (the rest run here). */
+/** One worker per bundle file and process, made on first use; `undefined` once it failed (the rest run here). */
 const workers = new Map<string, ParseWorker | undefined>();
 
 class ParseWorker {
   private readonly worker: Worker;
   private readonly pending = new Map<number, { resolve: (answer: ParseAnswer) => void; reject: (error: Error) => void }>();
-  private next = 1;
+  private lastId = 0;
+  /** Why it stopped (it exited or threw): every later ask fails at once, so its caller runs the parse here. */
+  private failure?: Error;
 
   constructor(file: string, private readonly onFailure: () => void) {
     this.worker = new Worker(file);
@@ -58,6 +60,7 @@ class ParseWorker {
       waiting?.resolve(answer);
     });
     const fail = (error: Error) => {
+      this.failure ??= error;
       this.onFailure();
       for (const waiting of this.pending.values()) waiting.reject(error);
       this.pending.clear();
@@ -66,15 +69,16 @@ class ParseWorker {
     this.worker.on('exit', (code) => fail(new Error(`the parse worker exited (${code})`)));
   }
 
-  id(): number {
-    return this.next++;
+  nextId(): number {
+    return ++this.lastId;
   }
 
   post(ask: ParseAsk): void {
-    this.worker.postMessage(ask);
+    if (!this.failure) this.worker.postMessage(ask);
   }
 
   ask(ask: ParseAsk & { kind: 'generate' }): Promise<ParseAnswer> {
+    if (this.failure) return Promise.reject(this.failure);
     return new Promise((resolve, reject) => {
       this.pending.set(ask.id, { resolve, reject });
       this.worker.ref();
@@ -83,24 +87,27 @@ class ParseWorker {
   }
 }
 
-function parseWorker(file: string): ParseWorker | undefined {
+/** The worker of `file`; undefined where the file is not there (looked for again next time) or the worker failed. */
+function workerFor(file: string): ParseWorker | undefined {
   if (!workers.has(file)) {
-    let made: ParseWorker | undefined;
+    if (!existsSync(file)) return undefined;
     try {
-      made = existsSync(file) ? new ParseWorker(file, () => workers.set(file, undefined)) : undefined;
+      workers.set(file, new ParseWorker(file, () => workers.set(file, undefined)));
     } catch {
-      made = undefined;
+      workers.set(file, undefined);
     }
-    workers.set(file, made);
   }
   return workers.get(file);
 }
 
-/** Starts parsing `input` at once: on the worker where its bundle is present (`workerFile`, for tests), else here. */
-export function startParse(input: SelectionInput, workerFile = BUNDLED_WORKER): SelectionParse {
-  const worker = parseWorker(workerFile);
-  if (!worker) return onThisThread(input);
-  const id = worker.id();
+/**
+ * Starts parsing `input` on the worker (`workerFile`, for tests; by default the bundle beside this one); undefined
+ * where there is none, having started nothing.
+ */
+export function parseOffThread(input: SelectionInput, workerFile = BUNDLED_WORKER): SelectionParse | undefined {
+  const worker = workerFor(workerFile);
+  if (!worker) return undefined;
+  const id = worker.nextId();
   worker.post({ kind: 'prepare', id, input });
   let taken = false;
   return {
@@ -118,6 +125,11 @@ export function startParse(input: SelectionInput, workerFile = BUNDLED_WORKER): 
       worker.post({ kind: 'release', id });
     },
   };
+}
+
+/** Starts parsing `input`: on the worker where there is one, else on this thread. */
+export function startParse(input: SelectionInput, workerFile = BUNDLED_WORKER): SelectionParse {
+  return parseOffThread(input, workerFile) ?? onThisThread(input);
 }
 
 function onThisThread(input: SelectionInput): SelectionParse {

@@ -2,7 +2,7 @@
 import { UserError } from '../base/errors';
 import { failureLines } from '../mutation/failureLines';
 import type { MutationStats, SelectionInput } from '../mutation/generator';
-import { startParse } from '../mutation/parseClient';
+import { parseOffThread, startParse } from '../mutation/parseClient';
 import type { SelectionParse } from '../mutation/parseClient';
 import type { CandidateProvider, EarlySelection, EarlyWork, ProviderRequest, ProviderSample } from '../contract/provider';
 import { untilAborted } from './retryPolicy';
@@ -59,39 +59,37 @@ export function createMutationProvider(options: MutationProviderOptions = {}): M
     lastStats: () => last,
     /**
      * Starts the parse and the syntax checks on the parse worker while the engine probes the sandbox and lists the
-     * workspace: steps that mostly wait on short processes, with the CPU idle. On this thread (no worker) it would
-     * hold those steps back instead, so it waits for `generate` there.
+     * workspace: steps that mostly wait on short processes, with the CPU idle. Without the worker it starts nothing:
+     * on this thread the parse would hold those steps back.
      */
     prepare(request: EarlySelection): EarlyWork | undefined {
       const selection = selectionOf(request);
-      const parse = startParse(selection, options.parseWorker);
-      if (!parse.offThread) {
-        parse.release();
-        return undefined;
-      }
-      const started: EarlyParse = { selection, parse, taken: false };
-      early = started;
+      const parse = parseOffThread(selection, options.parseWorker);
+      if (!parse) return undefined;
+      const earlyParse: EarlyParse = { selection, parse, taken: false };
+      early = earlyParse;
       return {
         release: () => {
-          if (early === started) early = undefined;
-          if (!started.taken) parse.release();
-          started.taken = true;
+          if (early === earlyParse) early = undefined;
+          if (!earlyParse.taken) parse.release();
+          earlyParse.taken = true;
         },
       };
     },
     async *generate(request: ProviderRequest): AsyncGenerator<ProviderSample> {
       const selection = selectionOf(request);
-      const started = early && !early.taken && sameSelection(early.selection, selection) ? early : undefined;
-      if (started) started.taken = true;
+      const earlyParse = early && !early.taken && sameSelection(early.selection, selection) ? early : undefined;
+      if (earlyParse) earlyParse.taken = true;
       // Within one line the hints cannot reorder anything (every mutant is on the same line): the mutants go out
       // without waiting for the baseline, and the first can start its full run beside it.
       const oneLine = !request.fileText.slice(request.start, request.end).includes('\n');
-      // Else the mutants wait for the baseline's verdict anyway, and a parse on this thread, which holds the event loop
-      // (a quarter of a second on a 3,000-line file), waits for the baseline's process to start: begun first, it holds
-      // that start back. Within one line it goes first: the first mutant's full run beside the baseline starts that
-      // much sooner, and the parse runs twice as long beside a starting baseline (measured on lunr's 3,400-line file).
-      let parse = started?.parse;
+      let parse = earlyParse?.parse ?? parseOffThread(selection, options.parseWorker);
       if (!parse) {
+        // On this thread the parse holds the event loop (a quarter of a second on a 3,000-line file). Beyond one line
+        // the mutants wait for the baseline's verdict anyway, so the parse waits for its process to start: begun
+        // first, it holds that start back. Within one line it goes first: the first mutant's full run beside the
+        // baseline starts that much sooner, and the parse runs twice as long beside a starting baseline (measured on
+        // lunr's 3,400-line file).
         if (!oneLine && request.testsStarted) await untilAborted(request.testsStarted, request.signal);
         if (request.signal.aborted) return;
         // The parse and the syntax checks need no hints (the baseline's failures): they start before those are in.
@@ -116,6 +114,7 @@ export function createMutationProvider(options: MutationProviderOptions = {}): M
             `The mutation provider has no parser for '${request.languageId}'; it supports JavaScript, TypeScript, Python, Java and Go.`,
           );
         }
+        const where = !parse.offThread ? '' : earlyParse ? ", parsed on a worker thread from the request's start" : ', parsed on a worker thread';
         const hinted = ranking
           ? `; ${ranking.evidence}; top lines ${ranking.lines.slice(0, TOP_LINES_LOGGED).join(', ')}`
           : hintLines.length > 0
@@ -125,7 +124,7 @@ export function createMutationProvider(options: MutationProviderOptions = {}): M
           `mutation: ${stats.candidates} candidates from ${stats.generated} edits ` +
             `(${stats.unparsable} dropped as unparsable, ${stats.duplicates} duplicates` +
             `${stats.unchecked > 0 ? `, ${stats.unchecked} after the first ${stats.candidates} not checked` : ''}) ` +
-            `in ${stats.durationMs.toFixed(0)} ms${parse.offThread ? (started ? ", parsed on a worker thread from the request's start" : ', parsed on a worker thread') : ''}${hinted}; ` +
+            `in ${stats.durationMs.toFixed(0)} ms${where}${hinted}; ` +
             `trying the first ${Math.min(request.samples, stats.candidates)}`,
         );
         for (const mutant of mutants.slice(0, request.samples)) {
