@@ -112,9 +112,10 @@ async function benchBug({ project, dir, command }: Ready, i: number, compare: bo
     ratios.push(m.wallMs / m.suiteMs);
     if (m.stageOneMs !== undefined) totals.aboveStageOne.push((m.wallMs - CANDIDATES * m.stageOneMs) / m.suiteMs);
     if (m.chain) {
-      totals.chains.push(chainFloorMs(m.chain, m.suiteMs) / m.suiteMs);
+      const chainMs = chainFloorMs(m.chain, m.suiteMs);
+      totals.chains.push(chainMs / m.suiteMs);
       totals.startups.push(m.chain.startupMs / m.suiteMs);
-      totals.overChain.push(m.wallMs / chainFloorMs(m.chain, m.suiteMs));
+      totals.overChain.push(m.wallMs / chainMs);
     }
     totals.disagreements += disagreements(m, modes.fullSuite) + disagreements(m, modes.noStaged);
     if (m.strengthShare !== undefined) shares.push(m.strengthShare);

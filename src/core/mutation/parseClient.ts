@@ -109,22 +109,16 @@ export function parseOffThread(input: SelectionInput, workerFile = BUNDLED_WORKE
   if (!worker) return undefined;
   const id = worker.nextId();
   worker.post({ kind: 'prepare', id, input });
-  let taken = false;
-  return {
-    offThread: true,
-    async mutants(hintLines) {
-      taken = true;
+  return parseHandle(
+    true,
+    async (hintLines) => {
       const answer = await worker.ask({ kind: 'generate', id, input: { ...input, hintLines } }).catch(() => undefined);
       // A worker that died or could not parse: the same generation here, where its error, if any, is the one thrown.
       if (!answer || 'error' in answer) return generateMutants({ ...input, hintLines });
       return answer;
     },
-    release() {
-      if (taken) return;
-      taken = true;
-      worker.post({ kind: 'release', id });
-    },
-  };
+    () => worker.post({ kind: 'release', id }),
+  );
 }
 
 /** Starts parsing `input`: on the worker where there is one, else on this thread. */
@@ -136,17 +130,26 @@ function onThisThread(input: SelectionInput): SelectionParse {
   const prepared = prepareSelection(input);
   // Its failure reaches the caller through mutants(); one never asked for is released unread.
   prepared.catch(() => undefined);
+  return parseHandle(
+    false,
+    (hintLines) => generateMutants({ ...input, hintLines }, prepared),
+    () => void prepared.then((unused) => unused?.release(), () => undefined),
+  );
+}
+
+/** A started parse's handle, on either thread: `mutants` takes the parse over; `release` frees it once, unless taken. */
+function parseHandle(offThread: boolean, mutants: SelectionParse['mutants'], free: () => void): SelectionParse {
   let taken = false;
   return {
-    offThread: false,
-    mutants: (hintLines) => {
+    offThread,
+    mutants(hintLines) {
       taken = true;
-      return generateMutants({ ...input, hintLines }, prepared);
+      return mutants(hintLines);
     },
     release() {
       if (taken) return;
       taken = true;
-      void prepared.then((unused) => unused?.release(), () => undefined);
+      free();
     },
   };
 }
